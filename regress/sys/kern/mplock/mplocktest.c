@@ -1,0 +1,924 @@
+/*
+ * Copyright (c) 2026 The mplock authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+
+/*
+ * Regress for the MI kernel lock: the shipped sys/kern sources, built
+ * against the userland shim, one binary per backend.  Every test checks
+ * an invariant and counts what breaks it; a hang is caught by the shim's
+ * watchdog.  Usage: mplocktest [-t cpus] [-n count] test ...
+ */
+
+#include <sys/param.h>
+#include <sys/systm.h>
+#include <sys/mplock.h>
+#include <sys/witness.h>
+
+#include <machine/cpu.h>
+
+#include <err.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "shim.h"
+
+#define SKIP	77
+
+extern const char mpl_be_name[];
+
+static struct __mp_lock L;		/* the lock under test */
+static int ncpus;			/* -t */
+static long count;			/* -n, 0: the test's default */
+static int quick;			/* -q: defaults divided by 20 */
+
+#define DEFAULT(n)	(count ? count : quick ? (n) / 20 : (n))
+static unsigned long violations;
+static const char *first_violation;
+
+#define VIOLATION(what) do {						\
+	if (__atomic_add_fetch(&violations, 1, __ATOMIC_SEQ_CST) == 1)	\
+		first_violation = (what);				\
+} while (0)
+
+static int
+report(const char *test, const char *fmt, ...)
+    __attribute__((__format__(__printf__, 2, 3)));
+
+static int
+report(const char *test, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s/%s: ", mpl_be_name, test);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	if (violations) {
+		printf("%s/%s: FAIL: %lu violations, first: %s\n",
+		    mpl_be_name, test, violations, first_violation);
+		return (1);
+	}
+	printf("%s/%s: PASS\n", mpl_be_name, test);
+	return (0);
+}
+
+static int
+witness_balanced(void)
+{
+#ifdef WITNESS
+	struct shim_witness_stats w;
+
+	shim_witness_stats(&w);
+	if (w.errors) {
+		printf("witness: %lu errors, last: %s\n", w.errors,
+		    shim_witness_lasterror());
+		VIOLATION("WITNESS saw an unbalanced call");
+	}
+	if (w.locks != w.unlocks) {
+		printf("witness: %lu locks but %lu unlocks\n", w.locks,
+		    w.unlocks);
+		VIOLATION("WITNESS lock/unlock calls do not balance");
+	}
+#endif
+	return (1);
+}
+
+static void
+check_idle(int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (L.mpl_cpus[i].mplc_depth != 0)
+			VIOLATION("a CPU kept a depth after the test");
+		if (shim_cpus[i].ci_schedstate.spc_spinning != 0)
+			VIOLATION("spc_spinning not back to 0");
+		if (__mp_lock_held(&L, &shim_cpus[i]))
+			VIOLATION("a CPU still holds the lock after the test");
+	}
+}
+
+/*
+ * Critical section bookkeeping shared by the stress tests: who is
+ * inside, how deep (the test's own count, not the lock's), and some
+ * plain shared words that a second CPU inside would tear.
+ */
+static volatile int cs_owner = -1;
+static volatile int cs_depth[MAXCPUS];
+static volatile unsigned long cs_words[4];
+static volatile unsigned long cs_count;
+
+static void
+cs_enter(int me)
+{
+	if (cs_depth[me]++ == 0) {
+		if (cs_owner != -1)
+			VIOLATION("two CPUs inside the critical section");
+		cs_owner = me;
+	} else if (cs_owner != me)
+		VIOLATION("nested acquisition without ownership");
+}
+
+static void
+cs_work(int me, unsigned int *seed)
+{
+	unsigned long v = cs_words[0];
+	int i;
+
+	for (i = 1; i < 4; i++)
+		if (cs_words[i] != v)
+			VIOLATION("shared words torn");
+	if ((shim_rand(seed) & 15) == 0)
+		for (i = 0; i < 20; i++)
+			__asm volatile("" ::: "memory");
+	for (i = 0; i < 4; i++)
+		cs_words[i] = v + 1;
+	cs_count = cs_count + 1;
+	if (cs_owner != me)
+		VIOLATION("critical section entered by another CPU");
+}
+
+static void
+cs_exit(int me)
+{
+	if (cs_owner != me)
+		VIOLATION("lost ownership inside the critical section");
+	if (--cs_depth[me] == 0)
+		cs_owner = -1;
+}
+
+static void
+cs_reset(void)
+{
+	int i;
+
+	cs_owner = -1;
+	for (i = 0; i < MAXCPUS; i++)
+		cs_depth[i] = 0;
+	for (i = 0; i < 4; i++)
+		cs_words[i] = 0;
+	cs_count = 0;
+}
+
+/*
+ * mutex: mutual exclusion under load, with recursion inside.
+ */
+static long mutex_iters;
+
+static void
+mutex_cpu(void *arg, int me)
+{
+	struct cpu_info *ci = curcpu();
+	unsigned int seed = me * 7919 + 1;
+	long i;
+
+	(void)arg;
+	for (i = 0; i < mutex_iters; i++) {
+		__mp_lock(&L);
+		cs_enter(me);
+		if ((i & 63) == 0) {
+			if (!__mp_lock_held(&L, ci))
+				VIOLATION("holder not held()");
+			__mp_lock(&L);
+			cs_enter(me);
+			if (L.mpl_cpus[me].mplc_depth != 2)
+				VIOLATION("recursion depth is not 2");
+			cs_work(me, &seed);
+			cs_exit(me);
+			__mp_unlock(&L);
+			if (!__mp_lock_held(&L, ci))
+				VIOLATION("nested unlock released the lock");
+		}
+		cs_work(me, &seed);
+		cs_exit(me);
+		__mp_unlock(&L);
+		if ((i & 255) == 0)
+			shim_tick();
+	}
+}
+
+static int
+t_mutex(void)
+{
+	long total = DEFAULT(10000000L);
+	unsigned long expect;
+	double t0, t;
+
+	mutex_iters = total / ncpus;
+	total = mutex_iters * ncpus;
+	expect = total + (unsigned long)ncpus * ((mutex_iters + 63) / 64);
+	cs_reset();
+	t0 = shim_now();
+	shim_run_cpus(ncpus, mutex_cpu, NULL);
+	t = shim_now() - t0;
+	if (cs_count != expect)
+		VIOLATION("lost updates to the shared counter");
+	check_idle(ncpus);
+	witness_balanced();
+	return (report("mutex", "%d cpus x %ld = %ld acquisitions in %.2f s "
+	    "(%.0f ns each), counter %lu/%lu, %lu violations", ncpus,
+	    mutex_iters, total, t, t * 1e9 / total, cs_count, expect,
+	    violations));
+}
+
+/*
+ * A CPU server: each CPU thread runs the operations the test posts to
+ * it, so a test can script exactly who holds, who waits, who is idle.
+ */
+enum op {
+	OP_NONE, OP_LOCK, OP_UNLOCK, OP_RELEASE_ALL, OP_ACQUIRE_COUNT,
+	OP_LOCK_RECORD, OP_QUIT
+};
+
+struct srv {
+	volatile int	seq;
+	volatile int	done;
+	volatile int	op;
+	volatile int	arg;
+	volatile long	ret;
+} __aligned(64);
+
+static struct srv srv[MAXCPUS];
+static struct __mp_lock *srv_lock = &L;
+static volatile int recorded[MAXCPUS * 4];
+static volatile int nrecorded;
+
+static void
+srv_cpu(void *arg, int me)
+{
+	struct srv *s = &srv[me];
+	int seen = 0, op;
+	long ret;
+
+	(void)arg;
+	for (;;) {
+		while (__atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) == seen)
+			sched_yield();
+		seen = s->seq;
+		op = s->op;
+		ret = 0;
+		switch (op) {
+		case OP_LOCK:
+			__mp_lock(srv_lock);
+			break;
+		case OP_UNLOCK:
+			__mp_unlock(srv_lock);
+			break;
+		case OP_RELEASE_ALL:
+			ret = __mp_release_all(srv_lock);
+			break;
+		case OP_ACQUIRE_COUNT:
+			__mp_acquire_count(srv_lock, s->arg);
+			break;
+		case OP_LOCK_RECORD:
+			__mp_lock(srv_lock);
+			recorded[nrecorded] = me;	/* under the lock */
+			nrecorded = nrecorded + 1;
+			__mp_unlock(srv_lock);
+			break;
+		}
+		shim_tick();
+		s->ret = ret;
+		__atomic_store_n(&s->done, seen, __ATOMIC_RELEASE);
+		if (op == OP_QUIT)
+			return;
+	}
+}
+
+static void
+srv_post(int cpu, int op, int arg)
+{
+	struct srv *s = &srv[cpu];
+
+	s->op = op;
+	s->arg = arg;
+	__atomic_store_n(&s->seq, s->seq + 1, __ATOMIC_RELEASE);
+}
+
+static int
+srv_isdone(int cpu)
+{
+	return (__atomic_load_n(&srv[cpu].done, __ATOMIC_ACQUIRE) ==
+	    srv[cpu].seq);
+}
+
+static long
+srv_wait(int cpu)
+{
+	while (!srv_isdone(cpu))
+		sched_yield();
+	return (srv[cpu].ret);
+}
+
+static long
+srv_call(int cpu, int op, int arg)
+{
+	srv_post(cpu, op, arg);
+	return (srv_wait(cpu));
+}
+
+/* Wait until cpu is in the spin loop, hence queued behind the owner. */
+static void
+srv_wait_spinning(int cpu)
+{
+	while (shim_cpus[cpu].ci_schedstate.spc_spinning == 0) {
+		if (srv_isdone(cpu)) {
+			VIOLATION("a CPU got a lock that another CPU holds");
+			return;
+		}
+		sched_yield();
+	}
+}
+
+static void
+srv_start(int n)
+{
+	memset(srv, 0, sizeof(srv));
+	shim_start_cpus(n, srv_cpu, NULL);
+}
+
+static void
+srv_stop(int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		srv_call(i, OP_QUIT, 0);
+	shim_join_cpus();
+}
+
+static int
+depth(int cpu)
+{
+	return (L.mpl_cpus[cpu].mplc_depth);
+}
+
+static int
+held(int cpu)
+{
+	return (__mp_lock_held(&L, &shim_cpus[cpu]));
+}
+
+/*
+ * fifo: with one CPU holding the lock, queue the others one at a time
+ * in a random order; they must get the lock in that order.  Held state
+ * of every CPU is checked while it holds, waits and idles.
+ */
+static int
+t_fifo(void)
+{
+	int n = ncpus < 3 ? 3 : ncpus;
+	long rounds = DEFAULT(1000), r;
+	int queue[MAXCPUS], i, j, k, tmp, holder, nq;
+	unsigned int seed = 4242;
+
+	srv_start(n);
+	for (r = 0; r < rounds; r++) {
+		holder = r % n;
+		srv_call(holder, OP_LOCK, 0);
+		for (i = 0, nq = 0; i < n; i++)
+			if (i != holder)
+				queue[nq++] = i;
+		for (i = nq - 1; i > 0; i--) {
+			j = shim_rand(&seed) % (i + 1);
+			tmp = queue[i];
+			queue[i] = queue[j];
+			queue[j] = tmp;
+		}
+		nrecorded = 0;
+		for (i = 0; i < nq; i++) {
+			srv_post(queue[i], OP_LOCK_RECORD, 0);
+			srv_wait_spinning(queue[i]);
+			/* Queued CPUs wait, the others idle: none holds. */
+			for (k = 0; k < n; k++)
+				if (k != holder && held(k))
+					VIOLATION("a waiting or idle CPU "
+					    "is held()");
+			if (!held(holder))
+				VIOLATION("the owner is not held()");
+		}
+		srv_call(holder, OP_UNLOCK, 0);
+		for (i = 0; i < nq; i++)
+			srv_wait(queue[i]);
+		if (nrecorded != nq)
+			VIOLATION("not every queued CPU got the lock");
+		for (i = 0; i < nq && i < nrecorded; i++)
+			if (recorded[i] != queue[i]) {
+				VIOLATION("lock granted out of queue order");
+				break;
+			}
+	}
+	srv_stop(n);
+	check_idle(n);
+	witness_balanced();
+	return (report("fifo", "%ld rounds, %d cpus queued behind an owner "
+	    "in random order, %lu violations", rounds, n, violations));
+}
+
+/*
+ * recurse: depth, release_all/acquire_count (also moving to another
+ * CPU as mi_switch() does), held state of holder, waiter and idle CPUs.
+ */
+static int
+t_recurse(void)
+{
+	int n = 3, i, d, maxd = 16;
+	long rv;
+
+	srv_start(n);
+	for (d = 1; d <= maxd; d++) {
+		srv_call(0, OP_LOCK, 0);
+		if (depth(0) != d)
+			VIOLATION("depth does not follow recursion");
+		if (!held(0) || held(1) || held(2))
+			VIOLATION("held() wrong while recursing");
+	}
+	rv = srv_call(0, OP_RELEASE_ALL, 0);
+	if (rv != maxd)
+		VIOLATION("__mp_release_all did not return the depth");
+	if (held(0) || depth(0) != 0)
+		VIOLATION("still held after __mp_release_all");
+
+	/* Resume on another CPU, as after a context switch. */
+	srv_call(1, OP_ACQUIRE_COUNT, (int)rv);
+	if (!held(1) || depth(1) != maxd || held(0))
+		VIOLATION("__mp_acquire_count on another CPU");
+
+	/* CPU 2 waits: not held; CPU 0 idles: not held. */
+	srv_post(2, OP_LOCK, 0);
+	srv_wait_spinning(2);
+	if (held(2) || held(0) || !held(1))
+		VIOLATION("held() wrong with a waiter");
+	for (i = 0; i < maxd - 1; i++)
+		srv_call(1, OP_UNLOCK, 0);
+	if (!held(1) || held(2) || srv_isdone(2))
+		VIOLATION("lock handed off before depth 0");
+	rv = srv_call(1, OP_RELEASE_ALL, 0);
+	if (rv != 1)
+		VIOLATION("__mp_release_all at depth 1 did not return 1");
+	srv_wait(2);
+	if (!held(2) || held(1) || depth(2) != 1)
+		VIOLATION("waiter did not get the lock");
+
+	/* Releasing a lock not held returns 0 and breaks nothing. */
+	if (srv_call(0, OP_RELEASE_ALL, 0) != 0)
+		VIOLATION("__mp_release_all of a lock not held returned "
+		    "non-zero");
+	if (!held(2))
+		VIOLATION("__mp_release_all of a lock not held released it");
+	srv_call(2, OP_UNLOCK, 0);
+	srv_call(0, OP_ACQUIRE_COUNT, 0);
+	if (held(0) || depth(0) != 0)
+		VIOLATION("__mp_acquire_count(0) took the lock");
+
+	/* The lock still works from every CPU. */
+	for (i = 0; i < n; i++) {
+		srv_call(i, OP_LOCK, 0);
+		if (!held(i))
+			VIOLATION("lock unusable afterwards");
+		srv_call(i, OP_UNLOCK, 0);
+	}
+	srv_stop(n);
+	check_idle(n);
+	witness_balanced();
+	return (report("recurse", "depth %d, release_all/acquire_count across "
+	    "CPUs, held() of holder, waiter and idle CPUs, %lu violations",
+	    maxd, violations));
+}
+
+/*
+ * intr: CPUs contend and interrupt each other: a CPU holding the lock
+ * raises the interrupt on another CPU, preferably one queued behind it,
+ * whose handler then takes the lock again from "interrupt context"
+ * while its CPU is still waiting, as a non-MPSAFE device interrupt can.
+ */
+static volatile int intr_stop;
+static unsigned long intr_nested, intr_sent;
+
+static void
+intr_handler(void)
+{
+	struct cpu_info *ci = curcpu();
+	int me = ci->ci_cpuid;
+	unsigned int seed = me + 1;
+
+	if (L.mpl_cpus[me].mplc_depth > 0 && !__mp_lock_held(&L, ci))
+		ci->ci_intr_waiting++;
+	__mp_lock(&L);
+	cs_enter(me);
+	cs_work(me, &seed);
+	cs_exit(me);
+	__mp_unlock(&L);
+	__atomic_add_fetch(&intr_nested, 1, __ATOMIC_RELAXED);
+	shim_tick();
+}
+
+static void
+intr_raise_other(int me, unsigned int *seed)
+{
+	int i, t = shim_rand(seed) % ncpus;
+	unsigned long seen;
+	double t0;
+
+	for (i = 0; i < ncpus; i++)
+		if ((t + i) % ncpus != me && shim_cpus[(t + i) % ncpus].
+		    ci_schedstate.spc_spinning) {
+			t = (t + i) % ncpus;
+			break;
+		}
+	if (t == me)
+		t = (t + 1) % ncpus;
+	/* Hold on until the handler runs, so it finds its CPU queued. */
+	seen = shim_cpus[t].ci_intr_count;
+	shim_intr_raise(shim_cpu_thread(t));
+	__atomic_add_fetch(&intr_sent, 1, __ATOMIC_RELAXED);
+	t0 = shim_now();
+	while (*(volatile unsigned long *)&shim_cpus[t].ci_intr_count == seen &&
+	    shim_now() - t0 < 100e-6)
+		CPU_BUSY_CYCLE();
+}
+
+/*
+ * The bookkeeping of the interrupted thread must look atomic to the
+ * handler, so it runs with interrupts disabled; the lock calls do not.
+ */
+static void
+intr_cpu(void *arg, int me)
+{
+	unsigned int seed = me * 31 + 7;
+	unsigned long s;
+	long i;
+
+	(void)arg;
+	for (i = 0; !intr_stop; i++) {
+		__mp_lock(&L);
+		s = intr_disable();
+		cs_enter(me);
+		cs_work(me, &seed);
+		cs_exit(me);
+		intr_restore(s);
+		if ((shim_rand(&seed) & 3) == 0)
+			intr_raise_other(me, &seed);
+		__mp_unlock(&L);
+		if ((i & 255) == 0)
+			shim_tick();
+	}
+}
+
+static int
+t_intr(void)
+{
+	unsigned long want = DEFAULT(100000), waiting = 0;
+	double t0, t;
+	int i;
+
+	cs_reset();
+	intr_stop = 0;
+	intr_nested = intr_sent = 0;
+	for (i = 0; i < ncpus; i++)
+		shim_cpus[i].ci_intr_count = shim_cpus[i].ci_intr_waiting = 0;
+	shim_intr_init(intr_handler);
+	t0 = shim_now();
+	shim_start_cpus(ncpus, intr_cpu, NULL);
+	while (__atomic_load_n(&intr_nested, __ATOMIC_RELAXED) < want)
+		usleep(10000);
+	intr_stop = 1;
+	shim_join_cpus();
+	t = shim_now() - t0;
+	shim_intr_init(NULL);
+	for (i = 0; i < ncpus; i++)
+		waiting += shim_cpus[i].ci_intr_waiting;
+	if (waiting < want / 10)
+		VIOLATION("too few interrupts landed while waiting to "
+		    "exercise nesting");
+	check_idle(ncpus);
+	witness_balanced();
+	return (report("intr", "%d cpus, %lu interrupts raised, %lu nested "
+	    "acquisitions from interrupts (%lu while queued) in %.2f s, "
+	    "%lu violations", ncpus, intr_sent, intr_nested, waiting, t,
+	    violations));
+}
+
+/*
+ * multi: independent instances.  Each CPU takes a random subset of
+ * NLOCKS locks in order, recursing now and then, and checks each lock's
+ * own critical section and held() for all of them.
+ */
+#define NLOCKS	4
+static struct __mp_lock ML[NLOCKS];
+static volatile int ml_owner[NLOCKS];
+static volatile unsigned long ml_count[NLOCKS];
+static long multi_iters;
+
+static void
+multi_cpu(void *arg, int me)
+{
+	struct cpu_info *ci = curcpu();
+	unsigned int seed = me * 131 + 3, mask;
+	long i;
+	int k;
+
+	(void)arg;
+	for (i = 0; i < multi_iters; i++) {
+		mask = shim_rand(&seed) % (1 << NLOCKS);
+		for (k = 0; k < NLOCKS; k++) {
+			if ((mask & (1 << k)) == 0)
+				continue;
+			__mp_lock(&ML[k]);
+			if (ml_owner[k] != -1)
+				VIOLATION("two CPUs hold one instance");
+			ml_owner[k] = me;
+		}
+		for (k = 0; k < NLOCKS; k++) {
+			if (__mp_lock_held(&ML[k], ci) != !!(mask & (1 << k)))
+				VIOLATION("held() mixes up instances");
+			if (mask & (1 << k)) {
+				if ((i & 7) == 0) {
+					__mp_lock(&ML[k]);
+					__mp_unlock(&ML[k]);
+				}
+				ml_count[k] = ml_count[k] + 1;
+			}
+		}
+		for (k = NLOCKS - 1; k >= 0; k--) {
+			if ((mask & (1 << k)) == 0)
+				continue;
+			if (ml_owner[k] != me)
+				VIOLATION("instance lost its owner");
+			ml_owner[k] = -1;
+			__mp_unlock(&ML[k]);
+		}
+		if ((i & 255) == 0)
+			shim_tick();
+	}
+}
+
+static int
+t_multi(void)
+{
+	long total = DEFAULT(400000);
+	int k, i;
+
+	multi_iters = total / ncpus;
+	for (k = 0; k < NLOCKS; k++) {
+		__mp_lock_init(&ML[k]);
+		ml_owner[k] = -1;
+		ml_count[k] = 0;
+	}
+	shim_run_cpus(ncpus, multi_cpu, NULL);
+	for (k = 0; k < NLOCKS; k++)
+		for (i = 0; i < ncpus; i++)
+			if (ML[k].mpl_cpus[i].mplc_depth != 0)
+				VIOLATION("instance left with a depth");
+	witness_balanced();
+	return (report("multi", "%d instances, %d cpus x %ld rounds, "
+	    "counts %lu/%lu/%lu/%lu, %lu violations", NLOCKS, ncpus,
+	    multi_iters, ml_count[0], ml_count[1], ml_count[2], ml_count[3],
+	    violations));
+}
+
+/*
+ * spinout: MP_LOCKDEBUG reports a wait longer than __mp_lock_spinout
+ * spins and enters ddb, then the waiter carries on; an unlock of a lock
+ * not held is reported too.
+ */
+static int
+t_spinout(void)
+{
+#ifdef MP_LOCKDEBUG
+	char want[128];
+	long saved = __mp_lock_spinout;
+	unsigned long enters;
+	double t0;
+	int n = 3;
+
+	srv_start(n);
+	shim_db_reset();
+	__mp_lock_spinout = 20000;
+	srv_call(0, OP_LOCK, 0);
+	srv_post(1, OP_LOCK, 0);
+	t0 = shim_now();
+	while (shim_db_enters() < 3 && shim_now() - t0 < 20 &&
+	    !srv_isdone(1)) {
+		shim_tick();
+		usleep(1000);
+	}
+	enters = shim_db_enters();
+	if (enters < 3)
+		VIOLATION("no repeated spin-out report (not re-armed?)");
+	if (srv_isdone(1))
+		VIOLATION("waiter got the lock while it was held");
+	snprintf(want, sizeof(want), "__mp_lock: %p lock spun out\n",
+	    (void *)&L);
+	if (strstr(shim_db_output(), want) == NULL)
+		VIOLATION("spin-out report missing or malformed");
+	srv_call(0, OP_UNLOCK, 0);
+	srv_wait(1);
+	if (!held(1))
+		VIOLATION("waiter did not carry on after the spin-out");
+	srv_call(1, OP_UNLOCK, 0);
+	__mp_lock_spinout = saved;
+	printf("spinout: ddb output:\n%s", shim_db_output());
+
+	/* Unlock of a lock this CPU does not hold. */
+	shim_db_reset();
+	srv_call(2, OP_UNLOCK, 0);
+	snprintf(want, sizeof(want), "__mp_unlock(%p): not held lock\n",
+	    (void *)&L);
+	if (strstr(shim_db_output(), want) == NULL || shim_db_enters() != 1)
+		VIOLATION("unlock of a lock not held not reported");
+	if (depth(2) != 0)
+		VIOLATION("unlock of a lock not held changed the depth");
+	srv_call(2, OP_LOCK, 0);
+	srv_call(2, OP_UNLOCK, 0);
+	printf("spinout: ddb output:\n%s", shim_db_output());
+	srv_stop(n);
+	check_idle(n);
+	return (report("spinout", "%lu spin-out reports, ddb entered %lu "
+	    "times, %lu violations", enters, enters, violations));
+#else
+	printf("%s/spinout: SKIP (built without MP_LOCKDEBUG)\n", mpl_be_name);
+	return (SKIP);
+#endif
+}
+
+/*
+ * witness: the calls the front end makes match what WITNESS expects:
+ * order check only when not held, one lock per level, one unlock per
+ * level released (also by release_all), kernel_lock's flags and name.
+ */
+static int
+t_witness(void)
+{
+#ifdef WITNESS
+	struct shim_witness_stats w;
+	unsigned int kflags = LO_WITNESS | LO_INITIALIZED | LO_SLEEPABLE |
+	    (LO_CLASS_KERNEL_LOCK << LO_CLASSSHIFT);
+	int n = 3;
+
+	__mp_lock_init(&kernel_lock);
+	if (strcmp(kernel_lock.mpl_lock_obj.lo_name, "&kernel_lock") != 0)
+		VIOLATION("kernel_lock has the wrong WITNESS name");
+	if (kernel_lock.mpl_lock_obj.lo_flags != kflags)
+		VIOLATION("kernel_lock has the wrong WITNESS flags");
+	if (L.mpl_lock_obj.lo_flags & LO_WITNESS)
+		VIOLATION("an ordinary __mp_lock got kernel_lock's flags");
+
+	srv_lock = &kernel_lock;
+	srv_start(n);
+	shim_witness_reset();
+	srv_call(0, OP_LOCK, 0);
+	srv_call(0, OP_LOCK, 0);
+	srv_call(0, OP_LOCK, 0);
+	shim_witness_stats(&w);
+	if (w.checkorders != 1 || w.locks != 3)
+		VIOLATION("checkorder/lock counts wrong when recursing");
+	srv_call(0, OP_UNLOCK, 0);
+	if (srv_call(0, OP_RELEASE_ALL, 0) != 2)
+		VIOLATION("release_all returned the wrong depth");
+	shim_witness_stats(&w);
+	if (w.unlocks != 3)
+		VIOLATION("release_all did not unlock each level");
+	srv_call(1, OP_ACQUIRE_COUNT, 2);
+	shim_witness_stats(&w);
+	if (w.checkorders != 2 || w.locks != 5)
+		VIOLATION("acquire_count counts wrong");
+
+	/* A waiter checks order once; the owner does not. */
+	srv_post(2, OP_LOCK, 0);
+	srv_wait_spinning(2);
+	shim_witness_stats(&w);
+	if (w.checkorders != 3)
+		VIOLATION("waiter did not check order");
+	srv_call(1, OP_UNLOCK, 0);
+	srv_call(1, OP_UNLOCK, 0);
+	srv_wait(2);
+	srv_call(2, OP_UNLOCK, 0);
+	shim_witness_stats(&w);
+	srv_stop(n);
+	srv_lock = &L;
+	witness_balanced();
+	return (report("witness", "checkorder %lu, lock %lu, unlock %lu, "
+	    "errors %lu, %lu violations", w.checkorders, w.locks, w.unlocks,
+	    w.errors, violations));
+#else
+	printf("%s/witness: SKIP (built without WITNESS)\n", mpl_be_name);
+	return (SKIP);
+#endif
+}
+
+static const struct {
+	const char	*name;
+	int		(*fn)(void);
+} tests[] = {
+	{ "mutex",	t_mutex },
+	{ "fifo",	t_fifo },
+	{ "recurse",	t_recurse },
+	{ "intr",	t_intr },
+	{ "multi",	t_multi },
+	{ "spinout",	t_spinout },
+	{ "witness",	t_witness },
+};
+#define NTESTS	(sizeof(tests) / sizeof(tests[0]))
+
+static void
+usage(void)
+{
+	size_t i;
+
+	fprintf(stderr, "usage: mplocktest [-lq] [-t cpus] [-n count] "
+	    "[-w seconds] test ...\ntests:");
+	for (i = 0; i < NTESTS; i++)
+		fprintf(stderr, " %s", tests[i].name);
+	fprintf(stderr, " all\n");
+	exit(2);
+}
+
+int
+main(int argc, char *argv[])
+{
+	unsigned int wd = 10;
+	int ch, rv = 0, r, ran;
+	size_t i;
+	char *ep;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ncpus = shim_ncpu_online();
+	if (ncpus < 2)
+		ncpus = 2;
+	while ((ch = getopt(argc, argv, "ln:qt:w:")) != -1) {
+		switch (ch) {
+		case 'l':
+			for (i = 0; i < NTESTS; i++)
+				printf("%s\n", tests[i].name);
+			return (0);
+		case 'q':
+			quick = 1;
+			break;
+		case 'n':
+			count = strtol(optarg, &ep, 10);
+			if (*ep != '\0' || count < 1)
+				errx(2, "bad count: %s", optarg);
+			break;
+		case 't':
+			ncpus = strtol(optarg, &ep, 10);
+			if (*ep != '\0' || ncpus < 2 || ncpus > MAXCPUS)
+				errx(2, "cpus must be 2..%d", MAXCPUS);
+			break;
+		case 'w':
+			wd = strtol(optarg, &ep, 10);
+			if (*ep != '\0' || wd < 1)
+				errx(2, "bad watchdog: %s", optarg);
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc == 0)
+		usage();
+
+	shim_cpu_attach(MAXCPUS - 1);	/* main thread: a CPU of its own */
+	__mp_lock_init(&L);
+	shim_watchdog_start(wd);
+	for (; argc > 0; argc--, argv++) {
+		ran = 0;
+		for (i = 0; i < NTESTS; i++) {
+			if (strcmp(argv[0], "all") != 0 &&
+			    strcmp(argv[0], tests[i].name) != 0)
+				continue;
+			violations = 0;
+			first_violation = NULL;
+			shim_witness_reset();
+			r = tests[i].fn();
+			if (r == 1)
+				rv = 1;
+			else if (r == SKIP && rv == 0 &&
+			    strcmp(argv[0], "all") != 0)
+				rv = SKIP;
+			ran = 1;
+		}
+		if (!ran)
+			usage();
+	}
+	return (rv);
+}

@@ -1,0 +1,5 @@
+# A waiter takes the lock without waiting for its turn.
+# file: sys/kern/kern_mplock.c
+# backend: ticket mlock
+# tests: mutex
+s/if ((v = \*w) != want) {/if (0 \&\& (v = *w) != want) {/

@@ -1,0 +1,6 @@
+# __mp_lock_held() forgets the depth: an idle CPU whose old word still
+# matches looks like the owner.
+# file: sys/kern/kern_mplock.c
+# backend: mlock
+# tests: fifo recurse
+s/return (c->mplc_depth > 0 && \*c->mplc_wait == c->mplc_want);/return (*c->mplc_wait == c->mplc_want);/

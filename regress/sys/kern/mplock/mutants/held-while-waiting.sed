@@ -1,0 +1,5 @@
+# __mp_lock_held() is true as soon as the CPU has a place in the queue.
+# file: sys/kern/kern_mplock.c
+# backend: ticket mlock
+# tests: fifo recurse
+s/return (c->mplc_depth > 0 && \*c->mplc_wait == c->mplc_want);/return (c->mplc_depth > 0);/

@@ -1,0 +1,8 @@
+# __mp_release_all() clears the depth but never hands the lock on.
+# file: sys/kern/kern_mplock.c
+# backend: ticket mlock
+# tests: recurse
+/c->mplc_depth = 0;/{
+n
+s/mpl_be_handoff(mpl, c);/;/
+}

@@ -1,0 +1,53 @@
+/*
+ * Userland shim: a CPU is a thread.  Each CPU thread points shim_curcpu
+ * at its own struct cpu_info; interrupts are a signal that the thread's
+ * "interrupt enable" flag (shim_intr_off) holds back until intr_restore()
+ * delivers it, as hardware does with a pending interrupt.
+ */
+#ifndef _SHIM_MACHINE_CPU_H_
+#define _SHIM_MACHINE_CPU_H_
+
+struct schedstate_percpu {
+	volatile unsigned int	spc_spinning;	/* spinning on a lock */
+};
+
+struct cpu_info {
+	unsigned int		 ci_cpuid;
+	struct schedstate_percpu ci_schedstate;
+	unsigned long		 ci_intr_count;	/* interrupts delivered */
+	unsigned long		 ci_intr_waiting; /* ... while waiting */
+} __attribute__((__aligned__(64)));
+
+extern __thread struct cpu_info *shim_curcpu;
+extern __thread volatile int shim_intr_off;
+extern __thread volatile int shim_intr_pending;
+
+void	shim_busy_cycle(void);
+void	shim_intr_deliver(void);
+
+#define curcpu()		(shim_curcpu)
+#define cpu_number()		(shim_curcpu->ci_cpuid)
+#define CPU_INFO_UNIT(ci)	((ci)->ci_cpuid)
+#define CPU_BUSY_CYCLE()	shim_busy_cycle()
+
+static inline unsigned long
+intr_disable(void)
+{
+	unsigned long s = shim_intr_off;
+
+	shim_intr_off = 1;
+	__asm volatile("" ::: "memory");
+	return (s);
+}
+
+static inline void
+intr_restore(unsigned long s)
+{
+	__asm volatile("" ::: "memory");
+	shim_intr_off = (int)s;
+	__asm volatile("" ::: "memory");
+	if (s == 0 && shim_intr_pending)
+		shim_intr_deliver();
+}
+
+#endif /* _SHIM_MACHINE_CPU_H_ */

@@ -1,0 +1,26 @@
+/*
+ * Userland shim: the bits of <sys/param.h> the kernel lock uses.
+ * The kernel lock sources include this instead of the kernel's.
+ */
+#ifndef _SHIM_SYS_PARAM_H_
+#define _SHIM_SYS_PARAM_H_
+
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE		/* glibc: u_int, u_long */
+#endif
+#include <sys/types.h>
+#include <stddef.h>
+
+#ifndef __aligned
+#define __aligned(x)	__attribute__((__aligned__(x)))
+#endif
+
+#ifndef MAXCPUS
+#define MAXCPUS		64
+#endif
+
+#ifndef NULL
+#define NULL		((void *)0)
+#endif
+
+#endif /* _SHIM_SYS_PARAM_H_ */

@@ -1,0 +1,13 @@
+/*
+ * Userland shim: the bits of <sys/systm.h> the kernel lock uses.
+ */
+#ifndef _SHIM_SYS_SYSTM_H_
+#define _SHIM_SYS_SYSTM_H_
+
+void	db_enter(void);
+void	panic(const char *, ...)
+	    __attribute__((__noreturn__, __format__(__printf__, 1, 2)));
+
+extern long __mp_lock_spinout;
+
+#endif /* _SHIM_SYS_SYSTM_H_ */

@@ -1,0 +1,196 @@
+/*	$OpenBSD$	*/
+
+/*
+ * Copyright (c) 2026 The mplock authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * MI front end of the kernel lock (__mp_lock).
+ *
+ * It owns every semantic the rest of the kernel relies on and leaves the
+ * queue to a backend (kern_mplock.h):
+ *
+ *  - Recursion is per CPU: mplc_depth counts the levels held (or being
+ *    waited for) by this CPU.  Only 0->1 takes a place in the queue and
+ *    only 1->0 hands the lock on, each with local interrupts disabled so
+ *    an interrupt never sees the depth and the queue disagree.
+ *  - The wait runs with interrupts enabled at the caller's IPL.  A
+ *    non-MPSAFE interrupt handler that takes the lock on a CPU which is
+ *    still waiting finds depth != 0, adds a level and waits on the same
+ *    place; when that place comes it owns the lock, runs, drops back to
+ *    depth 1 without handing off, and the interrupted wait then finds
+ *    the lock already its own.  A CPU never queues twice.
+ *  - The lock is c's while depth > 0 and *mplc_wait == mplc_want; this
+ *    is __mp_lock_held() for any CPU, false while only waiting.  The
+ *    backend keeps *mplc_wait unchanged until c hands off.
+ *  - Spinning is accounted in spc_spinning and calls CPU_BUSY_CYCLE()
+ *    (through mpl_spin_wait()); with MP_LOCKDEBUG a wait longer than
+ *    __mp_lock_spinout iterations is reported and ddb entered.
+ */
+
+#include <sys/param.h>
+#include <sys/systm.h>
+#include <sys/atomic.h>
+#include <sys/witness.h>
+#include <sys/mplock.h>
+
+#include <machine/cpu.h>
+
+#ifdef MP_LOCKDEBUG
+#include <ddb/db_output.h>
+#endif
+
+#ifdef __USE_MI_MPLOCK
+
+#include "kern_mplock.h"
+
+static inline int
+mpl_owned(struct __mp_lock_cpu *c)
+{
+	return (c->mplc_depth > 0 && *c->mplc_wait == c->mplc_want);
+}
+
+void
+___mp_lock_init(struct __mp_lock *mpl, const struct lock_type *type)
+{
+	struct __mp_lock_cpu *c;
+	int i;
+
+	for (i = 0; i < MAXCPUS; i++) {
+		c = &mpl->mpl_cpus[i];
+		c->mplc_depth = 0;
+		c->mplc_want = 0;
+		c->mplc_wait = &c->mplc_depth;
+	}
+	mpl_be_init(mpl);
+
+#ifdef WITNESS
+	mpl->mpl_lock_obj.lo_name = type->lt_name;
+	mpl->mpl_lock_obj.lo_type = type;
+	if (mpl == &kernel_lock)
+		mpl->mpl_lock_obj.lo_flags = LO_WITNESS | LO_INITIALIZED |
+		    LO_SLEEPABLE | (LO_CLASS_KERNEL_LOCK << LO_CLASSSHIFT);
+	WITNESS_INIT(&mpl->mpl_lock_obj, type);
+#endif
+}
+
+void
+__mp_lock(struct __mp_lock *mpl)
+{
+	struct __mp_lock_cpu *c = &mpl->mpl_cpus[cpu_number()];
+	volatile u_int *w;
+	u_int v, want;
+	u_long s;
+#ifdef MP_LOCKDEBUG
+	long nticks = __mp_lock_spinout;
+#endif
+
+#ifdef WITNESS
+	if (!mpl_owned(c))
+		WITNESS_CHECKORDER(&mpl->mpl_lock_obj,
+		    LOP_EXCLUSIVE | LOP_NEWORDER, NULL);
+#endif
+
+	s = intr_disable();
+	if (c->mplc_depth++ == 0)
+		mpl_be_enqueue(mpl, c);
+	intr_restore(s);
+
+	/* Nested interrupts leave mplc_wait and mplc_want as they are. */
+	w = c->mplc_wait;
+	want = c->mplc_want;
+	if ((v = *w) != want) {
+		curcpu()->ci_schedstate.spc_spinning++;
+		do {
+			mpl_spin_wait(w, v);
+#ifdef MP_LOCKDEBUG
+			if (--nticks <= 0) {
+				db_printf("%s: %p lock spun out\n",
+				    __func__, mpl);
+				db_enter();
+				nticks = __mp_lock_spinout;
+			}
+#endif
+		} while ((v = *w) != want);
+		curcpu()->ci_schedstate.spc_spinning--;
+	}
+	/* Pairs with the release in the previous holder's mpl_be_handoff. */
+	mpl_acquire();
+
+	WITNESS_LOCK(&mpl->mpl_lock_obj, LOP_EXCLUSIVE);
+}
+
+void
+__mp_unlock(struct __mp_lock *mpl)
+{
+	struct __mp_lock_cpu *c = &mpl->mpl_cpus[cpu_number()];
+	u_long s;
+
+#ifdef MP_LOCKDEBUG
+	if (c->mplc_depth == 0) {
+		db_printf("__mp_unlock(%p): not held lock\n", mpl);
+		db_enter();
+		return;
+	}
+#endif
+
+	WITNESS_UNLOCK(&mpl->mpl_lock_obj, LOP_EXCLUSIVE);
+
+	s = intr_disable();
+	if (--c->mplc_depth == 0)
+		mpl_be_handoff(mpl, c);
+	intr_restore(s);
+}
+
+int
+__mp_release_all(struct __mp_lock *mpl)
+{
+	struct __mp_lock_cpu *c = &mpl->mpl_cpus[cpu_number()];
+	u_long s;
+	int rv;
+#ifdef WITNESS
+	int i;
+#endif
+
+	s = intr_disable();
+	rv = c->mplc_depth;
+#ifdef WITNESS
+	for (i = 0; i < rv; i++)
+		WITNESS_UNLOCK(&mpl->mpl_lock_obj, LOP_EXCLUSIVE);
+#endif
+	/* Nothing to hand on if this CPU had no place in the queue. */
+	if (rv > 0) {
+		c->mplc_depth = 0;
+		mpl_be_handoff(mpl, c);
+	}
+	intr_restore(s);
+
+	return (rv);
+}
+
+void
+__mp_acquire_count(struct __mp_lock *mpl, int count)
+{
+	while (count-- > 0)
+		__mp_lock(mpl);
+}
+
+int
+__mp_lock_held(struct __mp_lock *mpl, struct cpu_info *ci)
+{
+	return (mpl_owned(&mpl->mpl_cpus[CPU_INFO_UNIT(ci)]));
+}
+
+#endif /* __USE_MI_MPLOCK */

@@ -1,0 +1,106 @@
+/*	$OpenBSD$	*/
+
+/*
+ * Copyright (c) 2026 The mplock authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * Private to the kernel lock: the interface between the MI front end
+ * (kern_mplock.c) and its backends (kern_mplock_<name>.c), and the few
+ * ordering primitives the backends use.
+ */
+
+#ifndef _KERN_MPLOCK_H_
+#define _KERN_MPLOCK_H_
+
+/*
+ * Backend interface.  The front end calls enqueue on the 0->1 depth
+ * transition and handoff on 1->0, both with local interrupts disabled,
+ * so a CPU has at most one place in the queue at any time.
+ *
+ * mpl_be_init(mpl)		no CPU queued, lock free.
+ * mpl_be_enqueue(mpl, c)	take a place in the queue for cell c and set
+ *				c->mplc_wait and c->mplc_want: the lock is c's
+ *				from the moment *mplc_wait == mplc_want until
+ *				c hands off.  The front end spins on that and
+ *				issues mpl_acquire() once it holds.
+ * mpl_be_handoff(mpl, c)	pass the lock on, with release ordering.
+ */
+extern const char mpl_be_name[];
+
+void	mpl_be_init(struct __mp_lock *);
+void	mpl_be_enqueue(struct __mp_lock *, struct __mp_lock_cpu *);
+void	mpl_be_handoff(struct __mp_lock *, struct __mp_lock_cpu *);
+
+#define MPL_CPU_INDEX(mpl, c)	((int)((c) - (mpl)->mpl_cpus))
+
+/*
+ * Ordering primitives.
+ *
+ * mpl_swap_ptr(p, v)		exchange *p and v atomically, return the old
+ *				value; ordered after every earlier load and
+ *				store (release) and before every later one
+ *				(acquire).
+ * mpl_store_release(p, v)	*p = v, after every earlier load and store.
+ * mpl_acquire()		after plain loads saw the lock become ours:
+ *				keeps later loads and stores after them.
+ * mpl_spin_wait(p, v)		one step of waiting for *p to change from v.
+ *
+ * <machine/mplock.h> is included again below with _KERN_MPLOCK_H_
+ * defined; it may then define any of these macros with a tuned version.
+ * The MI fallbacks use only atomic(9) and membar_sync(9), following the
+ * guarantees that manual page gives:
+ *  - membar_exit() orders earlier loads and stores before later stores,
+ *    so it makes a following store (or the store half of a swap) a
+ *    release;
+ *  - membar_enter() orders an earlier store before later loads and
+ *    stores; after a swap that covers its load half too, since the load
+ *    of an atomic swap cannot come after its store.  It says nothing of
+ *    plain loads, so a spin on plain loads ends with membar_sync().
+ */
+#include <machine/mplock.h>
+
+static inline void *
+mpl_mi_swap_ptr(volatile void *p, void *v)
+{
+	void *o;
+
+	membar_exit();
+	o = atomic_swap_ptr(p, v);
+	membar_enter();
+	return (o);
+}
+
+static inline void
+mpl_mi_store_release(volatile u_int *p, u_int v)
+{
+	membar_exit();
+	*p = v;
+}
+
+#ifndef mpl_swap_ptr
+#define mpl_swap_ptr(p, v)		mpl_mi_swap_ptr((p), (v))
+#endif
+#ifndef mpl_store_release
+#define mpl_store_release(p, v)		mpl_mi_store_release((p), (v))
+#endif
+#ifndef mpl_acquire
+#define mpl_acquire()			membar_sync()
+#endif
+#ifndef mpl_spin_wait
+#define mpl_spin_wait(p, v)		CPU_BUSY_CYCLE()
+#endif
+
+#endif /* _KERN_MPLOCK_H_ */

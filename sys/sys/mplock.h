@@ -1,0 +1,132 @@
+/*	$OpenBSD$	*/
+
+/*
+ * Copyright (c) 2026 The mplock authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#ifndef _MPLOCK_H_
+#define _MPLOCK_H_
+
+#include <machine/mplock.h>
+
+#ifdef __USE_MI_MPLOCK
+
+#include <sys/_lock.h>
+
+/*
+ * The MI kernel lock.  kern_mplock.c keeps the OpenBSD semantics (per-CPU
+ * recursion, interrupts nesting while a CPU waits, WITNESS, MP_LOCKDEBUG);
+ * a backend chosen by kernel option provides the queue:
+ *
+ *	option MPLOCK_MLOCK	M-lock queue lock (default)
+ *	option MPLOCK_TICKET	ticket lock, the historical algorithm
+ *
+ * Every backend reduces waiting to "spin until *mplc_wait == mplc_want",
+ * so the front end owns the spin loop and __mp_lock_held() is the same
+ * test for all of them.
+ */
+#if !defined(MPLOCK_TICKET)
+#undef MPLOCK_MLOCK
+#define MPLOCK_MLOCK	1
+#endif
+#if defined(MPLOCK_TICKET) + defined(MPLOCK_MLOCK) != 1
+#error "mplock: select exactly one backend option"
+#endif
+
+#ifndef CACHELINESIZE
+#define CACHELINESIZE	64
+#endif
+
+#if defined(MPLOCK_TICKET)
+
+struct __mpl_cpu_be {
+	u_int			 mcb_spare;	/* the ticket is mplc_want */
+};
+
+struct __mpl_lock_be {
+	volatile u_int		 mlb_serving;	/* ticket now served */
+	volatile u_int		 mlb_next;	/* last ticket taken */
+} __aligned(CACHELINESIZE);
+
+#elif defined(MPLOCK_MLOCK)
+
+/*
+ * Two lock variables per CPU, used alternately; each pair has a cache
+ * line to itself so a waiter spins in its own cache.
+ */
+struct __mpl_mlock_var {
+	volatile u_int		 mmv_busy[2];
+} __aligned(CACHELINESIZE);
+
+struct __mpl_cpu_be {
+	volatile u_int		*mcb_mine;	/* variable we release */
+	u_int			 mcb_next;	/* index of our next variable */
+};
+
+struct __mpl_lock_be {
+	volatile u_int		*volatile mlb_tail; /* last variable queued */
+	volatile u_int		 mlb_free;	/* first tail, never armed */
+	struct __mpl_mlock_var	 mlb_var[MAXCPUS];
+} __aligned(CACHELINESIZE);
+
+#endif
+
+/*
+ * Per-CPU state.  Written only by its own CPU with interrupts disabled;
+ * other CPUs only read it (__mp_lock_held()).  Padded so no two CPUs'
+ * cells share a cache line.
+ */
+struct __mp_lock_cpu {
+	volatile u_int		 mplc_depth;	/* recursion depth, 0: idle */
+	u_int			 mplc_want;	/* *mplc_wait == want: ours */
+	volatile u_int		*mplc_wait;	/* word this CPU waits on */
+	struct __mpl_cpu_be	 mplc_be;	/* backend's private state */
+} __aligned(CACHELINESIZE);
+
+struct __mp_lock {
+	struct __mp_lock_cpu	 mpl_cpus[MAXCPUS];
+	struct __mpl_lock_be	 mpl_be;
+#ifdef WITNESS
+	struct lock_object	 mpl_lock_obj;
+#endif
+};
+
+struct cpu_info;
+
+void	___mp_lock_init(struct __mp_lock *, const struct lock_type *);
+void	__mp_lock(struct __mp_lock *);
+void	__mp_unlock(struct __mp_lock *);
+int	__mp_release_all(struct __mp_lock *);
+void	__mp_acquire_count(struct __mp_lock *, int);
+int	__mp_lock_held(struct __mp_lock *, struct cpu_info *);
+
+#ifdef WITNESS
+
+#define __mp_lock_init(mpl) do {					\
+	static const struct lock_type __lock_type = { .lt_name = #mpl };\
+	___mp_lock_init((mpl), &__lock_type);				\
+} while (0)
+
+#else /* WITNESS */
+
+#define __mp_lock_init(mpl)	___mp_lock_init((mpl), NULL)
+
+#endif /* WITNESS */
+
+#endif /* __USE_MI_MPLOCK */
+
+extern struct __mp_lock kernel_lock;
+
+#endif /* !_MPLOCK_H_ */

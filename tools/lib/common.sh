@@ -1,0 +1,37 @@
+# Shared by the tools/ scripts: paths, the backend list, compiler flags.
+# Sourced; expects ROOT to be set to the top of the checkout.
+
+: "${ROOT:?ROOT not set}"
+OBJ=${OBJ:-$ROOT/obj}
+REGRESS=$ROOT/regress/sys/kern/mplock
+
+BACKENDS=$(sed -n 's/^BACKENDS=[[:space:]]*//p' "$REGRESS/Makefile.backends")
+DEFAULT_BACKEND=$(sed -n 's/^DEFAULT_BACKEND=[[:space:]]*//p' \
+    "$REGRESS/Makefile.backends")
+
+# What an OpenBSD kernel build passes, plus the dialect.
+KERNEL_WARNINGS="-Wall -Werror -Wimplicit-function-declaration \
+-Wno-pointer-sign -Wframe-larger-than=2047"
+HARNESS_CFLAGS="-std=gnu99 -O2 -g $KERNEL_WARNINGS -pthread"
+
+CC=${CC:-cc}
+
+upper() {
+	echo "$1" | tr 'abcdefghijklmnopqrstuvwxyz' 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
+}
+
+ncpu_online() {
+	getconf _NPROCESSORS_ONLN 2>/dev/null || sysctl -n hw.ncpuonline \
+	    2>/dev/null || echo 1
+}
+
+die() {
+	echo "$0: $*" >&2
+	exit 1
+}
+
+# The kernel sources the harness builds: the front end and every backend
+# file (all but the selected one compile to nothing, as in a kernel).
+kernel_sources() {
+	ls "${1:-$ROOT}"/sys/kern/kern_mplock*.c
+}

@@ -1,0 +1,43 @@
+# Build the userland harness from the sys/ sources.  Sourced after
+# common.sh.
+#
+# harness_build DIR BACKEND [CFLAGS ...]
+#	Compile the sys/kern lock sources of $SRCROOT (default $ROOT) with
+#	the shim, for BACKEND, into DIR/mplocktest and DIR/mplockbench.
+#	$CC is the compiler.  With $MDARCH set, <machine/mplock.h> is
+#	sys/arch/$MDARCH/include/mplock.h instead of the shim's MI one.
+#	Output goes to DIR/build.log; returns non-zero on failure.
+
+harness_build() {
+	_d=$1 _be=$2
+	shift 2
+	_src=${SRCROOT:-$ROOT}
+	_shim=$_src/regress/sys/kern/mplock/shim
+	_reg=$_src/regress/sys/kern/mplock
+	mkdir -p "$_d/o" || return 1
+	rm -f "$_d"/o/*.o "$_d/mplocktest" "$_d/mplockbench"
+	_inc="-I$_shim/include -I$_shim"
+	if [ -n "${MDARCH:-}" ]; then
+		_md=$_src/sys/arch/$MDARCH/include/mplock.h
+		[ -f "$_md" ] || { echo "no $_md" >"$_d/build.log"; return 1; }
+		mkdir -p "$_d/mdinc/machine"
+		echo "#include \"$_md\"" >"$_d/mdinc/machine/mplock.h"
+		_inc="-I$_d/mdinc $_inc"
+	fi
+	_flags="$HARNESS_CFLAGS $_inc -DMPLOCK_$(upper "$_be") $*"
+	echo "$CC $_flags" >"$_d/build.log"
+	_objs=
+	for _f in $(kernel_sources "$_src") "$_shim/shim.c"; do
+		_o=$_d/o/$(basename "$_f" .c).o
+		$CC $_flags -c "$_f" -o "$_o" >>"$_d/build.log" 2>&1 ||
+		    return 1
+		_objs="$_objs $_o"
+	done
+	for _p in mplocktest mplockbench; do
+		$CC $_flags -c "$_reg/$_p.c" -o "$_d/o/$_p.o" \
+		    >>"$_d/build.log" 2>&1 || return 1
+		$CC $_flags -o "$_d/$_p" "$_d/o/$_p.o" $_objs \
+		    >>"$_d/build.log" 2>&1 || return 1
+	done
+	return 0
+}

@@ -1,0 +1,91 @@
+# Test helpers for the suites in tools/tests.d.  Sourced after common.sh
+# by tools/test.sh.  Every check prints one line, PASS, FAIL or SKIP, and
+# is appended to $RESULTS; tools/test.sh counts them at the end.
+
+LOGS=$OBJ/logs
+mkdir -p "$LOGS"
+
+_t_now() {
+	date +%s
+}
+
+_t_record() {
+	# _t_record STATUS NAME [NOTE]
+	echo "$1 $2" >>"$RESULTS"
+	_n=$(wc -l <"$RESULTS" | tr -d ' ')
+	printf '[%3d] %-4s %s%s\n' "$_n" "$1" "$2" "${3:+  ($3)}"
+}
+
+t_pass() {
+	_t_record PASS "$1" "${2:-}"
+}
+
+t_skip() {
+	_t_record SKIP "$1" "${2:-}"
+}
+
+# t_fail NAME WHY [LOG]: record a failure and show the end of its log.
+t_fail() {
+	_t_record FAIL "$1" "$2"
+	if [ -n "${3:-}" ] && [ -s "$3" ]; then
+		tail -n 15 "$3" | sed 's/^/      | /'
+		echo "      (log: $3)"
+	fi
+}
+
+_t_log() {
+	echo "$LOGS/$(echo "$1" | tr '/ ' '__').log"
+}
+
+# t_run NAME SECONDS COMMAND ...: PASS when COMMAND exits 0, SKIP on 77.
+t_run() {
+	_name=$1 _secs=$2
+	shift 2
+	_log=$(_t_log "$_name")
+	_t0=$(_t_now)
+	timeout "$_secs" "$@" >"$_log" 2>&1
+	_rc=$?
+	_dt=$(($(_t_now) - _t0))
+	case $_rc in
+	0)	t_pass "$_name" "${_dt}s" ;;
+	77)	t_skip "$_name" "$(tail -n 1 "$_log")" ;;
+	124)	t_fail "$_name" "timed out after ${_secs}s" "$_log" ;;
+	*)	t_fail "$_name" "exit $_rc, ${_dt}s" "$_log" ;;
+	esac
+	return $_rc
+}
+
+# t_run_fails NAME SECONDS COMMAND ...: PASS when COMMAND fails (exit
+# status not 0 nor 77, or a timeout): used for seeded bugs.
+t_run_fails() {
+	_name=$1 _secs=$2
+	shift 2
+	_log=$(_t_log "$_name")
+	_t0=$(_t_now)
+	timeout "$_secs" "$@" >"$_log" 2>&1
+	_rc=$?
+	_dt=$(($(_t_now) - _t0))
+	case $_rc in
+	0)	t_fail "$_name" "seeded bug NOT caught" "$_log" ;;
+	77)	t_fail "$_name" "skipped, so not caught" "$_log" ;;
+	124)	t_pass "$_name" "caught: hang, killed after ${_secs}s" ;;
+	*)	t_pass "$_name" "caught: $(grep -m1 -E 'FAIL' "$_log" |
+		    cut -c1-90)" ;;
+	esac
+}
+
+# t_check NAME COMMAND ...: like t_run without a time limit of its own.
+t_check() {
+	_name=$1
+	shift
+	_log=$(_t_log "$_name")
+	if "$@" >"$_log" 2>&1; then
+		t_pass "$_name"
+	else
+		t_fail "$_name" "exit $?" "$_log"
+	fi
+}
+
+t_section() {
+	echo "== $*"
+}

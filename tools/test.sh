@@ -1,0 +1,45 @@
+#!/bin/sh
+#
+# Run every test suite (tools/tests.d/*.sh, in name order) and print
+# "N passed, N failed" as the last line.  Exit status 0 when none failed.
+#
+#	tools/test.sh [suite ...]	e.g. tools/test.sh regress mutants
+#
+# MPLOCK_QUICK=1 shortens the stress tests (for slow machines, emulators).
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/tools/lib/common.sh"
+. "$ROOT/tools/lib/testlib.sh"
+. "$ROOT/tools/lib/harness.sh"
+
+RESULTS=$OBJ/test-results
+export RESULTS
+: >"$RESULTS"
+
+start=$(date +%s)
+echo "mplock tests: backends: $BACKENDS; $(ncpu_online) CPUs;" \
+    "$(uname -sm); CC=$CC"
+for suite in "$ROOT"/tools/tests.d/*.sh; do
+	name=$(basename "$suite" .sh)
+	name=${name#[0-9][0-9]-}
+	if [ $# -gt 0 ]; then
+		case " $* " in
+		*" $name "*) ;;
+		*) continue ;;
+		esac
+	fi
+	t_section "$name"
+	( . "$suite" ) || t_fail "$name" "suite aborted"
+done
+
+pass=$(grep -c '^PASS' "$RESULTS")
+fail=$(grep -c '^FAIL' "$RESULTS")
+skip=$(grep -c '^SKIP' "$RESULTS")
+echo "== summary: $(($(date +%s) - start))s"
+if [ "$fail" -gt 0 ]; then
+	echo "failed:"
+	sed -n 's/^FAIL /  /p' "$RESULTS"
+fi
+[ "$skip" -gt 0 ] && echo "$skip skipped"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,33 @@
+# mutants: seeded bugs the regress must catch.  Each
+# regress/sys/kern/mplock/mutants/NAME.sed edits one file of a copy of
+# the tree; the mutated harness must fail (or hang) on the tests the
+# mutant names.  The shipped sys/ files are never touched.
+
+for m in "$REGRESS"/mutants/*.sed; do
+	[ -f "$m" ] || continue
+	name=$(basename "$m" .sed)
+	file=$(sed -n 's/^# file: //p' "$m")
+	tests=$(sed -n 's/^# tests: //p' "$m")
+	backends=$(sed -n 's/^# backend: //p' "$m")
+	[ -n "$backends" ] || backends=$DEFAULT_BACKEND
+	for be in $backends; do
+		d=$OBJ/mutants/$name-$be
+		rm -rf "$d"
+		mkdir -p "$d/tree/regress/sys/kern"
+		cp -R "$ROOT/sys" "$d/tree/sys"
+		cp -R "$REGRESS" "$d/tree/regress/sys/kern/mplock"
+		sed -f "$m" "$ROOT/$file" >"$d/tree/$file"
+		if cmp -s "$ROOT/$file" "$d/tree/$file"; then
+			t_fail "mutant/$name/$be" "does not apply to $file any more"
+			continue
+		fi
+		if ! SRCROOT=$d/tree harness_build "$d/build" "$be" \
+		    -DWITNESS -DMP_LOCKDEBUG -DDDB; then
+			t_fail "mutant/$name/$be" "does not build" \
+			    "$d/build/build.log"
+			continue
+		fi
+		t_run_fails "mutant/$name/$be" 60 "$d/build/mplocktest" -w 5 \
+		    $tests
+	done
+done
