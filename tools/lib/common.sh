@@ -2,7 +2,8 @@
 # Sourced; expects ROOT to be set to the top of the checkout.
 
 : "${ROOT:?ROOT not set}"
-OBJ=${OBJ:-$ROOT/obj}
+# Not "obj": BSD make would chdir into it.
+OBJ=${OBJ:-$ROOT/build}
 REGRESS=$ROOT/regress/sys/kern/mplock
 
 BACKENDS=$(sed -n 's/^BACKENDS=[[:space:]]*//p' "$REGRESS/Makefile.backends")
