@@ -59,7 +59,7 @@
 static inline int
 mpl_owned(struct __mp_lock_cpu *c)
 {
-	return (c->mplc_depth > 0 && *c->mplc_wait == c->mplc_want);
+	return (c->mplc_depth > 0 && mpl_load(c->mplc_wait) == c->mplc_want);
 }
 
 void
@@ -111,7 +111,7 @@ __mp_lock(struct __mp_lock *mpl)
 	/* Nested interrupts leave mplc_wait and mplc_want as they are. */
 	w = c->mplc_wait;
 	want = c->mplc_want;
-	if ((v = *w) != want) {
+	if ((v = mpl_load(w)) != want) {
 		curcpu()->ci_schedstate.spc_spinning++;
 		do {
 			mpl_spin_wait(w, v);
@@ -123,7 +123,7 @@ __mp_lock(struct __mp_lock *mpl)
 				nticks = __mp_lock_spinout;
 			}
 #endif
-		} while ((v = *w) != want);
+		} while ((v = mpl_load(w)) != want);
 		curcpu()->ci_schedstate.spc_spinning--;
 	}
 	/* Pairs with the release in the previous holder's mpl_be_handoff. */

@@ -49,6 +49,8 @@ void	mpl_be_handoff(struct __mp_lock *, struct __mp_lock_cpu *);
 /*
  * Ordering primitives.
  *
+ * mpl_load(p)			read a lock word another CPU may write; no
+ *				ordering, but read again on every use.
  * mpl_swap_ptr(p, v)		exchange *p and v atomically, return the old
  *				value; ordered after every earlier load and
  *				store (release) and before every later one
@@ -90,6 +92,9 @@ mpl_mi_store_release(volatile u_int *p, u_int v)
 	*p = v;
 }
 
+#ifndef mpl_load
+#define mpl_load(p)			(*(volatile u_int *)(p))
+#endif
 #ifndef mpl_swap_ptr
 #define mpl_swap_ptr(p, v)		mpl_mi_swap_ptr((p), (v))
 #endif

@@ -2,4 +2,4 @@
 # file: sys/kern/kern_mplock.c
 # backend: ticket mlock
 # tests: mutex
-s/if ((v = \*w) != want) {/if (0 \&\& (v = *w) != want) {/
+s/if ((v = mpl_load(w)) != want) {/if (0 \&\& (v = mpl_load(w)) != want) {/

@@ -2,4 +2,4 @@
 # file: sys/kern/kern_mplock.c
 # backend: ticket mlock
 # tests: fifo recurse
-s/return (c->mplc_depth > 0 && \*c->mplc_wait == c->mplc_want);/return (c->mplc_depth > 0);/
+s/return (c->mplc_depth > 0 && mpl_load(c->mplc_wait) == c->mplc_want);/return (c->mplc_depth > 0);/
