@@ -52,12 +52,13 @@
 #include <sys/param.h>
 #include <sys/systm.h>
 #include <sys/atomic.h>
-#include <sys/time.h>
 #include <sys/mplock.h>
 
 #include <machine/cpu.h>
 
 #if defined(__USE_MI_MPLOCK) && defined(MPLOCK_DEBUG)
+
+#include <sys/time.h>
 
 #ifdef DDB
 #include <machine/db_machdep.h>

@@ -60,9 +60,8 @@ zero_cost() {
 		return 1
 	fi
 	for _opts in "" "-DWITNESS -DMP_LOCKDEBUG -DDDB"; do
-		_fl="-std=gnu99 -O2 $KERNEL_WARNINGS \
-		    -I$_src/regress/sys/kern/mplock/shim/include \
-		    -DMPLOCK_$(upper "$_be") $_opts"
+		_fl="-std=gnu99 -O2 $KERNEL_WARNINGS -DMPLOCK_$(upper "$_be")"
+		_fl="$_fl -I$_src/regress/sys/kern/mplock/shim/include $_opts"
 		echo "$_cc $_fl"
 		$_cc $_fl -c "$_src/sys/kern/kern_mplock.c" -o "$_d/hooks.o" &&
 		$_cc $_fl -c "$_d/bare/kern_mplock.c" -o "$_d/bare.o" ||
