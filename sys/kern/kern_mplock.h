@@ -76,7 +76,7 @@ struct mpld_lock {
 #define MPLD_EV_RELEASE		2
 #define MPLD_EV_RELEASE_ALL	3
 #define MPLD_EV_ACQUIRE_COUNT	4
-#define MPLD_EV_MISUSE		0x80	/* or-ed in: the call was refused */
+#define MPLD_EV_MISUSE		0x80	/* or-ed in: misuse reported */
 
 void	mpld_init(struct __mp_lock *);
 void	mpld_lock_enter(struct __mp_lock *, struct __mp_lock_cpu *,
