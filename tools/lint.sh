@@ -52,7 +52,7 @@ lint_style() {
 		/^        /		{ bad("indented with spaces") }
 		/^[^"]*\/\//		{ bad("C++ comment") }
 		/Permission to use, copy, modify, and distribute/ { isc = 1 }
-		/^[a-z_][a-z_0-9 \t*]*[ \t*][a-z_][a-z_0-9]*\(/ && !/;[ \t]*$/ \
+		/^[a-z_][a-z_0-9 \t*]*[ \t*][a-z_][a-z_0-9]*\(/ && !/[;,][ \t]*$/ \
 		    && !/^(typedef|struct|extern|#)/ {
 			bad("function type and name on one line")
 		}

@@ -38,6 +38,8 @@
  *  - Spinning is accounted in spc_spinning and calls CPU_BUSY_CYCLE()
  *    (through mpl_spin_wait()); with MP_LOCKDEBUG a wait longer than
  *    __mp_lock_spinout iterations is reported and ddb entered.
+ *  - The MPLD_* lines are the hooks of the debug layer (option
+ *    MPLOCK_DEBUG, kern_mplock_debug.c); without it they are empty.
  */
 
 #include <sys/param.h>
@@ -75,6 +77,7 @@ ___mp_lock_init(struct __mp_lock *mpl, const struct lock_type *type)
 		c->mplc_wait = &c->mplc_depth;
 	}
 	mpl_be_init(mpl);
+	MPLD_INIT(mpl);
 
 #ifdef WITNESS
 	mpl->mpl_lock_obj.lo_name = type->lt_name;
@@ -96,16 +99,22 @@ __mp_lock(struct __mp_lock *mpl)
 #ifdef MP_LOCKDEBUG
 	long nticks = __mp_lock_spinout;
 #endif
+#ifdef MPLOCK_DEBUG
+	struct mpld_lock dl;
+#endif
 
 #ifdef WITNESS
 	if (!mpl_owned(c))
 		WITNESS_CHECKORDER(&mpl->mpl_lock_obj,
 		    LOP_EXCLUSIVE | LOP_NEWORDER, NULL);
 #endif
+	MPLD_LOCK_ENTER(mpl, c, &dl);
 
 	s = intr_disable();
-	if (c->mplc_depth++ == 0)
+	if (c->mplc_depth++ == 0) {
 		mpl_be_enqueue(mpl, c);
+		MPLD_LOCK_QUEUED(mpl, c);
+	}
 	intr_restore(s);
 
 	/* Nested interrupts leave mplc_wait and mplc_want as they are. */
@@ -115,10 +124,12 @@ __mp_lock(struct __mp_lock *mpl)
 		curcpu()->ci_schedstate.spc_spinning++;
 		do {
 			mpl_spin_wait(w, v);
+			MPLD_LOCK_SPIN(&dl);
 #ifdef MP_LOCKDEBUG
 			if (--nticks <= 0) {
 				db_printf("%s: %p lock spun out\n",
 				    __func__, mpl);
+				MPLD_LOCK_SPUNOUT(mpl, c, &dl);
 				db_enter();
 				nticks = __mp_lock_spinout;
 			}
@@ -128,6 +139,7 @@ __mp_lock(struct __mp_lock *mpl)
 	}
 	/* Pairs with the release in the previous holder's mpl_be_handoff. */
 	mpl_acquire();
+	MPLD_LOCK_DONE(mpl, c, &dl);
 
 	WITNESS_LOCK(&mpl->mpl_lock_obj, LOP_EXCLUSIVE);
 }
@@ -138,6 +150,8 @@ __mp_unlock(struct __mp_lock *mpl)
 	struct __mp_lock_cpu *c = &mpl->mpl_cpus[cpu_number()];
 	u_long s;
 
+	if (MPLD_UNLOCK_BAD(mpl, c))
+		return;
 #ifdef MP_LOCKDEBUG
 	if (c->mplc_depth == 0) {
 		db_printf("__mp_unlock(%p): not held lock\n", mpl);
@@ -149,6 +163,7 @@ __mp_unlock(struct __mp_lock *mpl)
 	WITNESS_UNLOCK(&mpl->mpl_lock_obj, LOP_EXCLUSIVE);
 
 	s = intr_disable();
+	MPLD_RELEASE(mpl, c, MPLD_EV_RELEASE);
 	if (--c->mplc_depth == 0)
 		mpl_be_handoff(mpl, c);
 	intr_restore(s);
@@ -164,6 +179,8 @@ __mp_release_all(struct __mp_lock *mpl)
 	int i;
 #endif
 
+	if (MPLD_RELEASE_ALL_BAD(mpl, c))
+		return (0);
 	s = intr_disable();
 	rv = c->mplc_depth;
 #ifdef WITNESS
@@ -172,6 +189,7 @@ __mp_release_all(struct __mp_lock *mpl)
 #endif
 	/* Nothing to hand on if this CPU had no place in the queue. */
 	if (rv > 0) {
+		MPLD_RELEASE(mpl, c, MPLD_EV_RELEASE_ALL);
 		c->mplc_depth = 0;
 		mpl_be_handoff(mpl, c);
 	}
@@ -183,6 +201,7 @@ __mp_release_all(struct __mp_lock *mpl)
 void
 __mp_acquire_count(struct __mp_lock *mpl, int count)
 {
+	MPLD_ACQUIRE_COUNT(mpl, count);
 	while (count-- > 0)
 		__mp_lock(mpl);
 }

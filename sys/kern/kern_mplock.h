@@ -47,6 +47,78 @@ void	mpl_be_handoff(struct __mp_lock *, struct __mp_lock_cpu *);
 #define MPL_CPU_INDEX(mpl, c)	((int)((c) - (mpl)->mpl_cpus))
 
 /*
+ * Hooks of the debug layer (option MPLOCK_DEBUG, kern_mplock_debug.c).
+ * Without the option they expand to nothing, so the front end compiles
+ * to the same code as without the hook lines.
+ *
+ * MPLD_INIT		the lock is (re)initialised.
+ * MPLD_LOCK_ENTER	__mp_lock() entered: misuse checks, note whether
+ *			this CPU holds the lock already.
+ * MPLD_LOCK_QUEUED	took a place in the queue (interrupts disabled).
+ * MPLD_LOCK_SPIN	one more spin iteration (a local count).
+ * MPLD_LOCK_SPUNOUT	the MP_LOCKDEBUG spin-out report.
+ * MPLD_LOCK_DONE	the lock is ours: owner record, event, statistics.
+ * MPLD_UNLOCK_BAD	__mp_unlock() by a CPU that does not own the lock:
+ *			reported; true when the unlock must not go on.
+ * MPLD_RELEASE_ALL_BAD	the same for __mp_release_all().
+ * MPLD_RELEASE		a level (or all) is released, before the depth
+ *			drops and with interrupts disabled.
+ * MPLD_ACQUIRE_COUNT	__mp_acquire_count() entered.
+ */
+#ifdef MPLOCK_DEBUG
+struct mpld_lock {
+	u_long		dl_spins;	/* spin iterations of this call */
+	void		*dl_pc;		/* caller of __mp_lock() */
+	int		dl_held;	/* CPU held the lock on entry */
+};
+
+#define MPLD_EV_ACQUIRE		1
+#define MPLD_EV_RELEASE		2
+#define MPLD_EV_RELEASE_ALL	3
+#define MPLD_EV_ACQUIRE_COUNT	4
+#define MPLD_EV_MISUSE		0x80	/* or-ed in: misuse reported */
+
+void	mpld_init(struct __mp_lock *);
+void	mpld_lock_enter(struct __mp_lock *, struct __mp_lock_cpu *,
+	    struct mpld_lock *, void *);
+void	mpld_lock_queued(struct __mp_lock *, struct __mp_lock_cpu *);
+void	mpld_lock_spunout(struct __mp_lock *, struct __mp_lock_cpu *,
+	    struct mpld_lock *);
+void	mpld_lock_done(struct __mp_lock *, struct __mp_lock_cpu *,
+	    struct mpld_lock *);
+int	mpld_unlock_bad(struct __mp_lock *, struct __mp_lock_cpu *, int,
+	    void *);
+void	mpld_release(struct __mp_lock *, struct __mp_lock_cpu *, int,
+	    void *);
+void	mpld_acquire_count(struct __mp_lock *, int, void *);
+
+#define MPLD_PC()			__builtin_return_address(0)
+#define MPLD_INIT(mpl)			mpld_init(mpl)
+#define MPLD_LOCK_ENTER(mpl, c, dl)	mpld_lock_enter(mpl, c, dl, MPLD_PC())
+#define MPLD_LOCK_QUEUED(mpl, c)	mpld_lock_queued(mpl, c)
+#define MPLD_LOCK_SPIN(dl)		((dl)->dl_spins++)
+#define MPLD_LOCK_SPUNOUT(mpl, c, dl)	mpld_lock_spunout(mpl, c, dl)
+#define MPLD_LOCK_DONE(mpl, c, dl)	mpld_lock_done(mpl, c, dl)
+#define MPLD_UNLOCK_BAD(mpl, c)						\
+	mpld_unlock_bad(mpl, c, MPLD_EV_RELEASE, MPLD_PC())
+#define MPLD_RELEASE_ALL_BAD(mpl, c)					\
+	mpld_unlock_bad(mpl, c, MPLD_EV_RELEASE_ALL, MPLD_PC())
+#define MPLD_RELEASE(mpl, c, ev)	mpld_release(mpl, c, ev, MPLD_PC())
+#define MPLD_ACQUIRE_COUNT(mpl, n)	mpld_acquire_count(mpl, n, MPLD_PC())
+#else
+#define MPLD_INIT(mpl)
+#define MPLD_LOCK_ENTER(mpl, c, dl)
+#define MPLD_LOCK_QUEUED(mpl, c)
+#define MPLD_LOCK_SPIN(dl)
+#define MPLD_LOCK_SPUNOUT(mpl, c, dl)
+#define MPLD_LOCK_DONE(mpl, c, dl)
+#define MPLD_UNLOCK_BAD(mpl, c)		0
+#define MPLD_RELEASE_ALL_BAD(mpl, c)	0
+#define MPLD_RELEASE(mpl, c, ev)
+#define MPLD_ACQUIRE_COUNT(mpl, n)
+#endif /* MPLOCK_DEBUG */
+
+/*
  * Ordering primitives.
  *
  * mpl_load(p)			read a lock word another CPU may write; no

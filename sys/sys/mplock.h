@@ -83,6 +83,56 @@ struct __mpl_lock_be {
 
 #endif
 
+#ifdef MPLOCK_DEBUG
+/*
+ * option MPLOCK_DEBUG: ownership record, event ring, misuse checks and
+ * statistics (kern_mplock_debug.c, mplock_debug(9)).  Static storage
+ * only: the kernel lock is initialised before the VM system runs.
+ */
+#ifndef MPLOCK_DEBUG_NEVENTS
+#define MPLOCK_DEBUG_NEVENTS	64	/* events kept, a power of 2 */
+#endif
+#ifndef MPLOCK_DEBUG_MAXDEPTH
+#define MPLOCK_DEBUG_MAXDEPTH	64	/* deeper recursion is reported */
+#endif
+
+struct __mpl_dbg_stats {
+	u_long			 mds_acquire;	/* __mp_lock() calls */
+	u_long			 mds_recursive;	/* ... holding it already */
+	u_long			 mds_contended;	/* ... that had to spin */
+	u_long			 mds_spins;	/* spin iterations */
+	u_long			 mds_misuse;	/* misuses reported */
+	u_long			 mds_owned;	/* turns begun (waits) */
+	u_long			 mds_handoffs;	/* turns ended (holds) */
+	uint64_t		 mds_waitmax;	/* longest wait, ns */
+	uint64_t		 mds_waitsum;
+	uint64_t		 mds_holdmax;	/* longest hold, ns */
+	uint64_t		 mds_holdsum;
+};
+
+struct __mpl_dbg_cpu {
+	uint64_t		 mdc_queued;	/* when we queued, ns */
+	struct __mpl_dbg_stats	 mdc_stats;	/* this CPU's share */
+};
+
+struct __mpl_dbg_event {
+	void			*mde_pc;	/* caller */
+	uint64_t		 mde_time;	/* ns since boot */
+	volatile u_int		 mde_seq;	/* 0 while being written */
+	u_short			 mde_cpu;
+	u_char			 mde_type;
+	u_char			 mde_depth;	/* clamped to 255 */
+};
+
+struct __mpl_dbg {
+	volatile int		 mld_owner;	/* CPU holding it, or -1 */
+	void			*mld_pc;	/* where the owner took it */
+	uint64_t		 mld_since;	/* when, ns */
+	volatile u_int		 mld_seq;	/* events recorded */
+	struct __mpl_dbg_event	 mld_ring[MPLOCK_DEBUG_NEVENTS];
+};
+#endif /* MPLOCK_DEBUG */
+
 /*
  * Per-CPU state.  Written only by its own CPU with interrupts disabled;
  * other CPUs only read it (__mp_lock_held()).  Padded so no two CPUs'
@@ -93,6 +143,9 @@ struct __mp_lock_cpu {
 	u_int			 mplc_want;	/* *mplc_wait == want: ours */
 	volatile u_int		*mplc_wait;	/* word this CPU waits on */
 	struct __mpl_cpu_be	 mplc_be;	/* backend's private state */
+#ifdef MPLOCK_DEBUG
+	struct __mpl_dbg_cpu	 mplc_dbg;
+#endif
 } __aligned(CACHELINESIZE);
 
 struct __mp_lock {
@@ -100,6 +153,9 @@ struct __mp_lock {
 	struct __mpl_lock_be	 mpl_be;
 #ifdef WITNESS
 	struct lock_object	 mpl_lock_obj;
+#endif
+#ifdef MPLOCK_DEBUG
+	struct __mpl_dbg	 mpl_dbg;
 #endif
 };
 
@@ -111,6 +167,11 @@ void	__mp_unlock(struct __mp_lock *);
 int	__mp_release_all(struct __mp_lock *);
 void	__mp_acquire_count(struct __mp_lock *, int);
 int	__mp_lock_held(struct __mp_lock *, struct cpu_info *);
+
+#ifdef MPLOCK_DEBUG
+void	mplock_print(struct __mp_lock *);
+void	mplock_stats_reset(struct __mp_lock *);
+#endif
 
 #ifdef WITNESS
 

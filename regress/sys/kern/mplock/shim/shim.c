@@ -23,9 +23,12 @@
 #include <sys/param.h>
 #include <sys/systm.h>
 #include <sys/mplock.h>
+#include <sys/time.h>
 #include <sys/witness.h>
 
 #include <machine/cpu.h>
+#include <machine/db_machdep.h>
+#include <ddb/db_sym.h>
 
 #include <errno.h>
 #include <limits.h>
@@ -56,6 +59,19 @@ volatile unsigned long shim_progress;
 /* Defined by kern_lock.c in the kernel, which the harness does not build. */
 long __mp_lock_spinout = 1L * INT_MAX;
 struct __mp_lock kernel_lock;
+
+/* Defined elsewhere in the kernel; the tests set them. */
+const char *panicstr;
+int db_active;
+
+uint64_t
+nsecuptime(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec);
+}
 
 int
 shim_ncpu_online(void)
@@ -368,6 +384,56 @@ shim_db_quiet(int q)
 	db_quiet = q;
 }
 
+/*
+ * db_printsym() stand-in: the nearest symbol at or below the address,
+ * from the names the tests registered, as ddb prints it.
+ */
+#define SYM_MAX		64
+#define SYM_MAXOFF	0x10000
+
+static struct {
+	const char	*name;
+	unsigned long	 addr;
+} syms[SYM_MAX];
+static int nsyms;
+
+void
+shim_sym_add(const char *name, const void *addr)
+{
+	int i;
+
+	for (i = 0; i < nsyms; i++)
+		if (syms[i].addr == (unsigned long)addr)
+			return;
+	if (nsyms < SYM_MAX) {
+		syms[nsyms].name = name;
+		syms[nsyms].addr = (unsigned long)addr;
+		nsyms++;
+	}
+}
+
+void
+db_printsym(db_expr_t off, db_strategy_t strategy,
+    int (*pr)(const char *, ...))
+{
+	unsigned long a = (unsigned long)off, best = 0;
+	int i, found = -1;
+
+	(void)strategy;
+	for (i = 0; i < nsyms; i++)
+		if (syms[i].addr <= a && a - syms[i].addr < SYM_MAXOFF &&
+		    (found == -1 || syms[i].addr > best)) {
+			found = i;
+			best = syms[i].addr;
+		}
+	if (found == -1)
+		(*pr)("%#lx", a);
+	else if (a == best)
+		(*pr)("%s", syms[found].name);
+	else
+		(*pr)("%s+%#lx", syms[found].name, a - best);
+}
+
 void
 panic(const char *fmt, ...)
 {
@@ -382,133 +448,416 @@ panic(const char *fmt, ...)
 }
 
 /*
- * WITNESS recorder.  Counts every call and keeps, per CPU thread, how
- * many levels of each lock WITNESS has been told this CPU holds.  It
- * flags the calls WITNESS itself would reject for the kernel lock: an
- * unlock of a lock not held, an order check of a lock already held
- * (the kernel lock is not LO_RECURSABLE), use before WITNESS_INIT.
+ * WITNESS checker: a small witness(4) for the harness.  It counts every
+ * call and keeps what WITNESS keeps: held-lock lists with recursion
+ * counts, per process for sleepable locks (the kernel lock; a process
+ * carries it through mi_switch(), from one CPU to another) and per CPU
+ * for spin locks (the test mutex class), and a lock-order graph between
+ * lock types.  It reports, as errors:
+ *  - an unlock of a lock not held, a lock or unlock not exclusive;
+ *  - an order check of a lock already held that is not LO_RECURSABLE;
+ *  - the kernel lock's own rules: it is sleepable and alone in its
+ *    class (checked at init); its order is checked when it is not held,
+ *    never when it is: recursion comes only through the front end's
+ *    held path, a lock call without an order check; a spin mutex may
+ *    not recurse at all;
+ *  - a lock-order reversal between lock types, with both orders named.
+ * It counts, without reporting, acquisitions of a lock not held that no
+ * order check announced ("unchecked").  A front end that never checks
+ * makes every acquisition one; the kernel lock's makes one only when an
+ * interrupt slips in between the moment the lock became this CPU's (or
+ * stopped being held for WITNESS) and the WITNESS call, and takes it
+ * through the held path; witness(4) accepts that, so the tests expect
+ * none only where no interrupt can come.
+ * Calls are serialised by one lock taken with the "interrupts" of the
+ * calling CPU thread held back, as witness(4) runs with interrupts
+ * disabled.
  */
-#define WIT_NLOCKS	32
+#define WIT_NLOCKS	32	/* entries per held-lock list */
+#define WIT_NTYPES	16	/* nodes of the order graph */
 
 struct wit_held {
 	const struct lock_object *lo;
-	int			  n;
+	int			  n;		/* levels held */
+	int			  pending;	/* checked, not yet locked */
 };
 
-static __thread struct wit_held wit_held[WIT_NLOCKS];
+struct shim_proc {
+	int			  p_pid;
+	struct wit_held		  p_held[WIT_NLOCKS];
+};
+
+static struct shim_proc shim_procs[MAXCPUS];
+static __thread struct shim_proc *shim_curproc;
+static struct wit_held wit_cpu_held[MAXCPUS][WIT_NLOCKS];
+static const struct lock_type *wit_types[WIT_NTYPES];
+static const char *wit_type_names[WIT_NTYPES];
+static unsigned char wit_order[WIT_NTYPES][WIT_NTYPES]; /* [a][b]: a, b */
+static const struct lock_object *wit_kernel_class;
 static struct shim_witness_stats wit;
 static char wit_lasterr[256];
+static char wit_log[4096];
+static size_t wit_loglen;
+static volatile int wit_lk;
+
+struct shim_proc *
+shim_proc(int pid)
+{
+	if (pid < 0 || pid >= MAXCPUS) {
+		fprintf(stderr, "shim: proc %d out of range\n", pid);
+		abort();
+	}
+	shim_procs[pid].p_pid = pid;
+	return (&shim_procs[pid]);
+}
+
+void
+shim_proc_switch(struct shim_proc *p)
+{
+	shim_curproc = p;
+}
+
+struct shim_proc *
+shim_curproc_get(void)
+{
+	return (shim_curproc);
+}
+
+static unsigned long
+wit_enter(void)
+{
+	unsigned long s = intr_disable();
+
+	while (__atomic_test_and_set(&wit_lk, __ATOMIC_ACQUIRE))
+		sched_yield();
+	return (s);
+}
+
+static void
+wit_leave(unsigned long s)
+{
+	__atomic_clear(&wit_lk, __ATOMIC_RELEASE);
+	intr_restore(s);
+}
+
+static int
+wit_class(const struct lock_object *lo)
+{
+	return ((lo->lo_flags & LO_CLASSMASK) >> LO_CLASSSHIFT);
+}
 
 static struct wit_held *
-wit_find(const struct lock_object *lo, int create)
+wit_cpu_list(void)
+{
+	return (wit_cpu_held[shim_curcpu ? shim_curcpu->ci_cpuid : 0]);
+}
+
+/* A CPU thread runs the process of its number until told otherwise. */
+static struct wit_held *
+wit_proc_list(void)
+{
+	if (shim_curproc == NULL)
+		shim_curproc = shim_proc(shim_curcpu ?
+		    (int)shim_curcpu->ci_cpuid : 0);
+	return (shim_curproc->p_held);
+}
+
+/* Spin locks are held by the CPU, sleepable ones by the process. */
+static struct wit_held *
+wit_list(const struct lock_object *lo)
+{
+	if ((lo->lo_flags & LO_WITNESS) && wit_class(lo) == LO_CLASS_MUTEX)
+		return (wit_cpu_list());
+	return (wit_proc_list());
+}
+
+static struct wit_held *
+wit_find(struct wit_held *list, const struct lock_object *lo, int create)
 {
 	int i, free = -1;
 
 	for (i = 0; i < WIT_NLOCKS; i++) {
-		if (wit_held[i].lo == lo)
-			return (&wit_held[i]);
-		if (wit_held[i].lo == NULL && free == -1)
+		if (list[i].lo == lo)
+			return (&list[i]);
+		if (list[i].lo == NULL && free == -1)
 			free = i;
 	}
 	if (!create || free == -1)
 		return (NULL);
-	wit_held[free].lo = lo;
-	wit_held[free].n = 0;
-	return (&wit_held[free]);
+	list[free].lo = lo;
+	list[free].n = 0;
+	list[free].pending = 0;
+	return (&list[free]);
 }
 
 static void
-wit_error(const char *what, const struct lock_object *lo)
+wit_error(const char *what, const struct lock_object *lo, const char *more)
 {
-	__atomic_add_fetch(&wit.errors, 1, __ATOMIC_SEQ_CST);
-	snprintf(wit_lasterr, sizeof(wit_lasterr), "%s: %s (cpu %u)", what,
-	    lo->lo_name ? lo->lo_name : "?",
+	int n;
+
+	wit.errors++;
+	n = snprintf(wit_lasterr, sizeof(wit_lasterr), "%s: %s%s (cpu %u)",
+	    what, lo->lo_name ? lo->lo_name : "?", more ? more : "",
 	    shim_curcpu ? shim_curcpu->ci_cpuid : 0);
+	if (n > 0 && wit_loglen + n + 1 < sizeof(wit_log)) {
+		memcpy(wit_log + wit_loglen, wit_lasterr, n);
+		wit_loglen += n;
+		wit_log[wit_loglen++] = '\n';
+		wit_log[wit_loglen] = '\0';
+	}
+}
+
+/* The order graph's node for the lock's type; -1 when not tracked. */
+static int
+wit_type(const struct lock_object *lo)
+{
+	const struct lock_type *t = lo->lo_type;
+	int i;
+
+	if ((lo->lo_flags & LO_WITNESS) == 0 || t == NULL)
+		return (-1);
+	for (i = 0; i < WIT_NTYPES && wit_types[i] != NULL; i++)
+		if (wit_types[i] == t)
+			return (i);
+	if (i == WIT_NTYPES)
+		return (-1);
+	wit_types[i] = t;
+	wit_type_names[i] = lo->lo_name;
+	return (i);
+}
+
+static int
+wit_reaches(int from, int to)
+{
+	unsigned char seen[WIT_NTYPES] = { 0 };
+	int stack[WIT_NTYPES], sp = 0, a, b;
+
+	stack[sp++] = from;
+	seen[from] = 1;
+	while (sp > 0) {
+		a = stack[--sp];
+		if (a == to)
+			return (1);
+		for (b = 0; b < WIT_NTYPES; b++)
+			if (wit_order[a][b] && !seen[b]) {
+				seen[b] = 1;
+				stack[sp++] = b;
+			}
+	}
+	return (0);
+}
+
+/* Record "held, then lo" for every lock held; report a reversal. */
+static void
+wit_check_list(struct wit_held *list, const struct lock_object *lo, int to)
+{
+	char more[160];
+	int i, from;
+
+	for (i = 0; i < WIT_NLOCKS; i++) {
+		if (list[i].lo == NULL || list[i].n == 0 || list[i].lo == lo)
+			continue;
+		if ((from = wit_type(list[i].lo)) == -1 || from == to)
+			continue;
+		if (wit_reaches(to, from)) {
+			wit.lors++;
+			snprintf(more, sizeof(more), " after %s, but %s -> %s "
+			    "was seen before", wit_type_names[from],
+			    wit_type_names[to], wit_type_names[from]);
+			wit_error("lock order reversal", lo, more);
+		} else
+			wit_order[from][to] = 1;
+	}
 }
 
 void
 shim_witness_init(struct lock_object *lo, const struct lock_type *type)
 {
-	__atomic_add_fetch(&wit.inits, 1, __ATOMIC_SEQ_CST);
+	unsigned long s = wit_enter();
+
+	wit.inits++;
 	if (type == NULL || lo->lo_name == NULL)
-		wit_error("init without a lock type", lo);
+		wit_error("init without a lock type", lo, NULL);
 	lo->lo_flags |= LO_INITIALIZED;
+	if ((lo->lo_flags & LO_WITNESS) &&
+	    wit_class(lo) == LO_CLASS_KERNEL_LOCK) {
+		if ((lo->lo_flags & LO_SLEEPABLE) == 0)
+			wit_error("kernel lock class not sleepable", lo, NULL);
+		if (lo->lo_flags & LO_RECURSABLE)
+			wit_error("kernel lock class recursable", lo, NULL);
+		if (wit_kernel_class == NULL)
+			wit_kernel_class = lo;
+		else if (wit_kernel_class != lo)
+			wit_error("second lock in the kernel lock class", lo,
+			    NULL);
+	}
+	wit_leave(s);
 }
 
 void
 shim_witness_checkorder(struct lock_object *lo, int flags,
     struct lock_object *interlock)
 {
-	struct wit_held *h;
+	struct wit_held *list, *h;
+	unsigned long s = wit_enter();
+	int to;
 
 	(void)interlock;
-	__atomic_add_fetch(&wit.checkorders, 1, __ATOMIC_SEQ_CST);
+	wit.checkorders++;
 	if ((lo->lo_flags & LO_INITIALIZED) == 0)
-		wit_error("checkorder before init", lo);
+		wit_error("checkorder before init", lo, NULL);
 	if ((flags & LOP_EXCLUSIVE) == 0)
-		wit_error("checkorder not exclusive", lo);
-	h = wit_find(lo, 0);
-	if (h != NULL && h->n > 0 && (lo->lo_flags & LO_RECURSABLE) == 0)
-		wit_error("recursed on non-recursive lock", lo);
+		wit_error("checkorder not exclusive", lo, NULL);
+	list = wit_list(lo);
+	if ((h = wit_find(list, lo, 1)) == NULL) {
+		wit_error("too many locks", lo, NULL);
+		wit_leave(s);
+		return;
+	}
+	if (h->n > 0 && (lo->lo_flags & LO_RECURSABLE) == 0)
+		wit_error("recursed on non-recursive lock", lo, NULL);
+	h->pending++;
+	if ((to = wit_type(lo)) != -1) {
+		wit_check_list(wit_proc_list(), lo, to);
+		wit_check_list(wit_cpu_list(), lo, to);
+	}
+	wit_leave(s);
 }
 
 void
 shim_witness_lock(struct lock_object *lo, int flags)
 {
 	struct wit_held *h;
+	unsigned long s = wit_enter();
 
-	__atomic_add_fetch(&wit.locks, 1, __ATOMIC_SEQ_CST);
+	wit.locks++;
 	if ((flags & LOP_EXCLUSIVE) == 0)
-		wit_error("lock not exclusive", lo);
-	if ((h = wit_find(lo, 1)) == NULL) {
-		wit_error("too many locks", lo);
+		wit_error("lock not exclusive", lo, NULL);
+	if ((h = wit_find(wit_list(lo), lo, 1)) == NULL) {
+		wit_error("too many locks", lo, NULL);
+		wit_leave(s);
 		return;
 	}
+	if (h->n == 0) {
+		if (h->pending == 0)
+			wit.unchecked++;
+		else
+			h->pending--;
+	} else if ((lo->lo_flags & LO_WITNESS) &&
+	    wit_class(lo) == LO_CLASS_MUTEX)
+		wit_error("recursed on a mutex", lo, NULL);
 	h->n++;
+	wit_leave(s);
 }
 
 void
 shim_witness_unlock(struct lock_object *lo, int flags)
 {
 	struct wit_held *h;
+	unsigned long s = wit_enter();
 
-	__atomic_add_fetch(&wit.unlocks, 1, __ATOMIC_SEQ_CST);
+	wit.unlocks++;
 	if ((flags & LOP_EXCLUSIVE) == 0)
-		wit_error("unlock not exclusive", lo);
-	h = wit_find(lo, 0);
-	if (h == NULL || h->n == 0) {
-		wit_error("unlock of a lock not held", lo);
-		return;
-	}
-	h->n--;
+		wit_error("unlock not exclusive", lo, NULL);
+	h = wit_find(wit_list(lo), lo, 0);
+	if (h == NULL || h->n == 0)
+		wit_error("unlock of a lock not held", lo, NULL);
+	else if (--h->n == 0 && h->pending == 0)
+		h->lo = NULL;		/* free the entry */
+	wit_leave(s);
 }
 
+/* Clears the counters, the held lists and the order graph. */
 void
 shim_witness_reset(void)
 {
+	unsigned long s = wit_enter();
+
 	memset(&wit, 0, sizeof(wit));
+	memset(shim_procs, 0, sizeof(shim_procs));
+	memset(wit_cpu_held, 0, sizeof(wit_cpu_held));
+	memset(wit_types, 0, sizeof(wit_types));
+	memset(wit_order, 0, sizeof(wit_order));
+	wit_kernel_class = NULL;
 	wit_lasterr[0] = '\0';
+	wit_log[0] = '\0';
+	wit_loglen = 0;
+	wit_leave(s);
 }
 
+/* Totals, with what is still held or checked but not locked. */
 void
-shim_witness_stats(struct shim_witness_stats *s)
+shim_witness_stats(struct shim_witness_stats *st)
 {
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	*s = wit;
+	unsigned long s = wit_enter();
+	int i, j;
+
+	*st = wit;
+	for (i = 0; i < MAXCPUS; i++)
+		for (j = 0; j < WIT_NLOCKS; j++) {
+			st->held += shim_procs[i].p_held[j].n +
+			    wit_cpu_held[i][j].n;
+			st->pending += shim_procs[i].p_held[j].pending +
+			    wit_cpu_held[i][j].pending;
+		}
+	wit_leave(s);
 }
 
+/* Levels of lo the current process and CPU hold. */
 int
 shim_witness_held(const struct lock_object *lo)
 {
-	struct wit_held *h = wit_find(lo, 0);
+	struct wit_held *h;
+	unsigned long s = wit_enter();
+	int n;
 
-	return (h ? h->n : 0);
+	h = wit_find(wit_list(lo), lo, 0);
+	n = h ? h->n : 0;
+	wit_leave(s);
+	return (n);
 }
 
 const char *
 shim_witness_lasterror(void)
 {
 	return (wit_lasterr);
+}
+
+const char *
+shim_witness_log(void)
+{
+	return (wit_log);
+}
+
+/*
+ * The test mutex: a spin lock in the mutex class, told to WITNESS as
+ * mtx_enter()/mtx_leave() do.
+ */
+void
+shim_mtx_init(struct shim_mtx *m, const struct lock_type *type)
+{
+	m->mtx_lock = 0;
+	m->mtx_lo.lo_name = type->lt_name;
+	m->mtx_lo.lo_type = type;
+	m->mtx_lo.lo_flags = LO_WITNESS | LO_INITIALIZED |
+	    (LO_CLASS_MUTEX << LO_CLASSSHIFT);
+	WITNESS_INIT(&m->mtx_lo, type);
+}
+
+void
+shim_mtx_enter(struct shim_mtx *m)
+{
+	WITNESS_CHECKORDER(&m->mtx_lo, LOP_EXCLUSIVE | LOP_NEWORDER, NULL);
+	while (__atomic_test_and_set(&m->mtx_lock, __ATOMIC_ACQUIRE))
+		CPU_BUSY_CYCLE();
+	WITNESS_LOCK(&m->mtx_lo, LOP_EXCLUSIVE);
+}
+
+void
+shim_mtx_leave(struct shim_mtx *m)
+{
+	WITNESS_UNLOCK(&m->mtx_lo, LOP_EXCLUSIVE);
+	__atomic_clear(&m->mtx_lock, __ATOMIC_RELEASE);
 }
 
 /*

@@ -24,6 +24,7 @@
 #define _SHIM_H_
 
 #include <sys/param.h>
+#include <sys/_lock.h>
 #include <sys/mplock.h>
 
 #include <machine/cpu.h>
@@ -55,18 +56,41 @@ const char *shim_db_output(void);
 unsigned long shim_db_enters(void);
 void	shim_db_quiet(int);
 
-/* WITNESS recorder. */
+/* WITNESS checker (shim.c): counters, held lists, lock order. */
 struct shim_witness_stats {
 	unsigned long	inits;
 	unsigned long	checkorders;
 	unsigned long	locks;
 	unsigned long	unlocks;
 	unsigned long	errors;
+	unsigned long	lors;		/* lock-order reversals (errors too) */
+	unsigned long	unchecked;	/* locked from not held, no check */
+	unsigned long	held;		/* levels still held, all lists */
+	unsigned long	pending;	/* order checks not followed by a lock */
 };
 void	shim_witness_reset(void);
 void	shim_witness_stats(struct shim_witness_stats *);
 int	shim_witness_held(const struct lock_object *);
 const char *shim_witness_lasterror(void);
+const char *shim_witness_log(void);	/* every error, one a line */
+
+/* Processes: WITNESS keeps sleepable locks per process. */
+struct shim_proc;
+struct shim_proc *shim_proc(int);
+void	shim_proc_switch(struct shim_proc *);	/* this thread runs it */
+struct shim_proc *shim_curproc_get(void);
+
+/* A test mutex: a spin lock of the mutex class, with WITNESS calls. */
+struct shim_mtx {
+	volatile int		mtx_lock;
+	struct lock_object	mtx_lo;
+};
+void	shim_mtx_init(struct shim_mtx *, const struct lock_type *);
+void	shim_mtx_enter(struct shim_mtx *);
+void	shim_mtx_leave(struct shim_mtx *);
+
+/* ddb's symbol printer: names for addresses (db_printsym()). */
+void	shim_sym_add(const char *, const void *);
 
 /* Deadlock watchdog: exits when shim_progress stops moving. */
 void	shim_watchdog_start(unsigned int);

@@ -10,6 +10,7 @@
 #endif
 #include <sys/types.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #ifndef __aligned
 #define __aligned(x)	__attribute__((__aligned__(x)))

@@ -1,0 +1,14 @@
+/*
+ * Userland shim: the system's <sys/time.h>, plus the kernel's
+ * nsecuptime() (nanoseconds since boot; the shim reads
+ * CLOCK_MONOTONIC).
+ */
+#ifndef _SHIM_SYS_TIME_H_
+#define _SHIM_SYS_TIME_H_
+
+#include_next <sys/time.h>
+#include <stdint.h>
+
+uint64_t	nsecuptime(void);
+
+#endif /* _SHIM_SYS_TIME_H_ */

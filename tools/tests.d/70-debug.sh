@@ -1,0 +1,176 @@
+# debug: the debug layer (option MPLOCK_DEBUG, kern_mplock_debug.c).
+#  - the kernel sources compile with it, with gcc and clang, with and
+#    without DDB, WITNESS and MP_LOCKDEBUG;
+#  - every regress test, the old ones and the debug layer's, for every
+#    backend, from a build with it on (quick mode: the full stress runs
+#    are the regress suite's);
+#  - zero cost: with it off, kern_mplock.c compiles to the very code of
+#    kern_mplock.c with the hook lines deleted, and the harness objects
+#    define and call nothing of the layer;
+#  - seeded bugs in the layer (mutants/debug/*.sed) the tests must catch.
+
+DEBUG_FLAGS="-DWITNESS -DMP_LOCKDEBUG -DDDB -DMPLOCK_DEBUG"
+
+debug_compile() {
+	_cc=$1 _be=$2
+	shift 2
+	for _opts in "-DMPLOCK_DEBUG" "-DMPLOCK_DEBUG -DDDB" \
+	    "-DMPLOCK_DEBUG -DWITNESS" "$DEBUG_FLAGS"; do
+		for _f in $(kernel_sources); do
+			echo "$_cc ... -DMPLOCK_$(upper "$_be") $_opts $_f"
+			$_cc $HARNESS_CFLAGS -I"$REGRESS/shim/include" \
+			    -DMPLOCK_$(upper "$_be") $_opts -c "$_f" \
+			    -o /dev/null || return 1
+		done
+	done
+}
+
+# kern_mplock.c without its debug hooks: the MPLD_* lines (with the
+# statement of a hook "if") and the #ifdef MPLOCK_DEBUG blocks.
+strip_hooks() {
+	awk '
+	skip			{ skip = 0; next }
+	/^#ifdef MPLOCK_DEBUG$/	{ ifdef = 1; next }
+	ifdef			{ if ($0 ~ /^#endif/) ifdef = 0; next }
+	/MPLD_/			{ if ($0 ~ /^[ \t]*if \(/) skip = 1; next }
+				{ print }' "$1"
+}
+
+# What the object code is: code, data, relocations, symbols.
+obj_dump() {
+	objdump -d -r -s "$1" | sed '/file format/d'
+	nm "$1"
+}
+
+# zero_cost CC BACKEND [SRC DIR]: the front end of tree SRC with the
+# option off compiles to the code of the front end without the hook
+# lines.
+zero_cost() {
+	_cc=$1 _be=$2 _src=${3:-$ROOT} _d=${4:-$OBJ/debug/zero-cost/$1-$2}
+	rm -rf "$_d"
+	mkdir -p "$_d/bare"
+	cp "$_src/sys/kern/kern_mplock.h" "$_d/bare/"
+	strip_hooks "$_src/sys/kern/kern_mplock.c" >"$_d/bare/kern_mplock.c"
+	if grep -n 'MPLD_\|^#ifdef MPLOCK_DEBUG' "$_d/bare/kern_mplock.c"; then
+		echo "hooks left after stripping"
+		return 1
+	fi
+	if ! grep -q 'MPLD_LOCK_DONE' "$_src/sys/kern/kern_mplock.c"; then
+		echo "no hooks in kern_mplock.c"
+		return 1
+	fi
+	for _opts in "" "-DWITNESS -DMP_LOCKDEBUG -DDDB"; do
+		_fl="-std=gnu99 -O2 $KERNEL_WARNINGS -DMPLOCK_$(upper "$_be")"
+		_fl="$_fl -I$_src/regress/sys/kern/mplock/shim/include $_opts"
+		echo "$_cc $_fl"
+		$_cc $_fl -c "$_src/sys/kern/kern_mplock.c" -o "$_d/hooks.o" &&
+		$_cc $_fl -c "$_d/bare/kern_mplock.c" -o "$_d/bare.o" ||
+		    return 1
+		obj_dump "$_d/hooks.o" >"$_d/hooks.dump"
+		obj_dump "$_d/bare.o" >"$_d/bare.dump"
+		if ! cmp -s "$_d/hooks.dump" "$_d/bare.dump"; then
+			echo "object code differs with the hooks ($_opts):"
+			diff "$_d/bare.dump" "$_d/hooks.dump" | head -n 20
+			return 1
+		fi
+		echo "identical: $(grep -c '^ *[0-9a-f]*:	' \
+		    "$_d/hooks.dump") instructions"
+	done
+}
+
+# The harness built without the option: kern_mplock_debug.o defines
+# nothing, no kernel object refers to the layer or its clock, the
+# program has none of it.
+no_debug_symbols() {
+	_d=$1
+	_syms='mpld_|mplock_print|mplock_stats|db_mplock'
+	nm "$_d/o/kern_mplock_debug.o" 2>&1
+	if nm "$_d/o/kern_mplock_debug.o" 2>/dev/null | grep -q .; then
+		echo "kern_mplock_debug.o is not empty"
+		return 1
+	fi
+	for _o in "$_d"/o/kern_mplock*.o; do
+		if nm "$_o" | grep -E "$_syms|nsecuptime|db_printsym"; then
+			echo "$_o refers to the debug layer"
+			return 1
+		fi
+	done
+	if nm "$_d/mplocktest" | grep -E "$_syms"; then
+		echo "mplocktest has the debug layer"
+		return 1
+	fi
+	if ! nm "$_d/o/kern_mplock.o" | grep -q ' T __mp_lock$'; then
+		echo "nm sees no __mp_lock: the check proves nothing"
+		return 1
+	fi
+}
+
+for cc in gcc clang; do
+	command -v $cc >/dev/null 2>&1 || continue
+	for be in $BACKENDS; do
+		t_check "debug/compile/$cc/$be" debug_compile $cc $be
+		t_check "debug/zero-cost/$cc/$be" zero_cost $cc $be
+	done
+done
+
+for be in $BACKENDS; do
+	d=$OBJ/debug/$be
+	if ! harness_build "$d" "$be" $DEBUG_FLAGS; then
+		t_fail "debug/$be/build" "build failed" "$d/build.log"
+		continue
+	fi
+	for t in $("$d/mplocktest" -l); do
+		t_run "debug/$be/$t" 300 "$d/mplocktest" -q "$t"
+	done
+
+	d=$OBJ/debug/$be-off
+	if ! harness_build "$d" "$be" -DWITNESS -DMP_LOCKDEBUG -DDDB; then
+		t_fail "debug/$be-off/build" "build failed" "$d/build.log"
+		continue
+	fi
+	t_check "debug/$be/no-debug-symbols" no_debug_symbols "$d"
+done
+
+# Seeded bugs: as the mutants suite, with the option on.  "zero-cost" in
+# "# tests:" runs the zero-cost check on the mutated tree.
+for m in "$REGRESS"/mutants/debug/*.sed; do
+	[ -f "$m" ] || continue
+	name=$(basename "$m" .sed)
+	file=$(sed -n 's/^# file: //p' "$m")
+	tests=$(sed -n 's/^# tests: //p' "$m")
+	backends=$(sed -n 's/^# backend: //p' "$m")
+	[ -n "$backends" ] || backends=$DEFAULT_BACKEND
+	for be in $backends; do
+		d=$OBJ/debug/mutants/$name-$be
+		rm -rf "$d"
+		mkdir -p "$d/tree/regress/sys/kern"
+		cp -R "$ROOT/sys" "$d/tree/sys"
+		cp -R "$REGRESS" "$d/tree/regress/sys/kern/mplock"
+		sed -f "$m" "$ROOT/$file" >"$d/tree/$file"
+		if cmp -s "$ROOT/$file" "$d/tree/$file"; then
+			t_fail "debug/mutant/$name/$be" \
+			    "does not apply to $file any more"
+			continue
+		fi
+		if [ "$tests" = zero-cost ]; then
+			log=$LOGS/debug_mutant_${name}_$be.log
+			if zero_cost gcc "$be" "$d/tree" "$d/zero-cost" \
+			    >"$log" 2>&1; then
+				t_fail "debug/mutant/$name/$be" \
+				    "seeded bug NOT caught" "$log"
+			else
+				t_pass "debug/mutant/$name/$be" \
+				    "caught: $(grep -m1 differs "$log")"
+			fi
+			continue
+		fi
+		if ! SRCROOT=$d/tree harness_build "$d/build" "$be" \
+		    $DEBUG_FLAGS; then
+			t_fail "debug/mutant/$name/$be" "does not build" \
+			    "$d/build/build.log"
+			continue
+		fi
+		t_run_fails "debug/mutant/$name/$be" 60 "$d/build/mplocktest" \
+		    -q -w 5 $tests
+	done
+done
