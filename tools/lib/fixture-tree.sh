@@ -232,6 +232,10 @@ EOF
 
 #include <sys/param.h>
 
+#ifndef NULL
+#define NULL	((void *)0)
+#endif
+
 typedef long	db_expr_t;
 
 struct db_command {
