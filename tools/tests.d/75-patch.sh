@@ -457,8 +457,8 @@ mkdir -p "$EXT/sys/arch/amd64/include" "$EXT/sys/arch/nosuch/include"
 printf '/* test */\n#define __USE_MI_MPLOCK\n' \
     >"$EXT/sys/arch/nosuch/include/mplock.h"
 if ! grep -q '^db_show_mplock(' "$EXT"/sys/kern/kern_mplock*.c; then
-	cat >"$EXT/sys/kern/kern_mplock_debug.c" <<'EOF'
-/* test: stands in for the debug layer */
+	cat >"$EXT/sys/kern/kern_mplock_dbtest.c" <<'EOF'
+/* test: stands in for the debug layer's ddb command */
 #if defined(MULTIPROCESSOR) && defined(MPLOCK_DEBUG)
 typedef long db_expr_t;
 void	db_show_mplock(db_expr_t, int, db_expr_t, char *);
@@ -477,8 +477,9 @@ ext_roundtrip() {
 	cmp "$EXT/sys/arch/amd64/include/mplock.h" \
 	    "$_t/sys/arch/amd64/include/mplock.h" || return 1
 	[ ! -e "$_t/sys/arch/nosuch" ] || { echo "made arch nosuch"; return 1; }
-	grep -q '^file kern/kern_mplock_debug.c' "$_t/sys/conf/files" ||
-	    return 1
+	for _f in "$EXT"/sys/kern/kern_mplock*.c; do
+		grep -q "^file kern/${_f##*/}" "$_t/sys/conf/files" || return 1
+	done
 	_db=$_t/sys/ddb/db_command.c
 	# The entry sits in the show table, guarded, before its end.
 	awk '/db_show_cmds\[\] = \{/ { t = 1 }
