@@ -5,6 +5,8 @@
 # tools/, which does the work in build/.
 
 SH=	/bin/sh
+# The OpenBSD source tree "make patch", "apply" and "revert" work on.
+SRC?=	/usr/src
 
 all:
 	@${SH} tools/build.sh
@@ -18,7 +20,17 @@ bench:
 lint:
 	@${SH} tools/lint.sh
 
+# The kernel lock in an OpenBSD source tree (tools/mplock-patch).
+patch:
+	@${SH} tools/mplock-patch diff ${SRC}
+
+apply:
+	@${SH} tools/mplock-patch apply ${SRC}
+
+revert:
+	@${SH} tools/mplock-patch revert ${SRC}
+
 clean:
 	rm -rf build
 
-.PHONY: all test bench lint clean
+.PHONY: all test bench lint clean patch apply revert

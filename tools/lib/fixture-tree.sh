@@ -1,0 +1,361 @@
+# A small stand-in for an OpenBSD source tree, for the tests of
+# tools/mplock-patch.  Written from the facts in the project brief (the
+# files, markers and declarations apply looks for), not copied from
+# OpenBSD: each file has what apply touches or checks and a little
+# around it, and the kernel C files compile.  Sourced.
+#
+# fixture_tree DIR [current | old]
+#	Make DIR (which must not exist) a tree.  "old" is OpenBSD 7.5 and
+#	earlier: sched_lock a second __mp_lock, __mp_release_all_but_one.
+
+fixture_tree() {
+	_ft=$1
+	_fl=${2:-current}
+	mkdir -p "$_ft" || return 1
+	(
+	cd "$_ft" || exit 1
+	umask 022
+	mkdir -p sys/sys sys/kern sys/conf sys/ddb share/man/man9 \
+	    regress/sys/kern/extent
+
+	cat >README <<'EOF'
+A fixture tree for the tests of tools/mplock-patch; not OpenBSD.
+EOF
+
+	# --- sys/sys/mplock.h: the MI interface.
+	{
+	cat <<'EOF'
+/*	fixture	*/
+
+#ifndef _MPLOCK_H_
+#define _MPLOCK_H_
+
+#include <machine/mplock.h>
+
+#ifdef __USE_MI_MPLOCK
+
+#include <sys/_lock.h>
+
+/* One cell per CPU: its ticket and its recursion depth. */
+struct __mpl_cpu {
+	volatile u_int		mplc_ticket;
+	volatile u_int		mplc_depth;
+};
+
+struct __mp_lock {
+	struct __mpl_cpu	mpl_cpus[MAXCPUS];
+	volatile u_int		mpl_ticket;	/* now serving */
+	u_int			mpl_users;	/* next ticket */
+#ifdef WITNESS
+	struct lock_object	mpl_lock_obj;
+#endif
+};
+
+void	___mp_lock_init(struct __mp_lock *, const struct lock_type *);
+void	__mp_lock(struct __mp_lock *);
+void	__mp_unlock(struct __mp_lock *);
+int	__mp_release_all(struct __mp_lock *);
+EOF
+	[ "$_fl" = old ] &&
+	    echo 'int	__mp_release_all_but_one(struct __mp_lock *);'
+	cat <<'EOF'
+void	__mp_acquire_count(struct __mp_lock *, int);
+int	__mp_lock_held(struct __mp_lock *, struct cpu_info *);
+
+#ifdef WITNESS
+#define __mp_lock_init(mpl) do {					\
+	static const struct lock_type __lt = { .lt_name = #mpl };	\
+	___mp_lock_init((mpl), &__lt);					\
+} while (0)
+#else
+#define __mp_lock_init(mpl)	___mp_lock_init((mpl), NULL)
+#endif
+
+#endif /* __USE_MI_MPLOCK */
+
+extern struct __mp_lock kernel_lock;
+
+#endif /* !_MPLOCK_H_ */
+EOF
+	} >sys/sys/mplock.h
+
+	# --- sys/sys/sched.h: what sched_lock is.
+	if [ "$_fl" = old ]; then
+		cat >sys/sys/sched.h <<'EOF'
+/*	fixture	*/
+
+extern struct __mp_lock sched_lock;
+
+#define SCHED_LOCK(s) do {						\
+	(s) = splsched();						\
+	__mp_lock(&sched_lock);						\
+} while (0)
+EOF
+	else
+		cat >sys/sys/sched.h <<'EOF'
+/*	fixture	*/
+
+extern struct mutex sched_lock;
+EOF
+	fi
+
+	# --- sys/kern/kern_lock.c: the kernel lock glue, the ticket lock
+	# block with its markers, then the mutex code.
+	{
+	cat <<'EOF'
+/*	fixture	*/
+
+#include <sys/param.h>
+#include <sys/systm.h>
+#include <sys/atomic.h>
+#include <sys/witness.h>
+#include <sys/mplock.h>
+
+#include <machine/cpu.h>
+
+#ifdef MP_LOCKDEBUG
+#ifndef DDB
+#error "MP_LOCKDEBUG needs DDB"
+#endif
+#include <ddb/db_output.h>
+
+/* Spins before a waiter reports a spun-out lock; settable from ddb. */
+long __mp_lock_spinout = 0x7fffffffL;
+#endif /* MP_LOCKDEBUG */
+
+#ifdef MULTIPROCESSOR
+
+struct __mp_lock kernel_lock;
+
+void
+_kernel_lock_init(void)
+{
+	__mp_lock_init(&kernel_lock);
+}
+
+void
+_kernel_lock(void)
+{
+	__mp_lock(&kernel_lock);
+}
+
+void
+_kernel_unlock(void)
+{
+	__mp_unlock(&kernel_lock);
+}
+
+int
+_kernel_lock_held(void)
+{
+	return (__mp_lock_held(&kernel_lock, curcpu()));
+}
+
+#ifdef __USE_MI_MPLOCK
+
+/* Ticket lock implementation */
+
+void
+___mp_lock_init(struct __mp_lock *mpl, const struct lock_type *type)
+{
+	memset(mpl->mpl_cpus, 0, sizeof(mpl->mpl_cpus));
+	mpl->mpl_users = 0;
+	mpl->mpl_ticket = 1;
+#ifdef WITNESS
+	if (mpl == &kernel_lock)
+		mpl->mpl_lock_obj.lo_flags = LO_WITNESS | LO_INITIALIZED |
+		    LO_SLEEPABLE | (LO_CLASS_KERNEL_LOCK << LO_CLASSSHIFT);
+EOF
+	[ "$_fl" = old ] && cat <<'EOF'
+	else if (mpl == &sched_lock)
+		mpl->mpl_lock_obj.lo_flags = LO_WITNESS | LO_INITIALIZED |
+		    LO_RECURSABLE | (LO_CLASS_SCHED_LOCK << LO_CLASSSHIFT);
+EOF
+	cat <<'EOF'
+	WITNESS_INIT(&mpl->mpl_lock_obj, type);
+#endif
+}
+
+void
+__mp_lock(struct __mp_lock *mpl)
+{
+	struct __mpl_cpu *c = &mpl->mpl_cpus[cpu_number()];
+	u_long s;
+
+	s = intr_disable();
+	if (c->mplc_depth++ == 0)
+		c->mplc_ticket = atomic_inc_int_nv(&mpl->mpl_users);
+	intr_restore(s);
+	while (mpl->mpl_ticket != c->mplc_ticket)
+		CPU_BUSY_CYCLE();
+	membar_enter_after_atomic();
+}
+
+void
+__mp_unlock(struct __mp_lock *mpl)
+{
+	struct __mpl_cpu *c = &mpl->mpl_cpus[cpu_number()];
+	u_long s;
+
+	s = intr_disable();
+	if (--c->mplc_depth == 0) {
+		membar_exit();
+		mpl->mpl_ticket++;
+	}
+	intr_restore(s);
+}
+
+#endif /* __USE_MI_MPLOCK */
+
+#endif /* MULTIPROCESSOR */
+
+/* The mutex(9) code follows here in the real file. */
+EOF
+	} >sys/kern/kern_lock.c
+
+	# --- sys/conf/files: one line per source file.
+	cat >sys/conf/files <<'EOF'
+#	fixture
+
+file ddb/db_command.c			ddb
+file kern/init_main.c
+file kern/kern_lock.c
+file kern/kern_malloc.c
+file kern/subr_witness.c		witness
+EOF
+	chmod 640 sys/conf/files
+
+	# --- sys/ddb/db_command.c: the "show" command table.  Complete in
+	# itself (declares what the real one takes from ddb's headers).
+	cat >sys/ddb/db_command.c <<'EOF'
+/*	fixture	*/
+
+#include <sys/param.h>
+
+#ifndef NULL
+#define NULL	((void *)0)
+#endif
+
+typedef long	db_expr_t;
+
+struct db_command {
+	const char	*name;
+	void		(*fcn)(db_expr_t, int, db_expr_t, char *);
+	int		flag;
+	const struct db_command *more;
+};
+
+void	db_show_regs(db_expr_t, int, db_expr_t, char *);
+void	db_mount_print_cmd(db_expr_t, int, db_expr_t, char *);
+
+/*
+ * 'show' commands
+ */
+
+const struct db_command db_show_all_cmds[] = {
+	{ "mounts",	db_mount_print_cmd,	0, NULL },
+	{ NULL,		NULL,			0, NULL }
+};
+
+const struct db_command db_show_cmds[] = {
+	{ "all",	NULL,			0,	db_show_all_cmds },
+	{ "mount",	db_mount_print_cmd,	0,	NULL },
+	{ "registers",	db_show_regs,		0,	NULL },
+	{ NULL,		NULL,			0,	NULL }
+};
+EOF
+
+	# --- sys/arch: the MD headers.  Most opt in to the MI lock; the
+	# machine directories of shared CPU archs include their CPU's.
+	for _a in alpha amd64 arm arm64 i386 m88k mips64 powerpc powerpc64 \
+	    riscv64 sparc64; do
+		mkdir -p "sys/arch/$_a/include"
+		printf '%s\n' '/*	fixture	*/' '' \
+		    '#ifndef _MACHINE_MPLOCK_H_' \
+		    '#define _MACHINE_MPLOCK_H_' '' \
+		    '#define __USE_MI_MPLOCK' '' \
+		    '#endif /* !_MACHINE_MPLOCK_H_ */' \
+		    >"sys/arch/$_a/include/mplock.h"
+	done
+	for _m in armv7:arm luna88k:m88k loongson:mips64 octeon:mips64 \
+	    macppc:powerpc; do
+		mkdir -p "sys/arch/${_m%:*}/include"
+		printf '/*\tfixture\t*/\n\n#include <%s/mplock.h>\n' \
+		    "${_m#*:}" >"sys/arch/${_m%:*}/include/mplock.h"
+	done
+	mkdir -p sys/arch/hppa/include
+	cat >sys/arch/hppa/include/mplock.h <<'EOF'
+/*	fixture	*/
+
+/* hppa's own kernel lock, built on ldcw; not the MI one. */
+struct __mp_lock {
+	volatile u_int	mpl_lock;
+};
+EOF
+
+	# --- kernel configs and compile directories.
+	for _a in amd64 arm64 i386 hppa; do
+		mkdir -p "sys/arch/$_a/conf" "sys/arch/$_a/compile/GENERIC.MP"
+		printf '#\tfixture\n\nmachine\t%s\noption\tDDB\n' "$_a" \
+		    >"sys/arch/$_a/conf/GENERIC"
+		cat >"sys/arch/$_a/conf/GENERIC.MP" <<EOF
+#	fixture
+
+include "arch/$_a/conf/GENERIC"
+
+option	MULTIPROCESSOR
+#option	MP_LOCKDEBUG
+#option	WITNESS
+
+cpu*		at mainbus?
+EOF
+		printf '#\tfixture: config(8) and make for ${.CURDIR:T}\n' \
+		    >"sys/arch/$_a/compile/Makefile.inc"
+		echo '.include "../Makefile.inc"' \
+		    >"sys/arch/$_a/compile/GENERIC.MP/Makefile"
+	done
+
+	# --- share/man/man9/Makefile.
+	cat >share/man/man9/Makefile <<'EOF'
+#	fixture
+
+MAN=	atomic_add_int.9 membar_sync.9 mutex.9 rwlock.9 spl.9
+MLINKS+=mutex.9 mtx_enter.9 mutex.9 mtx_leave.9 \
+	rwlock.9 rw_enter.9
+MLINKS+=membar_sync.9 membar_enter.9 membar_sync.9 membar_exit.9
+
+.include <bsd.prog.mk>
+EOF
+	for _p in atomic_add_int membar_sync mutex rwlock spl; do
+		printf '.\\" fixture\n.Dd $Mdocdate$\n.Dt %s 9\n.Os\n' \
+		    "$(echo "$_p" | tr a-z A-Z)" >"share/man/man9/$_p.9"
+	done
+
+	# --- regress/sys/kern/Makefile.
+	cat >regress/sys/kern/Makefile <<'EOF'
+#	fixture
+
+SUBDIR+= extent
+SUBDIR+= fork-exit
+
+.include <bsd.subdir.mk>
+EOF
+	printf '#\tfixture\n\nPROG=\textenttest\n\n.include <bsd.regress.mk>\n' \
+	    >regress/sys/kern/extent/Makefile
+	# A file with an unusual mode, to see modes kept.
+	printf '#!/bin/sh\necho fixture\n' >regress/sys/kern/extent/run.sh
+	chmod 755 regress/sys/kern/extent/run.sh
+	)
+}
+
+# tree_sig DIR: one line per file, directory and link of DIR: its
+# permissions, then a file's checksum and size or a link's target, then
+# its path.  Two trees are the same when their signatures are.  (Names
+# have no blanks.)
+tree_sig() {
+	(cd "$1" && { find . -exec ls -ld {} + | awk '
+	    /^l/ { print $(NF - 2), "P", substr($1, 1, 10), $NF; next }
+	    { print $NF, "P", substr($1, 1, 10) }'
+	find . -type f -exec cksum {} + | awk '{ print $3, "S", $1 "-" $2 }'
+	} | LC_ALL=C sort)
+}

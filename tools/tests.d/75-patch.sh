@@ -1,0 +1,643 @@
+# patch: tools/mplock-patch against fixture trees built from the
+# brief's facts (tools/lib/fixture-tree.sh): apply, the expected result,
+# revert to the same bytes, modes and files; every refusal leaves the
+# tree as it was; failures and interruptions in the middle of apply;
+# diff | patch -p0 gives what apply gives; older trees; ddb hook and MD
+# headers; config; the Makefile targets; a second shell (mksh, a
+# pdksh like OpenBSD's ksh); the patched kernel files compiled for
+# OpenBSD amd64 and i386.
+
+. "$ROOT/tools/lib/fixture-tree.sh"
+
+PT=$OBJ/patch
+chmod -R u+w "$PT" 2>/dev/null
+rm -rf "$PT"
+mkdir -p "$PT/tmp"
+# Where an interrupted apply leaves its work directory.
+TMPDIR=$PT/tmp
+export TMPDIR
+TOOL=$ROOT/tools/mplock-patch
+unset MPLOCK_ROOT _MPLOCK_PATCH_FAULT
+
+fixture_tree "$PT/pristine" && tree_sig "$PT/pristine" >"$PT/pristine.sig"
+fixture_tree "$PT/pristine-old" old
+
+# fresh NAME [FROM]: a copy of the pristine fixture (or of FROM).
+fresh() {
+	rm -rf "$PT/$1"
+	cp -Rp "$PT/${2:-pristine}" "$PT/$1"
+	echo "$PT/$1"
+}
+
+# same_as SIGFILE DIR: DIR's signature is SIGFILE's.
+same_as() {
+	tree_sig "$2" >"$2.sig.now"
+	if ! cmp -s "$1" "$2.sig.now"; then
+		echo "tree $2 differs from $1:"
+		diff "$1" "$2.sig.now" | head -n 20
+		return 1
+	fi
+}
+
+# The files apply must install: what git tracks (or would) under the
+# installed paths, found independently of the tool's own listing.
+expected_files() {
+	if (cd "$ROOT" && git rev-parse --git-dir) >/dev/null 2>&1; then
+		(cd "$ROOT" && git ls-files -co --exclude-standard sys \
+		    share/man regress/sys/kern)
+	else
+		(cd "$ROOT" && find sys share/man regress/sys/kern -type f)
+	fi | LC_ALL=C sort
+}
+
+# bmake's view of a Makefile's variable, with OpenBSD's .mk files
+# stubbed.
+MKSTUB=$PT/mk
+mkdir -p "$MKSTUB"
+cp "$ROOT/tools/fixtures/mk/sys.mk" "$MKSTUB/"
+: >"$MKSTUB/bsd.prog.mk"
+: >"$MKSTUB/bsd.subdir.mk"
+make_var() {	# dir var
+	bmake -m "$MKSTUB" -C "$1" -V "$2"
+}
+
+# verify_applied TREE [ROOTDIR]: everything apply should have done.
+verify_applied() {
+	_t=$1 _r=${2:-$ROOT}
+	_rc=0
+	expected_files >"$PT/expected"
+	while read -r _f; do
+		case $_f in
+		sys/arch/*)
+			_a=${_f#sys/arch/}
+			[ -d "$_t/sys/arch/${_a%%/*}" ] || continue ;;
+		esac
+		if ! cmp -s "$_r/$_f" "$_t/$_f"; then
+			echo "$_f: not installed as in this checkout"
+			_rc=1
+		elif [ "$(ls -l "$_t/$_f" | cut -c1-10)" != -rw-r--r-- ]; then
+			echo "$_f: mode $(ls -l "$_t/$_f" | cut -c1-10)"
+			_rc=1
+		fi
+	done <"$PT/expected"
+	# The regress directory holds exactly the tracked files.
+	grep '^regress/sys/kern/mplock/' "$PT/expected" >"$PT/expected-regress"
+	(cd "$_t" && find regress/sys/kern/mplock -type f) | LC_ALL=C sort |
+	    diff "$PT/expected-regress" - || {
+		echo "regress/sys/kern/mplock: other files than expected"
+		_rc=1
+	}
+
+	# kern_lock.c: one line changed, the block's opening.
+	diff "$PT/pristine/sys/kern/kern_lock.c" "$_t/sys/kern/kern_lock.c" \
+	    >"$PT/kl.diff"
+	if [ "$(grep -c '^[<>]' "$PT/kl.diff")" -ne 2 ] ||
+	    ! grep -q '^< #ifdef __USE_MI_MPLOCK$' "$PT/kl.diff" ||
+	    ! grep -q '^> #if 0 /\* __USE_MI_MPLOCK' "$PT/kl.diff"; then
+		echo "kern_lock.c: not the one-line change:"
+		cat "$PT/kl.diff"
+		_rc=1
+	fi
+	# sys/conf/files: every new kernel C file, after kern_lock.c.
+	for _f in "$_r"/sys/kern/kern_mplock*.c; do
+		_k=kern/$(basename "$_f")
+		grep -Eq "^file[[:space:]]+$_k[[:space:]]+multiprocessor\$" \
+		    "$_t/sys/conf/files" || {
+			echo "sys/conf/files: no line for $_k"
+			_rc=1
+		}
+	done
+	[ "$(sed -n '/kern_lock\.c/{n;p;}' "$_t/sys/conf/files" |
+	    cut -d' ' -f2 | cut -f1)" = kern/kern_mplock.c ] || {
+		echo "sys/conf/files: kern_mplock.c does not follow kern_lock.c"
+		_rc=1
+	}
+	# The Makefiles, as make reads them.
+	_man=$(make_var "$_t/share/man/man9" MAN)
+	_mlinks=$(make_var "$_t/share/man/man9" MLINKS)
+	for _p in "$_r"/share/man/man9/*.9; do
+		_p=$(basename "$_p")
+		case " $_man " in
+		*" $_p "*) ;;
+		*)	echo "man9 MAN lacks $_p: $_man"; _rc=1 ;;
+		esac
+	done
+	for _n in __mp_lock_init __mp_lock __mp_unlock __mp_release_all \
+	    __mp_acquire_count __mp_lock_held; do
+		case " $_mlinks " in
+		*" mplock.9 $_n.9 "*) ;;
+		*)	echo "man9 MLINKS lacks $_n: $_mlinks"; _rc=1 ;;
+		esac
+	done
+	case " $(make_var "$_t/regress/sys/kern" SUBDIR) " in
+	*" extent fork-exit mplock "*) ;;
+	*)	echo "regress SUBDIR: $(make_var "$_t/regress/sys/kern" \
+		    SUBDIR)"; _rc=1 ;;
+	esac
+	return $_rc
+}
+
+# roundtrip SHELL: apply, check the result, revert, same tree.
+roundtrip() {
+	_t=$(fresh "rt-$1")
+	"$1" "$TOOL" check "$_t" || return 1
+	"$1" "$TOOL" apply "$_t" || return 1
+	verify_applied "$_t" || return 1
+	"$1" "$TOOL" check "$_t" 2>"$PT/err" && {
+		echo "check passes a patched tree"
+		return 1
+	}
+	grep -q 'already patched by mplock-patch' "$PT/err" || return 1
+	"$1" "$TOOL" revert "$_t" || return 1
+	same_as "$PT/pristine.sig" "$_t"
+}
+t_check patch/roundtrip/sh roundtrip sh
+if command -v mksh >/dev/null 2>&1; then
+	t_check patch/roundtrip/mksh roundtrip mksh
+else
+	t_fail patch/roundtrip/mksh "mksh not installed (.ci/run installs it)"
+fi
+
+# The regress directory, as installed, builds in the patched tree and
+# its programs run (bmake, the regress Makefile's own paths).
+installed_regress() {
+	_t=$(fresh regress-tree)
+	sh "$TOOL" apply "$_t" || return 1
+	mkdir -p "$PT/regress-obj"
+	MAKEOBJDIR=$PT/regress-obj bmake -m "$ROOT/tools/fixtures/mk" \
+	    -C "$_t/regress/sys/kern/mplock" \
+	    $(for _b in $BACKENDS; do echo "mplocktest-$_b"; done) || return 1
+	for _b in $BACKENDS; do
+		"$PT/regress-obj/mplocktest-$_b" -q recurse || return 1
+	done
+	sh "$TOOL" revert "$_t"
+}
+if command -v bmake >/dev/null 2>&1; then
+	t_check patch/installed-regress-builds installed_regress
+else
+	t_fail patch/installed-regress-builds "bmake not installed"
+fi
+
+# refuse NAME EXPECTED MUTATOR [ARGS]: a copy of the fixture changed by
+# MUTATOR DIR ARGS; check and apply (and diff, with $R_DIFF set) must
+# fail saying EXPECTED and leave it exactly as it was.  $R_ROOT, when set, is the checkout the
+# tool installs from.
+R_ROOT= R_DIFF=
+run_tool() {
+	if [ -n "$R_ROOT" ]; then
+		MPLOCK_ROOT=$R_ROOT sh "$TOOL" "$@"
+	else
+		sh "$TOOL" "$@"
+	fi
+}
+refuse_case() {
+	_rn=$1 _exp=$2 _mut=$3
+	shift 3
+	_t=$(fresh "refuse-$_rn")
+	"$_mut" "$_t" "$@" || { echo "mutator failed"; return 1; }
+	tree_sig "$_t" >"$_t.sig"
+	for _c in check apply ${R_DIFF:+diff}; do
+		if run_tool $_c "$_t" >"$PT/out" 2>"$PT/err"; then
+			echo "$_c succeeded"
+			return 1
+		fi
+		cat "$PT/err"
+		grep -qF -- "$_exp" "$PT/err" || {
+			echo "$_c: no \"$_exp\" in the message"
+			return 1
+		}
+		[ "$_c" != diff ] || [ ! -s "$PT/out" ] || {
+			echo "diff printed a diff"
+			return 1
+		}
+		same_as "$_t.sig" "$_t" || return 1
+	done
+}
+refuse() {
+	t_check "patch/refuse/$1" refuse_case "$@"
+}
+# The same, and diff refuses too (it shares the checks; a few suffice).
+refuse_diff() {
+	R_DIFF=1
+	refuse "$@"
+	R_DIFF=
+}
+
+# Mutators.
+m_rm() {		# dir path
+	rm -rf "${1:?}/$2"
+}
+m_sed() {		# dir path sed-script
+	sed "$3" "$1/$2" >"$1/$2.new" && cat "$1/$2.new" >"$1/$2" &&
+	    rm "$1/$2.new"
+}
+m_chmod() {		# dir mode path
+	chmod "$2" "$1/$3"
+}
+m_nothing() {
+	:
+}
+m_copy() {		# dir path: put our file there
+	cp "$ROOT/$2" "$1/$2"
+}
+m_state() {		# dir: a stray record directory
+	mkdir "$1/.mplock-patch"
+}
+m_patched() {		# dir: patched with patch(1), so no record
+	sh "$TOOL" diff "$1" >"$PT/m.diff" && (cd "$1" && patch -p0 -s \
+	    <"$PT/m.diff")
+}
+m_empty() {		# dir: nothing in it
+	rm -rf "${1:?}"/* "$1"/.[!.]*
+}
+
+KL=sys/kern/kern_lock.c
+refuse_diff empty-dir "not an OpenBSD source tree" m_empty
+refuse no-kern_lock "sys/kern/kern_lock.c: missing" m_rm "$KL"
+refuse no-files "sys/conf/files: missing" m_rm sys/conf/files
+refuse no-mplock.h "sys/sys/mplock.h: missing" m_rm sys/sys/mplock.h
+refuse no-man9-makefile "share/man/man9/Makefile: missing" \
+    m_rm share/man/man9/Makefile
+refuse no-regress-makefile "regress/sys/kern/Makefile: missing" \
+    m_rm regress/sys/kern/Makefile
+refuse no-man9-dir "share/man/man9: no such directory" m_rm share/man/man9
+refuse_diff ticket-comment-moved \
+    'no "#ifdef __USE_MI_MPLOCK" followed by "/* Ticket lock implementation */"' \
+    m_sed "$KL" '/^\/\* Ticket lock implementation \*\//i\
+int mplock_moved;'
+refuse ticket-comment-reworded 'no "#ifdef __USE_MI_MPLOCK" followed by' \
+    m_sed "$KL" 's|Ticket lock implementation|Ticket lock|'
+refuse ticket-block-twice '/* Ticket lock implementation */" found 2 times' \
+    m_sed "$KL" '/^\/\* Ticket lock implementation \*\//{
+a\
+#ifdef __USE_MI_MPLOCK\
+/* Ticket lock implementation */\
+#endif /* __USE_MI_MPLOCK */
+}'
+refuse endif-comment-changed 'not "#endif /* __USE_MI_MPLOCK */"' \
+    m_sed "$KL" 's|^#endif /\* __USE_MI_MPLOCK \*/|#endif|'
+refuse block-end-removed 'with "#endif /* MULTIPROCESSOR */", not' \
+    m_sed "$KL" '/^#endif \/\* __USE_MI_MPLOCK \*\//d'
+refuse block-not-closed "is not closed" \
+    m_sed "$KL" '/^#endif \/\* __USE_MI_MPLOCK \*\//,$d'
+refuse spinout-inside-block \
+    "__mp_lock_spinout is defined inside the ticket lock block" \
+    m_sed "$KL" '/^\/\* Ticket lock implementation \*\//a\
+long __mp_lock_spinout = 1;'
+refuse kernel_lock_held-missing "no definition of _kernel_lock_held" \
+    m_sed "$KL" 's/^_kernel_lock_held(/_kernel_lock_is_held(/'
+refuse no-ticket-code "does not define ___mp_lock_init()" \
+    m_sed "$KL" 's/^___mp_lock_init(/___mp_lock_setup(/'
+refuse files-no-kern_lock '"file kern/kern_lock.c" found 0 times' \
+    m_sed sys/conf/files '/kern_lock/d'
+refuse files-kern_lock-twice '"file kern/kern_lock.c" found 2 times' \
+    m_sed sys/conf/files '/kern_lock/p'
+refuse man9-no-include '".include <bsd.prog.mk>" found 0 times' \
+    m_sed share/man/man9/Makefile '/^\.include/d'
+refuse regress-no-include '".include <bsd.subdir.mk>" found 0 times' \
+    m_sed regress/sys/kern/Makefile '/^\.include/d'
+refuse mplock.h-not-mi "not the MI __mp_lock interface" \
+    m_sed sys/sys/mplock.h 's/__USE_MI_MPLOCK/__USE_MD_LOCK/'
+refuse_diff read-only-file "sys/kern/kern_lock.c: not writable" \
+    m_chmod 444 "$KL"
+refuse read-only-dir "sys/kern: directory not writable" \
+    m_chmod 555 sys/kern
+refuse read-only-top "directory not writable" m_chmod 555 .
+refuse_diff stray-record "an earlier apply did not finish" m_state
+refuse_diff partial-copy "sys/kern/kern_mplock.c: already exists" \
+    m_copy sys/kern/kern_mplock.c
+refuse partial-mplock.h "sys/sys/mplock.h: already ours" \
+    m_copy sys/sys/mplock.h
+refuse_diff patched-by-patch1 "the ticket lock block is disabled" m_patched
+refuse man9-already "already mentions mplock.9" \
+    m_sed share/man/man9/Makefile 's/^MAN=/MAN=	mplock.9/'
+refuse regress-already "already mentions mplock" \
+    m_sed regress/sys/kern/Makefile 's/extent/extent mplock/'
+
+# SRC that is no directory at all.
+not_a_dir() {
+	: >"$PT/plainfile"
+	for _c in check apply revert diff; do
+		sh "$TOOL" $_c "$PT/plainfile" 2>"$PT/err" && return 1
+		grep -q "plainfile: not a directory" "$PT/err" || return 1
+		sh "$TOOL" $_c "$PT/nonexistent" 2>"$PT/err" && return 1
+		grep -q "nonexistent: no such directory" "$PT/err" || return 1
+	done
+	[ ! -e "$PT/nonexistent" ] && [ ! -s "$PT/plainfile" ]
+}
+t_check patch/refuse/not-a-directory not_a_dir
+
+# Older trees: recognised and refused, with the reason.
+old_tree_refused() {
+	_t=$(fresh old pristine-old)
+	tree_sig "$_t" >"$_t.sig"
+	sh "$TOOL" check "$_t" 2>"$PT/err" && return 1
+	cat "$PT/err"
+	for _w in "OpenBSD 7.5 or older" "__mp_release_all_but_one" \
+	    "gives sched_lock WITNESS flags" \
+	    "declares sched_lock a struct __mp_lock" "not supported"; do
+		grep -qF "$_w" "$PT/err" || { echo "missing: $_w"; return 1; }
+	done
+	sh "$TOOL" apply "$_t" 2>/dev/null && return 1
+	same_as "$_t.sig" "$_t"
+}
+t_check patch/refuse/openbsd-7.5-tree old_tree_refused
+
+# The number of changes apply makes (directories, files).
+nchanges=$(sh "$TOOL" check "$PT/pristine" | grep -c '^	')
+
+# An error in the middle of apply: it undoes what it did.
+fail_midway() {	# N
+	_t=$(fresh "fail-$1")
+	_MPLOCK_PATCH_FAULT=fail:$1 sh "$TOOL" apply "$_t" 2>"$PT/err" &&
+	    return 1
+	grep -q "nothing changed" "$PT/err" || { cat "$PT/err"; return 1; }
+	same_as "$PT/pristine.sig" "$_t"
+}
+for n in 1 $((nchanges / 2)) $nchanges; do
+	t_check "patch/fail-at-change-$n-of-$nchanges/undone" fail_midway "$n"
+done
+
+# apply killed (kill -9) in the middle: the next apply and check refuse,
+# revert restores.
+killed_midway() {	# N
+	_t=$(fresh "kill-$1")
+	_MPLOCK_PATCH_FAULT=kill:$1 sh "$TOOL" apply "$_t" 2>/dev/null
+	[ -d "$_t/.mplock-patch" ] || { echo "no record left"; return 1; }
+	tree_sig "$_t" >"$_t.sig"
+	sh "$TOOL" apply "$_t" 2>"$PT/err" && return 1
+	grep -q "an earlier apply did not finish" "$PT/err" || return 1
+	sh "$TOOL" check "$_t" 2>"$PT/err" && return 1
+	grep -q "an earlier apply did not finish" "$PT/err" || return 1
+	same_as "$_t.sig" "$_t" || return 1
+	sh "$TOOL" revert "$_t" || return 1
+	same_as "$PT/pristine.sig" "$_t"
+}
+for n in 1 $((nchanges / 2)) $nchanges; do
+	t_check "patch/killed-at-change-$n-of-$nchanges/reverted" \
+	    killed_midway "$n"
+done
+
+# revert: refuses what it cannot restore without losing changes.
+revert_cases() {
+	_t=$(fresh revert)
+	sh "$TOOL" revert "$_t" 2>"$PT/err" && return 1
+	grep -q "not patched by mplock-patch" "$PT/err" || return 1
+	same_as "$PT/pristine.sig" "$_t" || return 1
+
+	sh "$TOOL" apply "$_t" >/dev/null || return 1
+	echo "/* local change */" >>"$_t/$KL"
+	: >"$_t/regress/sys/kern/mplock/mplocktest-mlock"
+	tree_sig "$_t" >"$_t.sig"
+	sh "$TOOL" revert "$_t" 2>"$PT/err" && return 1
+	cat "$PT/err"
+	grep -q "$KL: changed since apply" "$PT/err" || return 1
+	grep -q "regress/sys/kern/mplock: holds files apply did not add" \
+	    "$PT/err" || return 1
+	same_as "$_t.sig" "$_t" || return 1
+	sh "$TOOL" revert -f "$_t" || return 1
+	same_as "$PT/pristine.sig" "$_t" || return 1
+
+	# make obj's links in directories we made are the build's.
+	sh "$TOOL" apply "$_t" >/dev/null || return 1
+	ln -s /nonexistent/obj "$_t/regress/sys/kern/mplock/obj"
+	sh "$TOOL" revert "$_t" || return 1
+	same_as "$PT/pristine.sig" "$_t"
+}
+t_check patch/revert/refusals-and-force revert_cases
+
+# diff: what apply does, as a patch(1) input for "cd SRC && patch -p0".
+diff_patch() {
+	_a=$(fresh diff-apply)
+	_p=$(fresh diff-patch)
+	sh "$TOOL" diff "$_a" >"$PT/mplock.diff" || return 1
+	same_as "$PT/pristine.sig" "$_a" || return 1
+	sh "$TOOL" apply "$_a" >/dev/null || return 1
+	mv "$_a/.mplock-patch" "$PT/diff-apply-record"
+	tree_sig "$_a" >"$_a.sig"
+	(cd "$_p" && patch -p0 -s <"$PT/mplock.diff") || return 1
+	same_as "$_a.sig" "$_p" || return 1
+	(cd "$_p" && patch -p0 -R -s <"$PT/mplock.diff") || return 1
+	same_as "$PT/pristine.sig" "$_p"
+}
+t_check patch/diff/patch-p0-equals-apply diff_patch
+
+# The top-level Makefile targets, with GNU make and BSD make.
+make_targets() {	# make
+	_t=$(fresh "make-$1")
+	(cd "$ROOT" && $1 -s patch SRC="$_t") >"$PT/make.diff" || return 1
+	sh "$TOOL" diff "$_t" | cmp -s - "$PT/make.diff" || {
+		echo "make patch differs from mplock-patch diff"
+		return 1
+	}
+	(cd "$ROOT" && $1 -s apply SRC="$_t") || return 1
+	verify_applied "$_t" || return 1
+	(cd "$ROOT" && $1 -s revert SRC="$_t") || return 1
+	same_as "$PT/pristine.sig" "$_t"
+}
+for mk in make bmake; do
+	if command -v $mk >/dev/null 2>&1; then
+		t_check "patch/make-targets/$mk" make_targets $mk
+	else
+		t_fail "patch/make-targets/$mk" "$mk not installed"
+	fi
+done
+
+# A checkout with more in it: an MD header for an arch the tree has and
+# for one it lacks, and the debug layer's ddb command.  Built from this
+# checkout, adding what it lacks.
+EXT=$PT/root-ext
+rm -rf "$EXT"
+mkdir -p "$EXT"
+cp -R "$ROOT/sys" "$ROOT/share" "$ROOT/regress" "$ROOT/tools" "$EXT/"
+mkdir -p "$EXT/sys/arch/amd64/include" "$EXT/sys/arch/nosuch/include"
+[ -f "$EXT/sys/arch/amd64/include/mplock.h" ] ||
+    printf '/* test */\n#define __USE_MI_MPLOCK\n' \
+    >"$EXT/sys/arch/amd64/include/mplock.h"
+printf '/* test */\n#define __USE_MI_MPLOCK\n' \
+    >"$EXT/sys/arch/nosuch/include/mplock.h"
+if ! grep -q '^db_show_mplock(' "$EXT"/sys/kern/kern_mplock*.c; then
+	cat >"$EXT/sys/kern/kern_mplock_dbtest.c" <<'EOF'
+/* test: stands in for the debug layer's ddb command */
+#if defined(MULTIPROCESSOR) && defined(MPLOCK_DEBUG)
+typedef long db_expr_t;
+void	db_show_mplock(db_expr_t, int, db_expr_t, char *);
+
+void
+db_show_mplock(db_expr_t addr, int have_addr, db_expr_t count, char *modif)
+{
+}
+#endif
+EOF
+fi
+
+ext_roundtrip() {
+	_t=$(fresh ext)
+	MPLOCK_ROOT=$EXT sh "$TOOL" apply "$_t" || return 1
+	cmp "$EXT/sys/arch/amd64/include/mplock.h" \
+	    "$_t/sys/arch/amd64/include/mplock.h" || return 1
+	[ ! -e "$_t/sys/arch/nosuch" ] || { echo "made arch nosuch"; return 1; }
+	for _f in "$EXT"/sys/kern/kern_mplock*.c; do
+		grep -q "^file kern/${_f##*/}" "$_t/sys/conf/files" || return 1
+	done
+	_db=$_t/sys/ddb/db_command.c
+	# The entry sits in the show table, guarded, before its end.
+	awk '/db_show_cmds\[\] = \{/ { t = 1 }
+	    t && /"mplock",[ \t]*db_show_mplock,/ { e = NR }
+	    t && /^#if defined\(MULTIPROCESSOR\) && defined\(MPLOCK_DEBUG\)$/ {
+		g = NR }
+	    t && /\{ NULL,/ { end = NR; t = 0 }
+	    /^void\tdb_show_mplock\(db_expr_t, int, db_expr_t, char \*\);$/ {
+		p = NR }
+	    END { exit !(p && e && g == e - 1 && end == e + 2) }' "$_db" || {
+		echo "db_command.c:"
+		cat "$_db"
+		return 1
+	}
+	MPLOCK_ROOT=$EXT sh "$TOOL" revert "$_t" || return 1
+	same_as "$PT/pristine.sig" "$_t" || return 1
+	# And as a diff.
+	MPLOCK_ROOT=$EXT sh "$TOOL" diff "$_t" >"$PT/ext.diff" || return 1
+	(cd "$_t" && patch -p0 -s <"$PT/ext.diff") || return 1
+	grep -q db_show_mplock "$_db"
+}
+t_check patch/ext/md-headers-and-ddb-roundtrip ext_roundtrip
+
+refuse_ext() {	# name expected mutator args
+	R_ROOT=$EXT
+	t_check "patch/refuse/ext/$1" refuse_case "$@"
+	R_ROOT=
+}
+refuse_ext md-lock-header "does not use the MI lock" \
+    m_sed sys/arch/amd64/include/mplock.h 's/__USE_MI_MPLOCK/__HPPA_LIKE/'
+refuse_ext md-header-missing "sys/arch/amd64/include/mplock.h: missing" \
+    m_rm sys/arch/amd64/include/mplock.h
+refuse_ext ddb-no-table '"db_show_cmds[] = {" table found 0 times' \
+    m_sed sys/ddb/db_command.c 's/db_show_cmds\[\]/db_show_table[]/'
+refuse_ext ddb-no-terminator "has no { NULL, ... } terminator" \
+    m_sed sys/ddb/db_command.c '/^	{ NULL,		NULL,			0,	NULL }/d'
+refuse_ext ddb-missing "sys/ddb/db_command.c: missing" \
+    m_rm sys/ddb/db_command.c
+
+# config: a kernel config and compile directory in a patched tree.
+config_cases() {
+	_t=$(fresh config)
+	_err=$PT/err
+	sh "$TOOL" config amd64 -s "$_t" 2>"$_err" && return 1
+	grep -q "not patched by mplock-patch" "$_err" || return 1
+	MPLOCK_ROOT=$EXT sh "$TOOL" apply "$_t" >/dev/null || return 1
+	tree_sig "$_t" >"$_t.sig"
+	for _bad in "vax:not a multiprocessor arch" \
+	    "hppa:hppa keeps its own MD kernel lock" \
+	    "sparc64:no sys/arch/sparc64/conf/GENERIC.MP" \
+	    "amd64 -b mcs:mcs: no such backend" \
+	    "amd64 -o MPLOCK_TICKET:choose the backend with -b" \
+	    "amd64 -o lower:not a kernel option name" \
+	    "amd64 -n GENERIC.MP:not a name for our config"; do
+		sh "$TOOL" config ${_bad%%:*} -s "$_t" 2>"$_err" && {
+			echo "config ${_bad%%:*} succeeded"
+			return 1
+		}
+		grep -qF "${_bad#*:}" "$_err" || {
+			echo "config ${_bad%%:*}: $(cat "$_err")"
+			return 1
+		}
+		same_as "$_t.sig" "$_t" || return 1
+	done
+	# Not ours: refused.
+	cp "$_t/sys/arch/amd64/conf/GENERIC" "$_t/sys/arch/amd64/conf/MINE.MP"
+	sh "$TOOL" config amd64 -n MINE.MP -s "$_t" 2>"$_err" && return 1
+	grep -q "MINE.MP exists and is not ours" "$_err" || return 1
+	rm "$_t/sys/arch/amd64/conf/MINE.MP"
+
+	sh "$TOOL" config amd64 -s "$_t" >"$PT/out" || return 1
+	cat "$PT/out"
+	_c=$_t/sys/arch/amd64/conf/MLOCK.MP
+	grep -qx 'include "arch/amd64/conf/GENERIC.MP"' "$_c" || return 1
+	grep -Eqx "option[[:space:]]+MPLOCK_$(upper "$DEFAULT_BACKEND")" \
+	    "$_c" || return 1
+	[ "$(grep -c '^option' "$_c")" -eq 1 ] || return 1
+	grep -qx '.include "../Makefile.inc"' \
+	    "$_t/sys/arch/amd64/compile/MLOCK.MP/Makefile" || return 1
+	grep -qF "cd $_t/sys/arch/amd64/compile/MLOCK.MP && make obj && make config && make && make install" \
+	    "$PT/out" || return 1
+	# Again, other options: ours, so rewritten.
+	MPLOCK_ROOT=$EXT sh "$TOOL" config amd64 -b ticket -w -l -d \
+	    -o MPLOCK_STATS -s "$_t" >/dev/null || return 1
+	for _o in MPLOCK_TICKET WITNESS MP_LOCKDEBUG MPLOCK_DEBUG MPLOCK_STATS
+	do
+		grep -Eqx "option[[:space:]]+$_o" "$_c" || {
+			echo "no option $_o"
+			cat "$_c"
+			return 1
+		}
+	done
+	sh "$TOOL" config arm64 -n MLOCK-TICKET.MP -b ticket -s "$_t" \
+	    >/dev/null || return 1
+	grep -qx 'include "arch/arm64/conf/GENERIC.MP"' \
+	    "$_t/sys/arch/arm64/conf/MLOCK-TICKET.MP" || return 1
+	# After a build: make obj's link in the compile directory.
+	ln -s /usr/obj/x "$_t/sys/arch/amd64/compile/MLOCK.MP/obj"
+	MPLOCK_ROOT=$EXT sh "$TOOL" revert "$_t" || return 1
+	same_as "$PT/pristine.sig" "$_t"
+}
+t_check patch/config config_cases
+
+# config -d needs a checkout with the debug layer.
+config_no_debug() {
+	_t=$(fresh config-nd)
+	_r=$PT/root-nodebug
+	rm -rf "$_r"
+	mkdir -p "$_r"
+	cp -R "$ROOT/sys" "$ROOT/regress" "$ROOT/tools" "$ROOT/share" "$_r/"
+	rm -f "$_r/sys/kern/kern_mplock_debug.c"
+	for _f in "$_r"/sys/sys/mplock.h "$_r"/sys/kern/kern_mplock*.c; do
+		sed 's/MPLOCK_DEBUG/MPLOCK_XDEBUG/g' "$_f" >"$_f.new" &&
+		    mv "$_f.new" "$_f"
+	done
+	MPLOCK_ROOT=$_r sh "$TOOL" apply "$_t" >/dev/null || return 1
+	tree_sig "$_t" >"$_t.sig"
+	MPLOCK_ROOT=$_r sh "$TOOL" config amd64 -d -s "$_t" 2>"$PT/err" &&
+	    return 1
+	grep -q "has no debug layer" "$PT/err" || return 1
+	same_as "$_t.sig" "$_t"
+}
+t_check patch/config/debug-needs-debug-layer config_no_debug
+
+# Item 3: the new and changed kernel C files of a patched tree compiled
+# for OpenBSD amd64 and i386 with clang, freestanding, kernel flags,
+# -Werror, against the kernel header environment of tools/kenv, for
+# every backend, with the debug options off and on.
+kcompile_patched() {	# arch backend options...
+	_arch=$1 _be=$2
+	shift 2
+	_t=$PT/kc-tree
+	for _f in "$_t"/sys/kern/kern_lock.c "$_t"/sys/kern/kern_mplock*.c \
+	    "$_t"/sys/ddb/db_command.c; do
+		echo "kernel_compile $_arch ${_f#$_t/} -DMPLOCK_$(upper "$_be") $*"
+		kernel_compile "$_arch" "$_f" -I"$_t/sys" -DMULTIPROCESSOR \
+		    -DMPLOCK_$(upper "$_be") "$@" || return 1
+	done
+}
+if [ -f "$ROOT/tools/lib/kcompile.sh" ]; then
+	. "$ROOT/tools/lib/kcompile.sh"
+	_t=$(fresh kc-tree)
+	if MPLOCK_ROOT=$EXT sh "$TOOL" apply "$_t" >"$PT/kc.log" 2>&1; then
+		for arch in amd64 i386; do
+			for be in $BACKENDS; do
+				for o in none: witness:-DWITNESS \
+				    lockdebug:"-DMP_LOCKDEBUG -DDDB" \
+				    debug:"-DMPLOCK_DEBUG -DDDB" \
+				    all:"-DWITNESS -DMP_LOCKDEBUG -DMPLOCK_DEBUG -DDDB"
+				do
+					t_check "patch/kcompile/$arch/$be/${o%%:*}" \
+					    kcompile_patched "$arch" "$be" ${o#*:}
+				done
+			done
+		done
+	else
+		t_fail patch/kcompile "apply failed" "$PT/kc.log"
+	fi
+else
+	t_fail patch/kcompile "needs tools/lib/kcompile.sh (issue 3)"
+fi
