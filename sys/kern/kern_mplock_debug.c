@@ -68,7 +68,7 @@
 #define mpld_pr		db_printf
 
 /* The "show mplock" command, for ddb's db_show_cmds[]. */
-void	db_mplock_print_cmd(db_expr_t, int, db_expr_t, char *);
+void	db_show_mplock(db_expr_t, int, db_expr_t, char *);
 #else
 #define mpld_pr		printf
 #endif
@@ -590,8 +590,7 @@ mplock_stats_reset(struct __mp_lock *mpl)
  * after printing them.
  */
 void
-db_mplock_print_cmd(db_expr_t addr, int have_addr, db_expr_t count,
-    char *modif)
+db_show_mplock(db_expr_t addr, int have_addr, db_expr_t count, char *modif)
 {
 	struct __mp_lock *mpl = &kernel_lock;
 	int flags = 0, zero = 0;
