@@ -18,7 +18,10 @@ bench:
 lint:
 	@${SH} tools/lint.sh
 
+verify:
+	@${SH} tools/verify.sh
+
 clean:
 	rm -rf build
 
-.PHONY: all test bench lint clean
+.PHONY: all test bench lint verify clean
