@@ -91,7 +91,7 @@ struct __mpl_lock_be {
 struct __mp_lock_cpu {
 	volatile u_int		 mplc_depth;	/* recursion depth, 0: idle */
 	volatile u_int		 mplc_want;	/* *mplc_wait == want: ours */
-	volatile u_int		*volatile mplc_wait; /* word this CPU waits on */
+	volatile u_int		*volatile mplc_wait; /* word we wait on */
 	struct __mpl_cpu_be	 mplc_be;	/* backend's private state */
 } __aligned(CACHELINESIZE);
 
