@@ -154,7 +154,9 @@ _v_pan() {
 	# Compiling pan.c takes longer than most searches: optimise only
 	# for the big ones.
 	_opt=-O0
-	[ "$_mode" = sc ] && [ "$_expect" = ok ] && _opt=-O2
+	case $_mode:$_expect in
+	sc:ok|pso3:ok) _opt=-O2 ;;
+	esac
 	if [ "$_mode" = loop ]; then
 		_cflags="-DCOLLAPSE -DNFAIR=3 -DMEMLIM=2048"
 		_run="./pan -a -f -n -m500000"

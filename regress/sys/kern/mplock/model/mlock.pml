@@ -4,9 +4,9 @@
  * every CPU's mplc_wait points to before its first enqueue, two lock
  * variables per CPU, the tail pointer, the critical section's data.
  *
- *@ model    sc loop tso pso rmo alpha
+ *@ model    sc loop tso pso rmo alpha pso3
  *@ mutant   publish-before-busy  MUT_PUBLISH_EARLY   sc   swap publishes the variable before *mine = 1
- *@ mutant   reuse-too-early      MUT_ONE_VAR         sc   one variable per CPU: re-armed before its waiter saw it free
+ *@ mutant   reuse-too-early      MUT_ONE_VAR         sc loop   one variable per CPU: re-armed before its waiter saw it free
  *@ mutant   held-before-enqueue  MUT_DEPTH_FIRST     sc   depth 1 before mplc_wait is set: held() true on a stale word
  *@ mutant   nested-enqueue       MUT_NESTED_ENQUEUE  sc   nested lock while waiting takes a second place
  *@ mutant   nested-handoff       MUT_NESTED_HANDOFF  sc   hand-off on a nested unlock

@@ -5,9 +5,9 @@
  * section's data.  Tickets count modulo WORDMOD (256; 8 in the LOOP
  * run, enough for 3 CPUs: see README).
  *
- *@ model    sc loop tso pso rmo alpha
+ *@ model    sc loop tso pso rmo alpha pso3
  *@ mutant   duplicate-ticket     MUT_TICKET_DUP      sc   ticket read and incremented in two steps
- *@ mutant   skip-ticket          MUT_TICKET_SKIP     sc   the hand-off serves the ticket after next
+ *@ mutant   skip-ticket          MUT_TICKET_SKIP     sc loop   the hand-off serves the ticket after next
  *@ mutant   nested-enqueue       MUT_NESTED_ENQUEUE  sc   nested lock while waiting takes a second place
  *@ mutant   nested-handoff       MUT_NESTED_HANDOFF  sc   hand-off on a nested unlock
  *@ mutant   no-handoff-release   MUT_NO_STORE_REL    pso rmo alpha  no membar_exit before the hand-off store
