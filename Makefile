@@ -20,6 +20,9 @@ bench:
 lint:
 	@${SH} tools/lint.sh
 
+verify:
+	@${SH} tools/verify.sh
+
 # The kernel lock in an OpenBSD source tree (tools/mplock-patch).
 patch:
 	@${SH} tools/mplock-patch diff ${SRC}
@@ -33,4 +36,4 @@ revert:
 clean:
 	rm -rf build
 
-.PHONY: all test bench lint clean patch apply revert
+.PHONY: all test bench lint verify clean patch apply revert

@@ -111,10 +111,12 @@ __mp_lock(struct __mp_lock *mpl)
 	MPLD_LOCK_ENTER(mpl, c, &dl);
 
 	s = intr_disable();
-	if (c->mplc_depth++ == 0) {
+	/* Queue first: held() trusts mplc_wait once the depth is not 0. */
+	if (c->mplc_depth == 0) {
 		mpl_be_enqueue(mpl, c);
 		MPLD_LOCK_QUEUED(mpl, c);
 	}
+	c->mplc_depth++;
 	intr_restore(s);
 
 	/* Nested interrupts leave mplc_wait and mplc_want as they are. */

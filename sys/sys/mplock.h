@@ -140,8 +140,8 @@ struct __mpl_dbg {
  */
 struct __mp_lock_cpu {
 	volatile u_int		 mplc_depth;	/* recursion depth, 0: idle */
-	u_int			 mplc_want;	/* *mplc_wait == want: ours */
-	volatile u_int		*mplc_wait;	/* word this CPU waits on */
+	volatile u_int		 mplc_want;	/* *mplc_wait == want: ours */
+	volatile u_int		*volatile mplc_wait; /* word we wait on */
 	struct __mpl_cpu_be	 mplc_be;	/* backend's private state */
 #ifdef MPLOCK_DEBUG
 	struct __mpl_dbg_cpu	 mplc_dbg;

@@ -3,4 +3,7 @@
 # file: sys/kern/kern_mplock.c
 # backend: ticket mlock
 # tests: intr
-s/if (c->mplc_depth++ == 0)/if (c->mplc_depth++ == 0 || !mpl_owned(c))/
+/Queue first: held/{
+n
+s/if (c->mplc_depth == 0) {$/if (c->mplc_depth == 0 || !mpl_owned(c)) {/
+}

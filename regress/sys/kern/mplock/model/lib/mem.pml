@@ -1,0 +1,303 @@
+/*
+ * Shared memory for the mplock models, and the ordering primitives of
+ * sys/kern/kern_mplock.h on top of it.
+ *
+ * The including model defines NCPU and NLOC (number of words) first.
+ * Memory is mem[NLOC]; a "pointer" is a word index.  One of these picks
+ * the memory model (default: sequential consistency, each access one
+ * atomic step):
+ *
+ *  MM_TSO	per-CPU FIFO store buffer; a load sees its CPU's newest
+ *		buffered store to the word, else memory; an atomic
+ *		read-modify-write first drains the buffer (x86 locked ops).
+ *  MM_PSO	as TSO, but buffered stores to different words drain in any
+ *		order unless a release fence (membar_exit) separates them;
+ *		a read-modify-write waits only for its own word.
+ *  MM_RMO	as PSO, and a load not served by the buffer may return a
+ *		stale value: each CPU reads memory through a view that only
+ *		catches up (to the current value) when a load chooses to, a
+ *		spin re-reads, or a full fence orders later loads.  Loads
+ *		through a pointer returned by the swap are not stale with
+ *		respect to the swap (address dependency, as arm64, riscv64
+ *		and powerpc guarantee).
+ *  MM_ALPHA	as MM_RMO without the address dependency.
+ *
+ * The fences follow membar_sync(9):
+ *  REL_FENCE	membar_exit(): earlier loads and stores before later
+ *		stores.  Loads are performed in program order when they
+ *		execute, so only store->store needs enforcing: the next
+ *		buffered store may not drain before the ones buffered now.
+ *  FULL_FENCE	membar_enter()/membar_sync(): earlier stores before later
+ *		loads and stores: wait until the buffer is empty, then the
+ *		view catches up with memory.
+ */
+
+#if defined(MM_TSO) || defined(MM_PSO) || defined(MM_RMO) || defined(MM_ALPHA)
+#define WEAK_STORES
+#endif
+#if defined(MM_RMO) || defined(MM_ALPHA)
+#define STALE_LOADS
+#endif
+
+#define SBSIZE	3		/* SBHAS, SBVAL, DRAINABLE assume 3 */
+
+#ifndef WORDMOD
+#define WORDMOD	256		/* a counter wraps at WORDMOD */
+#endif
+
+byte mem[NLOC];
+
+#ifdef WEAK_STORES
+typedef sbuf {
+	byte	loc[SBSIZE];
+	byte	val[SBSIZE];
+	bit	bar[SBSIZE];	/* a release fence precedes this entry */
+	byte	n;		/* entries in use, oldest first */
+	bit	pend;		/* release fence issued, no store since */
+};
+sbuf sb[NCPU];
+
+/* Is word l in c's buffer, and its newest buffered value (SBSIZE <= 3). */
+#define SBHAS(c, l)	((sb[c].n > 0 && sb[c].loc[0] == (l)) ||	\
+			 (sb[c].n > 1 && sb[c].loc[1] == (l)) ||	\
+			 (sb[c].n > 2 && sb[c].loc[2] == (l)))
+#define SBVAL(c, l)	((sb[c].n > 2 && sb[c].loc[2] == (l)) -> sb[c].val[2] : \
+			 ((sb[c].n > 1 && sb[c].loc[1] == (l)) -> sb[c].val[1] : \
+			  sb[c].val[0]))
+#endif
+
+#ifdef STALE_LOADS
+typedef view_t {
+	byte	at[NLOC];
+};
+view_t view[NCPU];
+#define MEMVIEW(c, l)	view[c].at[l]
+#else
+#define MEMVIEW(c, l)	mem[l]
+#endif
+
+/* The value a load by c of word l may return now (one choice). */
+#ifdef WEAK_STORES
+#define CUR(c, l)	(SBHAS(c, l) -> SBVAL(c, l) : MEMVIEW(c, l))
+#else
+#define CUR(c, l)	mem[l]
+#endif
+
+/* Copy the initial memory into the views; called once at start. */
+inline mem_init_views()
+{
+#ifdef STALE_LOADS
+	i = 0;
+	do
+	:: i < NLOC ->
+		j = 0;
+		do
+		:: j < NCPU -> view[j].at[i] = mem[i]; j++
+		:: else -> break
+		od;
+		i++
+	:: else -> break
+	od
+#else
+	skip
+#endif
+}
+
+/* Loads.  r = *l */
+inline LOAD(c, l, r)
+{
+#ifdef STALE_LOADS
+	atomic {
+		if
+		:: SBHAS(c, l) -> r = SBVAL(c, l)
+		:: else ->
+			if
+			:: view[c].at[l] = mem[l]	/* the load is late ... */
+			:: skip				/* ... or early */
+			fi;
+			r = view[c].at[l]
+		fi
+	}
+#else
+	r = CUR(c, l)
+#endif
+}
+
+/* The front end's spin: wait until a load of l returns v. */
+inline SPIN_UNTIL(c, l, v)
+{
+#ifdef STALE_LOADS
+	do
+	:: atomic { CUR(c, l) == (v) -> break }
+	:: atomic { !SBHAS(c, l) && view[c].at[l] != mem[l] ->
+		view[c].at[l] = mem[l] }
+	od
+#else
+	(CUR(c, l) == (v))
+#endif
+}
+
+/* Stores.  *l = v */
+inline STORE(c, l, v)
+{
+#ifdef WEAK_STORES
+	atomic {
+		sb[c].n < SBSIZE ->
+		sb[c].loc[sb[c].n] = l;
+		sb[c].val[sb[c].n] = v;
+		sb[c].bar[sb[c].n] = sb[c].pend;
+		sb[c].pend = 0;
+		sb[c].n++
+	}
+#else
+	mem[l] = v
+#endif
+}
+
+/* Atomic read-modify-write: the read half, the write half. */
+#if defined(MM_TSO)
+#define RMW_READY(c, l)	(sb[c].n == 0)
+#elif defined(WEAK_STORES)
+/* Not before stores to the same word, nor before a release fence. */
+#define RMW_READY(c, l)	(!SBHAS(c, l) && !sb[c].pend &&			\
+			 !sb[c].bar[1] && !sb[c].bar[2])
+#else
+#define RMW_READY(c, l)	true
+#endif
+#ifdef STALE_LOADS
+#define RMW_VIEW(c, l)	view[c].at[l] = mem[l]
+#else
+#define RMW_VIEW(c, l)	skip
+#endif
+
+/* old = *l, *l = v: atomic_swap_ptr(), no ordering of its own. */
+inline RMW_SWAP(c, l, v, old)
+{
+	atomic {
+		RMW_READY(c, l) ->
+		old = mem[l];
+		mem[l] = v;
+		RMW_VIEW(c, l)
+	}
+}
+
+/* r = ++*l: atomic_inc_int_nv(), no ordering of its own. */
+inline RMW_INC(c, l, r)
+{
+	atomic {
+		RMW_READY(c, l) ->
+		mem[l] = (mem[l] + 1) % WORDMOD;
+		r = mem[l];
+		RMW_VIEW(c, l)
+	}
+}
+
+/*
+ * A later load through the pointer p just read: on MM_RMO it cannot be
+ * satisfied before the read of p, so its view is at least that fresh.
+ */
+inline DEP_LOAD_ORDER(c, p)
+{
+#ifdef MM_RMO
+	if
+	:: !SBHAS(c, p) -> view[c].at[p] = mem[p]
+	:: else -> skip
+	fi
+#else
+	skip
+#endif
+}
+
+/* membar_exit() */
+inline REL_FENCE(c)
+{
+#if defined(WEAK_STORES) && !defined(MM_TSO)
+	d_step {
+		if
+		:: sb[c].n > 0 -> sb[c].pend = 1
+		:: else -> skip
+		fi
+	}
+#else
+	skip
+#endif
+}
+
+/* membar_enter(), membar_sync() */
+inline FULL_FENCE(c)
+{
+#ifdef WEAK_STORES
+	atomic {
+		sb[c].n == 0 ->
+		sb[c].pend = 0;
+#ifdef STALE_LOADS
+		i = 0;
+		do
+		:: i < NLOC -> view[c].at[i] = mem[i]; i++
+		:: else -> break
+		od
+#else
+		skip
+#endif
+	}
+#else
+	skip
+#endif
+}
+
+#ifdef WEAK_STORES
+/*
+ * Entry i of c's buffer may reach memory now: it is the oldest, or
+ * (PSO and weaker) no release fence lies between it and the oldest and
+ * no older entry is for the same word.
+ */
+#ifdef MM_TSO
+#define DRAINABLE(c, i)	((i) == 0 && sb[c].n > 0)
+#else
+#define DRAINABLE(c, i)	(sb[c].n > (i) &&				\
+	((i) == 0 ||							\
+	 ((i) == 1 && !sb[c].bar[1] && sb[c].loc[0] != sb[c].loc[1]) ||	\
+	 ((i) == 2 && !sb[c].bar[1] && !sb[c].bar[2] &&			\
+	  sb[c].loc[0] != sb[c].loc[2] && sb[c].loc[1] != sb[c].loc[2])))
+#endif
+
+#ifdef STALE_LOADS
+#define DRAIN_VIEW(c, i)	view[c].at[sb[c].loc[i]] = sb[c].val[i]
+#else
+#define DRAIN_VIEW(c, i)	skip
+#endif
+
+#define DRAIN(c, i)							\
+	:: d_step {							\
+		DRAINABLE(c, i) ->					\
+		mem[sb[c].loc[i]] = sb[c].val[i];			\
+		DRAIN_VIEW(c, i);					\
+		k = i;							\
+		do							\
+		:: k + 1 < sb[c].n ->					\
+			sb[c].loc[k] = sb[c].loc[k + 1];		\
+			sb[c].val[k] = sb[c].val[k + 1];		\
+			sb[c].bar[k] = sb[c].bar[k + 1];		\
+			k++						\
+		:: else -> break					\
+		od;							\
+		sb[c].loc[k] = 0;					\
+		sb[c].val[k] = 0;					\
+		sb[c].bar[k] = 0;					\
+		sb[c].bar[0] = 0;					\
+		sb[c].n--;						\
+		if							\
+		:: sb[c].n == 0 -> sb[c].pend = 0			\
+		:: else -> skip						\
+		fi;							\
+		k = 0							\
+	}
+
+#if SBSIZE == 1
+#define DRAIN_CPU(c)	DRAIN(c, 0)
+#elif SBSIZE == 2
+#define DRAIN_CPU(c)	DRAIN(c, 0) DRAIN(c, 1)
+#else
+#define DRAIN_CPU(c)	DRAIN(c, 0) DRAIN(c, 1) DRAIN(c, 2)
+#endif
+#endif /* WEAK_STORES */

@@ -1,0 +1,135 @@
+/*
+ * Declarations for every model: memory (lib/mem.pml), the front end's
+ * per-CPU state, the ghost state the properties are stated over, and the
+ * ordering primitives of sys/kern/kern_mplock.h.  A backend model
+ * defines NLOC and LOC_INIT, includes this file, defines its own state
+ * and the inlines be_init(), be_enqueue(c) and be_handoff(c), then
+ * includes lib/frontend.pml.  At the atomic operation that gives c its place in
+ * the queue it runs GHOST_ENQ(c); at the store that passes the lock on,
+ * GHOST_HANDOFF(c) (MPL_STORE_RELEASE_HANDOFF does both halves).
+ *
+ * Scenario, one of:
+ *  (default)	SC: the OpenBSD semantics on 3 CPUs (see cpu() below);
+ *		safety: assertions, the held() invariant (monitor), and
+ *		no invalid end state, i.e. every wait terminates.
+ *  LOOP	every CPU locks and unlocks forever; liveness: ltl
+ *		"nostarve" under weak fairness.
+ *  WM		lock/unlock around a read-increment-write of a shared word
+ *		under a memory model of lib/mem.pml: mutual exclusion and
+ *		no lost or stale update.
+ *
+ * Front-end mutants (each must be caught):
+ *  MUT_DEPTH_FIRST	 depth becomes 1 before enqueue has set mplc_wait
+ *			 (the order before the model found it)
+ *  MUT_NESTED_ENQUEUE	 a nested __mp_lock() on a CPU that waits takes a
+ *			 second place in the queue
+ *  MUT_NESTED_HANDOFF	 every unlock hands off, not only 1->0
+ *  MUT_NO_SWAP_REL	 mpl_swap_ptr() without membar_exit() before
+ *  MUT_NO_SWAP_ACQ	 mpl_swap_ptr() without membar_enter() after
+ *  MUT_NO_STORE_REL	 mpl_store_release() without membar_exit()
+ *  MUT_NO_ACQUIRE	 no mpl_acquire() after the wait
+ */
+
+#ifndef NCPU
+#define NCPU	3
+#endif
+
+#include "mem.pml"
+#define NONE	255
+
+#if defined(WM) && !defined(NACQ)
+#define NACQ	2
+#endif
+
+/* Front-end per-CPU state (struct __mp_lock_cpu). */
+byte depth[NCPU];		/* mplc_depth */
+byte wait[NCPU];		/* mplc_wait: a word index */
+byte want[NCPU];		/* mplc_want */
+bit ien[NCPU];			/* local interrupts enabled */
+bit inintr[NCPU];		/* the interrupt handler runs on this CPU */
+bit go;				/* initialised */
+
+/* __mp_lock_held(): one instant's values (see README). */
+#define HELD(c)		(depth[c] > 0 && mem[wait[c]] == want[c]) /* [fe.held] */
+
+/*
+ * Ghost state.  gpos[c]: c's place in the queue, taken at the
+ * enqueue's atomic operation; ghead: the place the lock belongs to,
+ * advanced at each hand-off store; gq[c]: c has a place; owner: the CPU
+ * between the return of its outermost __mp_lock() and depth 0.
+ */
+#if !defined(WM) && !defined(LOOP)
+byte gpos[NCPU];
+bit gq[NCPU];
+byte gnext, ghead;
+byte owner = NONE;
+byte migrated;			/* release_all count moved to CPU 0 */
+
+#ifdef COVER_QUEUE_FULL
+#define COVER_Q		assert(gnext - ghead < NCPU - 1)
+#else
+#define COVER_Q		skip
+#endif
+#define GHOST_ENQ(c)	assert(!gq[c]); COVER_Q; gq[c] = 1; gpos[c] = gnext; gnext++
+#define GHOST_HANDOFF(c) assert(gq[c] && gpos[c] == ghead); gq[c] = 0; ghead++
+#define HELD_OK(c)	(!HELD(c) || (gq[c] && gpos[c] == ghead))
+#define INVARIANT	(HELD_OK(0) && HELD_OK(1) && HELD_OK(2) &&	\
+			 (owner == NONE || HELD(owner)))
+#else
+#define GHOST_ENQ(c)	skip
+#define GHOST_HANDOFF(c) skip
+#endif
+
+#ifdef LOOP
+bit trying[NCPU];
+byte owner = NONE;
+#endif
+
+#ifdef WM
+bit inside;			/* a CPU is in the critical section */
+byte done;			/* critical sections completed */
+#endif
+
+/*
+ * kern_mplock.h ordering primitives, as the MI fallbacks implement them.
+ * (MD versions have the same roles: see MAPPING.)
+ */
+
+/* mpl_swap_ptr(): membar_exit(); atomic_swap_ptr(); membar_enter(). */
+inline MPL_SWAP_PTR(c, l, v, old)
+{
+#ifndef MUT_NO_SWAP_REL
+	REL_FENCE(c);					/* [prim.swap.rel] */
+#endif
+	atomic {
+		RMW_SWAP(c, l, v, old);			/* [prim.swap.rmw] */
+		GHOST_ENQ(c);
+		DEP_LOAD_ORDER(c, old)
+	}
+#ifndef MUT_NO_SWAP_ACQ
+	FULL_FENCE(c)					/* [prim.swap.acq] */
+#endif
+}
+
+/* mpl_store_release() that passes the lock: membar_exit(); *l = v. */
+inline MPL_STORE_RELEASE_HANDOFF(c, l, v)
+{
+#ifndef MUT_NO_STORE_REL
+	REL_FENCE(c);					/* [prim.store.rel] */
+#endif
+	atomic {
+		STORE(c, l, v);				/* [prim.store.st] */
+		GHOST_HANDOFF(c)
+	}
+}
+
+/* mpl_acquire(): membar_sync(). */
+inline MPL_ACQUIRE(c)
+{
+#ifndef MUT_NO_ACQUIRE
+	FULL_FENCE(c)					/* [prim.acquire] */
+#else
+	skip
+#endif
+}
+

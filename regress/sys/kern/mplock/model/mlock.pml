@@ -1,0 +1,99 @@
+/*
+ * M-lock backend, sys/kern/kern_mplock_mlock.c, with the MI front end
+ * (lib/frontend.pml).  Words: the never-armed first variable, the word
+ * every CPU's mplc_wait points to before its first enqueue, two lock
+ * variables per CPU, the tail pointer, the critical section's data.
+ *
+ *@ model    sc loop tso pso rmo alpha pso3
+ *@ mutant   publish-before-busy  MUT_PUBLISH_EARLY   sc   swap publishes the variable before *mine = 1
+ *@ mutant   reuse-too-early      MUT_ONE_VAR         sc loop   one variable per CPU: re-armed before its waiter saw it free
+ *@ mutant   held-before-enqueue  MUT_DEPTH_FIRST     sc   depth 1 before mplc_wait is set: held() true on a stale word
+ *@ mutant   nested-enqueue       MUT_NESTED_ENQUEUE  sc   nested lock while waiting takes a second place
+ *@ mutant   nested-handoff       MUT_NESTED_HANDOFF  sc   hand-off on a nested unlock
+ *@ mutant   no-swap-release      MUT_NO_SWAP_REL     pso rmo alpha  no membar_exit before the swap
+ *@ holds    no-swap-release      MUT_NO_SWAP_REL     tso  x86: the locked swap is a full barrier
+ *@ mutant   no-swap-acquire      MUT_NO_SWAP_ACQ     alpha   no membar_enter after the swap
+ *@ holds    no-swap-acquire      MUT_NO_SWAP_ACQ     rmo  the load through the swapped pointer is ordered by its address dependency
+ *@ mutant   no-handoff-release   MUT_NO_STORE_REL    pso rmo alpha  no membar_exit before the hand-off store
+ *@ holds    no-handoff-release   MUT_NO_STORE_REL    tso  TSO keeps stores in order
+ *@ mutant   no-acquire           MUT_NO_ACQUIRE      rmo alpha  no mpl_acquire() after the wait
+ *@ holds    no-acquire           MUT_NO_ACQUIRE      tso pso  loads are not reordered there
+ *@ cover    intr-while-waiting   COVER_INTR_WAITING  the interrupt nests while CPU 1 waits
+ *@ cover    three-queued         COVER_QUEUE_FULL    all three CPUs queued at once
+ *@ cover    reuse-after-waiter   COVER_REUSE         a variable is re-armed after a CPU waited on it
+ */
+
+#ifndef NCPU
+#define NCPU	3
+#endif
+#define LOC_FREE	0			/* mlb_free */
+#define LOC_INIT	1			/* &mplc_depth, see README */
+#define VAR(c, k)	(2 + 2 * (c) + (k))	/* mlb_var[c].mmv_busy[k] */
+#define LOC_TAIL	(2 + 2 * NCPU)		/* mlb_tail */
+#define LOC_X		(LOC_TAIL + 1)
+#define NLOC		(LOC_X + 1)
+
+#include "lib/prims.pml"
+
+byte mine[NCPU];			/* mcb_mine */
+bit nxt[NCPU];				/* mcb_next */
+#ifdef COVER_REUSE
+bit gwaiter[NLOC];
+#endif
+
+/* mpl_be_init() */
+inline be_init()
+{
+	i = 0;
+	do
+	:: i < NCPU ->
+		mem[VAR(i, 0)] = 0;			/* [mlock.init.var] */
+		mem[VAR(i, 1)] = 0;
+		mine[i] = VAR(i, 0);
+		nxt[i] = 0;				/* [mlock.init.next] */
+		i++
+	:: else -> break
+	od;
+	mem[LOC_FREE] = 0;				/* [mlock.init.free] */
+	mem[LOC_TAIL] = LOC_FREE			/* [mlock.init.tail] */
+}
+
+/* mpl_be_enqueue() */
+inline be_enqueue(c)
+{
+	d_step {
+		mine[c] = VAR(c, nxt[c]);		/* [mlock.enqueue.mine] */
+#ifndef MUT_ONE_VAR
+		nxt[c] = 1 - nxt[c]			/* [mlock.enqueue.next] */
+#else
+		nxt[c] = 0
+#endif
+	};
+#ifdef COVER_REUSE
+	assert(!gwaiter[mine[c]]);
+#endif
+#ifndef MUT_PUBLISH_EARLY
+	STORE(c, mine[c], 1);				/* [mlock.enqueue.arm] */
+	want[c] = 0;					/* [mlock.enqueue.want] */
+	MPL_SWAP_PTR(c, LOC_TAIL, mine[c], t);		/* [mlock.enqueue.swap] */
+#else
+	want[c] = 0;
+	MPL_SWAP_PTR(c, LOC_TAIL, mine[c], t);
+	STORE(c, mine[c], 1);
+#endif
+	d_step {
+		wait[c] = t;				/* [mlock.enqueue.wait] */
+#ifdef COVER_REUSE
+		gwaiter[t] = 1;
+#endif
+		t = 0
+	}
+}
+
+/* mpl_be_handoff() */
+inline be_handoff(c)
+{
+	MPL_STORE_RELEASE_HANDOFF(c, mine[c], 0)	/* [mlock.handoff.store] */
+}
+
+#include "lib/frontend.pml"

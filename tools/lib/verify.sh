@@ -1,0 +1,369 @@
+# Model checks and the ThreadSanitizer build (regress/sys/kern/mplock/
+# model/README.md).  Sourced after common.sh, testlib.sh and harness.sh
+# by tools/verify.sh and by the test suite tools/tests.d/70-verify.sh.
+#
+#	verify_mapping		MAPPING and sources.sha256 agree with sys/
+#	verify_models		every backend's model, mutants, coverage
+#	verify_tsan		TSan build: stress tests clean, seeded races
+#				reported
+#
+# Each check is one PASS/FAIL line through testlib; model runs are also
+# appended to $VERIFY_TABLE (name, states, seconds, verdict).
+
+MODEL=$REGRESS/model
+VOBJ=$OBJ/verify
+VERIFY_TABLE=${VERIFY_TABLE:-$VOBJ/table}
+# Memory models of the weak-memory scenario (lib/mem.pml).
+VERIFY_WM_MODES="tso pso rmo alpha"
+
+_v_sha256() {
+	if command -v sha256sum >/dev/null 2>&1; then
+		sha256sum <"$1" | cut -d' ' -f1
+	elif command -v sha256 >/dev/null 2>&1; then
+		sha256 -q "$1"
+	else
+		openssl dgst -sha256 -r "$1" | cut -d' ' -f1
+	fi
+}
+
+# The C files the models stand for: every file named in MAPPING.
+_v_sources() {
+	sed -e 's/#.*//' "$MODEL/MAPPING" | awk 'NF >= 5 { print $2 }' |
+	    sort -u
+}
+
+# verify.sh hashes: the current hashes, in sources.sha256's format.
+verify_print_hashes() {
+	for _f in $(_v_sources); do
+		echo "$(_v_sha256 "$ROOT/$_f")  $_f"
+	done
+}
+
+# verify.sh map: where each anchor of MAPPING is now.
+verify_print_map() {
+	sed -e 's/#.*//' "$MODEL/MAPPING" | while read -r _tag _f _fn _line \
+	    _anchor; do
+		[ -n "$_anchor" ] || continue
+		_now=$(grep -nF -- "$_anchor" "$ROOT/$_f" | cut -d: -f1 |
+		    tr '\n' ' ')
+		printf '%-24s %-30s %-20s %4s -> %s\n' "$_tag" "$_f" "$_fn" \
+		    "$_line" "${_now:-MISSING}"
+	done
+}
+
+# Each TAG is in a model, each model [TAG] is mapped, each anchor is on
+# its line.
+_v_check_map() {
+	_bad=0
+	_tags=$(cat "$MODEL"/*.pml "$MODEL"/lib/*.pml |
+	    grep -o '\[[a-z]*\.[a-z_.]*\]' | tr -d '[]' | sort -u)
+	_mapped=$(sed -e 's/#.*//' "$MODEL/MAPPING" | awk 'NF >= 5 {
+	    print $1 }' | sort -u)
+	for _t in $_tags; do
+		echo "$_mapped" | grep -qx "$_t" || {
+			echo "model statement [$_t] is not in MAPPING"
+			_bad=1
+		}
+	done
+	for _t in $_mapped; do
+		echo "$_tags" | grep -qx "$_t" || {
+			echo "MAPPING lists $_t, no model statement has it"
+			_bad=1
+		}
+	done
+	_tmp=$VOBJ/map.$$
+	sed -e 's/#.*//' "$MODEL/MAPPING" >"$_tmp"
+	while read -r _tag _f _fn _line _anchor; do
+		[ -n "$_anchor" ] || continue
+		if [ ! -f "$ROOT/$_f" ]; then
+			echo "$_tag: no file $_f"
+			_bad=1
+		elif ! sed -n "${_line}p" "$ROOT/$_f" | grep -qF -- "$_anchor"
+		then
+			echo "$_tag: $_f:$_line does not contain '$_anchor'" \
+			    "(now at: $(grep -nF -- "$_anchor" "$ROOT/$_f" |
+			    cut -d: -f1 | tr '\n' ' '))"
+			_bad=1
+		fi
+	done <"$_tmp"
+	rm -f "$_tmp"
+	return $_bad
+}
+
+# Every modelled source has the hash recorded with the model.
+_v_check_hashes() {
+	_bad=0
+	for _f in $(_v_sources); do
+		_want=$(awk -v f="$_f" '$2 == f { print $1 }' \
+		    "$MODEL/sources.sha256")
+		_have=$(_v_sha256 "$ROOT/$_f")
+		if [ -z "$_want" ]; then
+			echo "$_f: no hash recorded in model/sources.sha256"
+			_bad=1
+		elif [ "$_want" != "$_have" ]; then
+			echo "$_f changed since the model was last checked" \
+			    "against it."
+			_bad=1
+		fi
+	done
+	if [ $_bad -ne 0 ]; then
+		cat <<EOF
+Re-read the changed code against the model statements MAPPING maps to
+it, change the model where the behaviour changed, fix MAPPING's line
+numbers ("sh tools/verify.sh map" shows where each anchor is now), run
+"make verify", then record the new hashes:
+	sh tools/verify.sh hashes >regress/sys/kern/mplock/model/sources.sha256
+EOF
+	fi
+	return $_bad
+}
+
+verify_mapping() {
+	mkdir -p "$VOBJ"
+	t_check "verify/mapping" _v_check_map
+	t_check "verify/hashes" _v_check_hashes
+	for _be in $BACKENDS; do
+		if ! _v_sources | grep -qx "sys/kern/kern_mplock_$_be.c"; then
+			t_fail "verify/mapping/$_be" "backend $_be has no" \
+			    "model statements in MAPPING"
+		fi
+	done
+}
+
+# _v_mode_defs MODE: spin -D flags of a scenario.
+_v_mode_defs() {
+	case $1 in
+	sc)	echo "" ;;
+	loop)	echo "-DLOOP -DNCPU=2" ;;
+	pso3)	echo "-DWM -DNCPU=3 -DNACQ=2 -DMM_PSO" ;;
+	*)	echo "-DWM -DNCPU=2 -DNACQ=3 -DMM_$(upper "$1")" ;;
+	esac
+}
+
+# _v_pan NAME MODEL MODE EXPECT [DEFINE]: generate, compile and run pan.
+# EXPECT: ok (no error, complete search) or error (an error found).
+# Records a PASS/FAIL line and a table row.
+_v_pan() {
+	_name=$1 _pml=$2 _mode=$3 _expect=$4 _def=${5:+-D$5}
+	_d=$VOBJ/run/$(echo "$_name" | tr '/' '_')
+	_log=$(_t_log "$_name")
+	rm -rf "$_d"
+	mkdir -p "$_d"
+	_t0=$(_t_now)
+	_defs="$(_v_mode_defs "$_mode") $_def"
+	# Compiling pan.c takes longer than most searches: optimise only
+	# for the big ones.
+	_opt=-O0
+	case $_mode:$_expect in
+	sc:ok|pso3:ok) _opt=-O2 ;;
+	esac
+	if [ "$_mode" = loop ]; then
+		_cflags="-DCOLLAPSE -DNFAIR=3 -DMEMLIM=2048"
+		_run="./pan -a -f -n -m500000"
+	else
+		_cflags="-DSAFETY -DCOLLAPSE -DMEMLIM=2048"
+		_run="./pan -n -m100000"
+	fi
+	# shellcheck disable=SC2086
+	(
+		cd "$_d" &&
+		echo "spin -a $_defs $_pml" &&
+		spin -a $_defs "$_pml" </dev/null &&
+		$CC $_opt -w $_cflags -o pan pan.c &&
+		echo "$_run" && timeout 600 $_run </dev/null
+	) >"$_log" 2>&1
+	_rc=$?
+	_dt=$(($(_t_now) - _t0))
+	_states=$(sed -n 's/^ *\([0-9][0-9]*\) states, stored.*/\1/p' \
+	    "$_log" | head -n 1)
+	_errs=$(sed -n 's/.*errors: \([0-9][0-9]*\).*/\1/p' "$_log" |
+	    head -n 1)
+	_what=$(grep -m1 -E '^pan:[0-9]+: ' "$_log" | sed 's/^pan:[0-9]*: //' |
+	    cut -c1-50)
+	_v=
+	if [ -z "$_errs" ]; then
+		_v="no result (exit $_rc)"
+	elif grep -qE 'max search depth too small|out of memory' "$_log" &&
+	    [ "$_errs" -eq 0 ]; then
+		_v="search incomplete"
+	elif [ "$_expect" = ok ] && [ "$_errs" -eq 0 ]; then
+		_v=ok
+	elif [ "$_expect" = error ] && [ "$_errs" -gt 0 ]; then
+		_v=ok
+	fi
+	if [ "$_expect" = ok ]; then
+		_verdict="${_errs:-?} errors"
+	else
+		_verdict="caught: ${_what:-?}"
+		[ "${_errs:-0}" -gt 0 ] || _verdict="NOT caught"
+	fi
+	printf '%s|%s|%s|%s\n' "$_name" "${_states:-?}" "$_dt" \
+	    "$_verdict" >>"$VERIFY_TABLE"
+	if [ "$_v" = ok ]; then
+		t_pass "$_name" "${_states:-?} states, ${_dt}s, $_verdict"
+	else
+		t_fail "$_name" "${_v:-$_verdict}, ${_states:-?} states" "$_log"
+	fi
+	rm -f "$_d/pan" "$_d/pan.c" "$_d"/pan.[bhmpt]
+}
+
+_v_is_mode() {
+	case " sc loop pso3 $VERIFY_WM_MODES " in
+	*" $1 "*) return 0 ;;
+	esac
+	return 1
+}
+
+# verify_models: for every registered backend, regress/.../model/BE.pml:
+# the model under each mode of its "*@ model" line, then every "*@
+# mutant" (must be caught), "*@ holds" (must not be: the barrier is not
+# needed under that memory model) and "*@ cover" (the scenario reaches
+# the state: its assertion must fail).
+verify_models() {
+	mkdir -p "$VOBJ"
+	if ! command -v spin >/dev/null 2>&1; then
+		t_fail "verify/spin" "spin not installed (.ci/run installs it)"
+		return
+	fi
+	for _be in $BACKENDS; do
+		_pml=$MODEL/$_be.pml
+		if [ ! -f "$_pml" ]; then
+			t_fail "verify/model/$_be" "no model $_pml for backend $_be"
+			continue
+		fi
+		sed -n 's/^ \*@ *//p' "$_pml" >"$VOBJ/specs.$_be"
+		grep -q '^model ' "$VOBJ/specs.$_be" || {
+			t_fail "verify/model/$_be" "no '*@ model' line in $_pml"
+			continue
+		}
+		_nmut=0
+		while read -r _kind _rest; do
+			# shellcheck disable=SC2086
+			set -- $_rest
+			case $_kind in
+			model)
+				for _m in "$@"; do
+					_v_pan "verify/model/$_be/$_m" "$_pml" \
+					    "$_m" ok
+				done
+				;;
+			mutant|holds)
+				_mname=$1 _mac=$2
+				shift 2
+				_exp=error
+				[ "$_kind" = holds ] && _exp=ok
+				while [ $# -gt 0 ] && _v_is_mode "$1"; do
+					_v_pan "verify/$_kind/$_be/$_mname/$1" \
+					    "$_pml" "$1" $_exp "$_mac"
+					shift
+				done
+				[ "$_kind" = mutant ] && _nmut=$((_nmut + 1))
+				;;
+			cover)
+				_v_pan "verify/cover/$_be/$1" "$_pml" sc error "$2"
+				;;
+			esac
+		done <"$VOBJ/specs.$_be"
+		[ "$_nmut" -gt 0 ] ||
+		    t_fail "verify/mutants/$_be" "model $_pml has no mutants"
+	done
+}
+
+# A compiler that builds and links with -fsanitize=thread.
+_v_tsan_cc() {
+	mkdir -p "$VOBJ/tsan"
+	echo 'int main(void) { return 0; }' >"$VOBJ/tsan/probe.c"
+	for _c in ${TSAN_CC:-gcc clang cc}; do
+		if $_c -fsanitize=thread -o "$VOBJ/tsan/probe" \
+		    "$VOBJ/tsan/probe.c" >/dev/null 2>&1 &&
+		    "$VOBJ/tsan/probe"; then
+			echo "$_c"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# Which tests run under TSan, with counts that keep them short.
+VERIFY_TSAN_TESTS="mutex:-n20000 multi:-n20000 intr:-n3000 fifo:-n50 recurse:"
+
+_v_tsan_run() {
+	# _v_tsan_run DIR ARGS: exit 0 when the test passes and TSan
+	# reported nothing (TSan makes the exit status 66 when it did).
+	_dir=$1
+	shift
+	TSAN_OPTIONS="suppressions=$REGRESS/shim/tsan/suppressions \
+exitcode=66" timeout 300 "$_dir/mplocktest" -w 60 "$@"
+}
+
+# The seeded bug: TSan must print a data race report.
+_v_tsan_race() {
+	_v_tsan_run "$@" >"$_rlog" 2>&1
+	grep -q 'WARNING: ThreadSanitizer: data race' "$_rlog"
+}
+
+# verify_tsan: the harness built with -fsanitize=thread, the lock's
+# primitives as C11 atomics (shim/tsan/), for every backend: the stress
+# tests report nothing; a relaxed hand-off store and a relaxed spin
+# load must each be reported.
+verify_tsan() {
+	_tcc=$(_v_tsan_cc) || {
+		t_fail "verify/tsan" "no compiler links -fsanitize=thread" \
+		    "(gcc: libtsan2; clang: libclang-rt-14-dev)"
+		return
+	}
+	# gcc warns that TSan ignores fences; the shim's own fence (in its
+	# WITNESS recorder) is not one the lock depends on.
+	_cc=$_tcc
+	$_tcc -Werror -Wno-tsan -fsanitize=thread -c -o "$VOBJ/tsan/probe.o" \
+	    "$VOBJ/tsan/probe.c" >/dev/null 2>&1 && _cc="$_tcc -Wno-tsan"
+	# A copy of the tree whose shim has the TSan headers.
+	_tree=$VOBJ/tsan/tree
+	rm -rf "$_tree"
+	mkdir -p "$_tree/regress/sys/kern"
+	cp -R "$ROOT/sys" "$_tree/sys"
+	cp -R "$REGRESS" "$_tree/regress/sys/kern/mplock"
+	_s=$_tree/regress/sys/kern/mplock/shim
+	cp "$_s/tsan/machine/mplock.h" "$_s/include/machine/mplock.h"
+	cp "$_s/tsan/sys/atomic.h" "$_s/include/sys/atomic.h"
+	for _be in $BACKENDS; do
+		_d=$VOBJ/tsan/$_be
+		if ! CC=$_cc SRCROOT=$_tree harness_build "$_d" "$_be" \
+		    -fsanitize=thread; then
+			t_fail "verify/tsan/$_be/build" "build failed ($_cc)" \
+			    "$_d/build.log"
+			continue
+		fi
+		for _t in $VERIFY_TSAN_TESTS; do
+			t_check "verify/tsan/$_be/${_t%%:*}" _v_tsan_run \
+			    "$_d" ${_t#*:} "${_t%%:*}"
+		done
+		for _m in STORE:handoff-store LOAD:spin-load; do
+			_mn=verify/tsan-mutant/$_be/relaxed-${_m#*:}
+			_d=$VOBJ/tsan/$_be-${_m#*:}
+			if ! CC=$_cc SRCROOT=$_tree harness_build "$_d" "$_be" \
+			    -fsanitize=thread \
+			    -DMPL_TSAN_${_m%%:*}_ORDER=__ATOMIC_RELAXED; then
+				t_fail "$_mn" "build failed" "$_d/build.log"
+				continue
+			fi
+			_rlog=$(_t_log "$_mn")
+			if _v_tsan_race "$_d" -n20000 mutex; then
+				t_pass "$_mn" "caught: $(grep -c \
+				    'WARNING: ThreadSanitizer: data race' \
+				    "$_rlog") race reports"
+			else
+				t_fail "$_mn" "TSan did not report the race" \
+				    "$_rlog"
+			fi
+		done
+	done
+}
+
+# verify_table: the states/time/verdict table of this run.
+verify_table() {
+	[ -s "$VERIFY_TABLE" ] || return 0
+	printf '\n%-48s %10s %6s  %s\n' "model check" "states" "secs" "verdict"
+	awk -F'|' '{ printf "%-48s %10s %6s  %s\n", $1, $2, $3, $4 }' \
+	    "$VERIFY_TABLE"
+}

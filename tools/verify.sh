@@ -1,0 +1,50 @@
+#!/bin/sh
+#
+# Model checks of the lock protocol and the ThreadSanitizer build
+# (regress/sys/kern/mplock/model/README.md).  Prints a PASS/FAIL line per
+# check, then a table of states explored, time and verdict per model
+# and mutant.  Exit status 0 when every check passed.
+#
+#	tools/verify.sh [all]	everything ("make verify")
+#	tools/verify.sh models	the Spin models only
+#	tools/verify.sh tsan	the TSan build only
+#	tools/verify.sh mapping	MAPPING and the recorded source hashes
+#	tools/verify.sh map	where each MAPPING anchor is now
+#	tools/verify.sh hashes	the current hashes, to be recorded in
+#				regress/sys/kern/mplock/model/sources.sha256
+#				after the model was re-checked
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/tools/lib/common.sh"
+. "$ROOT/tools/lib/testlib.sh"
+. "$ROOT/tools/lib/harness.sh"
+. "$ROOT/tools/lib/verify.sh"
+
+what=${1:-all}
+case $what in
+hashes)	verify_print_hashes; exit 0 ;;
+map)	verify_print_map; exit 0 ;;
+all|models|tsan|mapping) ;;
+*)	echo "usage: $0 [all|models|tsan|mapping|map|hashes]" >&2; exit 2 ;;
+esac
+
+mkdir -p "$VOBJ"
+RESULTS=$VOBJ/results
+export RESULTS
+: >"$RESULTS"
+: >"$VERIFY_TABLE"
+start=$(date +%s)
+case $what in
+all|mapping)	verify_mapping ;;
+esac
+case $what in
+all|models)	verify_models ;;
+esac
+case $what in
+all|tsan)	verify_tsan ;;
+esac
+verify_table
+pass=$(grep -c '^PASS' "$RESULTS")
+fail=$(grep -c '^FAIL' "$RESULTS")
+echo "== verify: $(($(date +%s) - start))s, $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
