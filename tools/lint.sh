@@ -1,10 +1,12 @@
 #!/bin/sh
 #
 # Lint: man pages with mandoc -Tlint, kernel sources against the parts of
-# style(9) a script can check.  Prints every problem; exit status 1 if
-# there was any.
+# style(9) a script can check, and the backend registry: every backend in
+# Makefile.backends has its source file, its option in sys/sys/mplock.h
+# and its entries in mplock.9, and no backend file is left unregistered.
+# Prints every problem; exit status 1 if there was any.
 #
-#	tools/lint.sh [man | style]
+#	tools/lint.sh [man | style | backends]
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
@@ -66,10 +68,71 @@ lint_style() {
 	done
 }
 
+# _need BACKEND LINE FILE: FILE must have LINE exactly.
+_need() {
+	grep -Fqx -e "$2" "$3" 2>/dev/null || {
+		echo "$1: ${3#$ROOT/} lacks the line: $2"
+		rc=1
+	}
+}
+
+# One registration (BACKENDS= in Makefile.backends) is what the regress,
+# the mutants and the benchmark go by; this makes it also require what a
+# reader needs: the file, the option and the manual's entries.
+lint_backends() {
+	_man=$ROOT/share/man/man9/mplock.9
+	_hdr=$ROOT/sys/sys/mplock.h
+	case " $BACKENDS " in
+	*" $DEFAULT_BACKEND "*) ;;
+	*)	echo "Makefile.backends: default $DEFAULT_BACKEND not in" \
+		    "BACKENDS"
+		rc=1 ;;
+	esac
+	for _be in $BACKENDS; do
+		_f=sys/kern/kern_mplock_$_be.c
+		_opt=MPLOCK_$(upper "$_be")
+		if [ ! -f "$ROOT/$_f" ]; then
+			echo "$_be: registered but there is no $_f"
+			rc=1
+		else
+			_need "$_be" "const char mpl_be_name[] = \"$_be\";" \
+			    "$ROOT/$_f"
+			grep -Fq "defined($_opt)" "$ROOT/$_f" || {
+				echo "$_be: $_f is not compiled under $_opt"
+				rc=1
+			}
+		fi
+		grep -Fq "defined($_opt)" "$_hdr" || {
+			echo "$_be: sys/sys/mplock.h does not know $_opt"
+			rc=1
+		}
+		_need "$_be" ".Cd \"option $_opt\"" "$_man"
+		_need "$_be" ".It Dv $_opt" "$_man"
+		# A row in the comparison and in the measured figures.
+		[ "$(grep -c "^\.It Sy $_be Ta " "$_man")" -ge 2 ] || {
+			echo "$_be: mplock.9 lacks its rows (.It Sy $_be Ta ...)" \
+			    "in the backend comparison and measured figures"
+			rc=1
+		}
+	done
+	for _f in "$ROOT"/sys/kern/kern_mplock_*.c; do
+		[ -f "$_f" ] || continue
+		_be=${_f##*/kern_mplock_}
+		_be=${_be%.c}
+		case " $BACKENDS " in
+		*" $_be "*) ;;
+		*)	echo "${_f#$ROOT/}: backend not in Makefile.backends," \
+			    "so never tested"
+			rc=1 ;;
+		esac
+	done
+}
+
 case ${1:-all} in
 man)	lint_man ;;
 style)	lint_style ;;
-all)	lint_man; lint_style ;;
-*)	echo "usage: $0 [man | style]" >&2; exit 2 ;;
+backends) lint_backends ;;
+all)	lint_man; lint_style; lint_backends ;;
+*)	echo "usage: $0 [man | style | backends]" >&2; exit 2 ;;
 esac
 exit $rc

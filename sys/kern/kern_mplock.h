@@ -127,6 +127,10 @@ void	mpld_acquire_count(struct __mp_lock *, int, void *);
  *				value; ordered after every earlier load and
  *				store (release) and before every later one
  *				(acquire).
+ * mpl_cas_ptr_release(p, o, n)	if *p == o, *p = n, atomically; return the
+ *				old *p.  The store, if any, is ordered after
+ *				every earlier load and store (release); no
+ *				acquire side.
  * mpl_store_release(p, v)	*p = v, after every earlier load and store.
  * mpl_acquire()		after plain loads saw the lock become ours:
  *				keeps later loads and stores after them.
@@ -137,8 +141,8 @@ void	mpld_acquire_count(struct __mp_lock *, int, void *);
  * The MI fallbacks use only atomic(9) and membar_sync(9), following the
  * guarantees that manual page gives:
  *  - membar_exit() orders earlier loads and stores before later stores,
- *    so it makes a following store (or the store half of a swap) a
- *    release;
+ *    so it makes a following store (or the store half of a swap or a
+ *    compare-and-swap) a release;
  *  - membar_enter() orders an earlier store before later loads and
  *    stores; after a swap that covers its load half too, since the load
  *    of an atomic swap cannot come after its store.  It says nothing of
@@ -157,6 +161,13 @@ mpl_mi_swap_ptr(volatile void *p, void *v)
 	return (o);
 }
 
+static inline void *
+mpl_mi_cas_ptr_release(volatile void *p, void *o, void *n)
+{
+	membar_exit();
+	return (atomic_cas_ptr(p, o, n));
+}
+
 static inline void
 mpl_mi_store_release(volatile u_int *p, u_int v)
 {
@@ -169,6 +180,9 @@ mpl_mi_store_release(volatile u_int *p, u_int v)
 #endif
 #ifndef mpl_swap_ptr
 #define mpl_swap_ptr(p, v)		mpl_mi_swap_ptr((p), (v))
+#endif
+#ifndef mpl_cas_ptr_release
+#define mpl_cas_ptr_release(p, o, n)	mpl_mi_cas_ptr_release((p), (o), (n))
 #endif
 #ifndef mpl_store_release
 #define mpl_store_release(p, v)		mpl_mi_store_release((p), (v))

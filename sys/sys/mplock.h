@@ -32,16 +32,20 @@
  *
  *	option MPLOCK_MLOCK	M-lock queue lock (default)
  *	option MPLOCK_TICKET	ticket lock, the historical algorithm
+ *	option MPLOCK_MCS	MCS queue lock
+ *	option MPLOCK_ANDERSON	Anderson array lock
  *
  * Every backend reduces waiting to "spin until *mplc_wait == mplc_want",
  * so the front end owns the spin loop and __mp_lock_held() is the same
  * test for all of them.
  */
-#if !defined(MPLOCK_TICKET)
+#if !defined(MPLOCK_TICKET) && !defined(MPLOCK_MCS) && \
+    !defined(MPLOCK_ANDERSON)
 #undef MPLOCK_MLOCK
 #define MPLOCK_MLOCK	1
 #endif
-#if defined(MPLOCK_TICKET) + defined(MPLOCK_MLOCK) != 1
+#if defined(MPLOCK_TICKET) + defined(MPLOCK_MLOCK) + defined(MPLOCK_MCS) + \
+    defined(MPLOCK_ANDERSON) != 1
 #error "mplock: select exactly one backend option"
 #endif
 
@@ -79,6 +83,50 @@ struct __mpl_lock_be {
 	volatile u_int		*volatile mlb_tail; /* last variable queued */
 	volatile u_int		 mlb_free;	/* first tail, never armed */
 	struct __mpl_mlock_var	 mlb_var[MAXCPUS];
+} __aligned(CACHELINESIZE);
+
+#elif defined(MPLOCK_MCS)
+
+/*
+ * A CPU's queue node is in its own padded per-CPU cell, not in a line of
+ * its own: a CPU spins on its own node, which only its predecessor (the
+ * hand-off) and its successor (the link) write, once each.
+ */
+struct __mpl_mcs_node {
+	struct __mpl_mcs_node	*volatile mmn_next; /* successor, once linked */
+	volatile u_int		 mmn_locked;	/* 1 until our turn comes */
+};
+
+struct __mpl_cpu_be {
+	struct __mpl_mcs_node	 mcb_node;
+};
+
+struct __mpl_lock_be {
+	struct __mpl_mcs_node	*volatile mlb_tail; /* last node, NULL: free */
+} __aligned(CACHELINESIZE);
+
+#elif defined(MPLOCK_ANDERSON)
+
+/*
+ * One slot per ticket modulo the slot count, a power of two of at least
+ * MAXCPUS so that every CPU in the queue spins on a line of its own.
+ */
+#define MPL_ANDERSON_NSLOTS						\
+	(MAXCPUS <= 8 ? 8 : MAXCPUS <= 16 ? 16 : MAXCPUS <= 32 ? 32 :	\
+	MAXCPUS <= 64 ? 64 : MAXCPUS <= 128 ? 128 : MAXCPUS <= 256 ? 256 : \
+	MAXCPUS <= 512 ? 512 : 1024)
+
+struct __mpl_anderson_slot {
+	volatile u_int		 mas_ticket;	/* last ticket let in here */
+} __aligned(CACHELINESIZE);
+
+struct __mpl_cpu_be {
+	u_int			 mcb_spare;	/* the ticket is mplc_want */
+};
+
+struct __mpl_lock_be {
+	volatile u_int		 mlb_next;	/* last ticket taken */
+	struct __mpl_anderson_slot mlb_slot[MPL_ANDERSON_NSLOTS];
 } __aligned(CACHELINESIZE);
 
 #endif
@@ -135,8 +183,9 @@ struct __mpl_dbg {
 
 /*
  * Per-CPU state.  Written only by its own CPU with interrupts disabled;
- * other CPUs only read it (__mp_lock_held()).  Padded so no two CPUs'
- * cells share a cache line.
+ * other CPUs only read it (__mp_lock_held()), except that the MCS node
+ * in mplc_be is written by its neighbours in the queue.  Padded so no
+ * two CPUs' cells share a cache line.
  */
 struct __mp_lock_cpu {
 	volatile u_int		 mplc_depth;	/* recursion depth, 0: idle */

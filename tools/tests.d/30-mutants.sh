@@ -1,7 +1,9 @@
 # mutants: seeded bugs the regress must catch.  Each
 # regress/sys/kern/mplock/mutants/NAME.sed edits one file of a copy of
 # the tree; the mutated harness must fail (or hang) on the tests the
-# mutant names.  The shipped sys/ files are never touched.
+# mutant names, for each backend its "# backend:" line names ("all": every
+# backend in Makefile.backends, for bugs of the front end).  The shipped
+# sys/ files are never touched.
 
 for m in "$REGRESS"/mutants/*.sed; do
 	[ -f "$m" ] || continue
@@ -10,6 +12,7 @@ for m in "$REGRESS"/mutants/*.sed; do
 	tests=$(sed -n 's/^# tests: //p' "$m")
 	backends=$(sed -n 's/^# backend: //p' "$m")
 	[ -n "$backends" ] || backends=$DEFAULT_BACKEND
+	[ "$backends" = all ] && backends=$BACKENDS
 	for be in $backends; do
 		d=$OBJ/mutants/$name-$be
 		rm -rf "$d"

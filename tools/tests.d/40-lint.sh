@@ -27,3 +27,35 @@ lint_catches() {
 	done
 }
 t_check "lint/style-selftest" lint_catches
+
+# The backend registry: one line in Makefile.backends must bring the
+# file, the option and the manual's entries with it.
+t_check "lint/backends" sh "$ROOT/tools/lint.sh" backends
+
+# ... and the check must catch a backend registered without them, and a
+# backend file nobody registered.
+lint_backends_catches() {
+	_d=$OBJ/lint-backends-selftest
+	rm -rf "$_d"
+	mkdir -p "$_d/tools/lib" "$_d/sys/kern" "$_d/sys/sys" \
+	    "$_d/share/man/man9" "$_d/regress/sys/kern/mplock"
+	cp "$ROOT/tools/lint.sh" "$_d/tools/"
+	cp "$ROOT/tools/lib/common.sh" "$_d/tools/lib/"
+	cp "$ROOT/sys/sys/mplock.h" "$_d/sys/sys/"
+	cp "$ROOT/share/man/man9/mplock.9" "$_d/share/man/man9/"
+	cp "$ROOT"/sys/kern/kern_mplock_*.c "$_d/sys/kern/"
+	cp "$ROOT/sys/kern/kern_mplock_ticket.c" \
+	    "$_d/sys/kern/kern_mplock_stray.c"
+	sed 's/^BACKENDS=.*/& fake/' "$REGRESS/Makefile.backends" \
+	    >"$_d/regress/sys/kern/mplock/Makefile.backends"
+	_out=$(sh "$_d/tools/lint.sh" backends 2>&1)
+	echo "$_out"
+	for _w in "fake: registered but there is no" \
+	    "fake: sys/sys/mplock.h does not know MPLOCK_FAKE" \
+	    "fake: share/man/man9/mplock.9 lacks the line: .It Dv MPLOCK_FAKE" \
+	    "fake: mplock.9 lacks its rows" \
+	    "kern_mplock_stray.c: backend not in Makefile.backends"; do
+		echo "$_out" | grep -qF "$_w" || { echo "missed: $_w"; return 1; }
+	done
+}
+t_check "lint/backends-selftest" lint_backends_catches

@@ -1,5 +1,5 @@
 # __mp_acquire_count() takes the lock once, whatever the count.
 # file: sys/kern/kern_mplock.c
-# backend: mlock
+# backend: all
 # tests: recurse
 s/while (count-- > 0)/if (count-- > 0)/

@@ -1,7 +1,7 @@
 # An interrupt that takes the lock while its CPU waits queues a second
 # time instead of joining the CPU's place in the queue.
 # file: sys/kern/kern_mplock.c
-# backend: ticket mlock
+# backend: all
 # tests: intr
 /Queue first: held/{
 n

@@ -1,6 +1,6 @@
 # __mp_release_all() clears the depth but never hands the lock on.
 # file: sys/kern/kern_mplock.c
-# backend: ticket mlock
+# backend: all
 # tests: recurse
 /c->mplc_depth = 0;/{
 n

@@ -1,0 +1,8 @@
+# The MCS enqueue marks its node busy only after linking it behind the
+# predecessor, which may have handed off in between: the hand-off is
+# overwritten and this CPU waits forever.
+# file: sys/kern/kern_mplock_mcs.c
+# backend: mcs
+# tests: mutex
+/^	me->mmn_locked = 1;$/d
+s/^		pred->mmn_next = me;$/		{ pred->mmn_next = me; me->mmn_locked = 1; }/
