@@ -117,6 +117,8 @@ lint_backends() {
 	done
 	for _f in "$ROOT"/sys/kern/kern_mplock_*.c; do
 		[ -f "$_f" ] || continue
+		# A backend file is one that names its backend.
+		grep -q 'mpl_be_name\[\]' "$_f" || continue
 		_be=${_f##*/kern_mplock_}
 		_be=${_be%.c}
 		case " $BACKENDS " in

@@ -330,7 +330,6 @@ mpld_acquire_count(struct __mp_lock *mpl, int count, void *pc)
 static struct __mp_lock_cpu *
 mpld_next(struct __mp_lock *mpl, struct __mp_lock_cpu *c)
 {
-#if defined(MPLOCK_TICKET) || defined(MPLOCK_MLOCK)
 	struct __mp_lock_cpu *n;
 	int i;
 
@@ -338,17 +337,20 @@ mpld_next(struct __mp_lock *mpl, struct __mp_lock_cpu *c)
 		n = &mpl->mpl_cpus[i];
 		if (n == c || n->mplc_depth == 0)
 			continue;
-#if defined(MPLOCK_TICKET)
+#if defined(MPLOCK_TICKET) || defined(MPLOCK_ANDERSON)
 		/* Tickets are drawn one by one: ours + 1 is next. */
 		if (n->mplc_want == c->mplc_want + 1)
 			return (n);
-#else
+#elif defined(MPLOCK_MLOCK)
 		/* The next CPU spins on the variable c releases. */
 		if (n->mplc_wait == c->mplc_be.mcb_mine)
 			return (n);
+#elif defined(MPLOCK_MCS)
+		/* c's node links to the next one, once that one linked. */
+		if (&n->mplc_be.mcb_node == c->mplc_be.mcb_node.mmn_next)
+			return (n);
 #endif
 	}
-#endif
 	return (NULL);
 }
 
