@@ -15,10 +15,13 @@ test:
 bench:
 	@${SH} tools/bench.sh
 
+test-cross:
+	@${SH} tools/cross.sh
+
 lint:
 	@${SH} tools/lint.sh
 
 clean:
 	rm -rf build
 
-.PHONY: all test bench lint clean
+.PHONY: all test test-cross bench lint clean

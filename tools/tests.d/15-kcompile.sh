@@ -35,7 +35,7 @@ kc_insns() {
 	_n=$1 _m=$2 _fl=$3 _no=$4
 	shift 4
 	_d=$OBJ/kcompile/$_n
-	_od="llvm-objdump -d --no-show-raw-insn"
+	_od="$OBJDUMP -d --no-show-raw-insn"
 	[ "$_m" = arm64 ] && _od="$_od --mattr=+lse"
 	: >"$_d/md.s"
 	: >"$_d/mi.s"
@@ -84,7 +84,8 @@ else
 		    "! grep -n asm '$ROOT/sys/arch/$a/include/mplock.h'"
 	done
 
-	if ! command -v llvm-objdump >/dev/null 2>&1; then
+	OBJDUMP=$(command -v llvm-objdump || command -v llvm-objdump-14)
+	if [ -z "$OBJDUMP" ]; then
 		t_skip "kcompile/instructions" "llvm-objdump not installed"
 	else
 		t_check "kcompile/amd64/instructions" kc_insns amd64 amd64 "" \
