@@ -62,9 +62,10 @@ void	mpl_be_handoff(struct __mp_lock *, struct __mp_lock_cpu *);
  *				what an MD spin step changed (powerpc64:
  *				the SMT priority).
  * mpl_spin_wait(p, v)		one step of waiting for *p to change from v.
- *				It returns even if *p does not change (the
- *				MP_LOCKDEBUG spin-out counts steps) and
- *				ends with CPU_BUSY_CYCLE(), so whatever a
+ *				It may return with *p unchanged (the caller
+ *				reads again); with MP_LOCKDEBUG it must not
+ *				wait long, as the spin-out counts steps.
+ *				It ends with CPU_BUSY_CYCLE(), so whatever a
  *				port keeps there (and the regress harness's
  *				yield to a preempted holder) still runs.
  *

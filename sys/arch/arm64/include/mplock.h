@@ -91,10 +91,10 @@ mpl_md_store_release(volatile u_int *p, u_int v)
  * monitor; if the word still holds v, wfe sleeps until an event.  A
  * store to the line by another CPU (the releasing store) clears the
  * monitor, and that is an event, also when it lands between the ldxr
- * and the wfe, which then returns at once: no wake-up is lost.  Other
- * events (an interrupt, a neighbour's store to the line) only cost a
- * re-read.  CPU_BUSY_CYCLE() (a yield hint, free after a wfe) ends the
- * step as it ends the MI one.
+ * and the wfe, which then returns at once: no wake-up is lost, and no
+ * timer event stream is needed.  Other events (an interrupt, a store
+ * to the rest of the line) only cost a re-read.  CPU_BUSY_CYCLE() (a
+ * yield hint, free after a wfe) ends the step as it ends the MI one.
  *
  * Not with MP_LOCKDEBUG: its spin-out counts steps, and a step may
  * last until the next interrupt here, so the MI step is kept.
