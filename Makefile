@@ -17,6 +17,9 @@ test:
 bench:
 	@${SH} tools/bench.sh
 
+test-cross:
+	@${SH} tools/cross.sh
+
 lint:
 	@${SH} tools/lint.sh
 
@@ -36,4 +39,4 @@ revert:
 clean:
 	rm -rf build
 
-.PHONY: all test bench lint verify clean patch apply revert
+.PHONY: all test test-cross bench lint verify clean patch apply revert

@@ -36,3 +36,25 @@ die() {
 kernel_sources() {
 	ls "${1:-$ROOT}"/sys/kern/kern_mplock*.c
 }
+
+# The sys/arch/<arch> whose <machine/mplock.h> fits this host's CPU
+# (uname -m of Linux and the BSDs), or empty if there is none.
+host_mdarch() {
+	case $(uname -m) in
+	x86_64 | amd64)			_a=amd64 ;;
+	i[3-6]86)			_a=i386 ;;
+	aarch64 | arm64)		_a=arm64 ;;
+	armv7* | arm)			_a=arm ;;
+	riscv64)			_a=riscv64 ;;
+	ppc64 | ppc64le | powerpc64)	_a=powerpc64 ;;
+	ppc | powerpc | macppc)		_a=powerpc ;;
+	mips64* | octeon | loongson)	_a=mips64 ;;
+	sparc64)			_a=sparc64 ;;
+	alpha)				_a=alpha ;;
+	luna88k | m88k)			_a=m88k ;;
+	*)				_a= ;;
+	esac
+	[ -n "$_a" ] && [ -f "$ROOT/sys/arch/$_a/include/mplock.h" ] &&
+	    echo "$_a"
+}
+HOST_MDARCH=${HOST_MDARCH-$(host_mdarch)}

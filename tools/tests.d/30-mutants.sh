@@ -13,6 +13,14 @@ for m in "$REGRESS"/mutants/*.sed; do
 	backends=$(sed -n 's/^# backend: //p' "$m")
 	[ -n "$backends" ] || backends=$DEFAULT_BACKEND
 	[ "$backends" = all ] && backends=$BACKENDS
+	# A mutant of an arch header runs with that header (# mdarch:),
+	# natively on that arch or under qemu (# cross:, suite "cross").
+	mdarch=$(sed -n 's/^# mdarch: //p' "$m")
+	grep -q '^# cross: ' "$m" && continue
+	if [ -n "$mdarch" ] && [ "$mdarch" != "$HOST_MDARCH" ]; then
+		t_skip "mutant/$name" "needs a $mdarch host"
+		continue
+	fi
 	for be in $backends; do
 		d=$OBJ/mutants/$name-$be
 		rm -rf "$d"
@@ -24,8 +32,8 @@ for m in "$REGRESS"/mutants/*.sed; do
 			t_fail "mutant/$name/$be" "does not apply to $file any more"
 			continue
 		fi
-		if ! SRCROOT=$d/tree harness_build "$d/build" "$be" \
-		    -DWITNESS -DMP_LOCKDEBUG -DDDB; then
+		if ! MDARCH=$mdarch SRCROOT=$d/tree harness_build \
+		    "$d/build" "$be" -DWITNESS -DMP_LOCKDEBUG -DDDB; then
 			t_fail "mutant/$name/$be" "does not build" \
 			    "$d/build/build.log"
 			continue

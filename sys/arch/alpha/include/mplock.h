@@ -1,0 +1,38 @@
+/*	$OpenBSD$	*/
+
+/*
+ * Copyright (c) 2026 The mplock authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#ifndef _MACHINE_MPLOCK_H_
+#define _MACHINE_MPLOCK_H_
+
+/* alpha uses the MI kernel lock (sys/sys/mplock.h). */
+#define __USE_MI_MPLOCK
+
+#endif /* !_MACHINE_MPLOCK_H_ */
+
+/*
+ * No ordering primitives of our own: the MI fallbacks in
+ * sys/kern/kern_mplock.h are what alpha would use anyway.  Every
+ * ordering alpha needs here takes an mb (wmb orders stores only, and a
+ * release must also keep earlier loads before the store), so the
+ * fallbacks' membar_exit(), membar_enter() and membar_sync() cannot be
+ * traded for anything lighter, and the swap is an ldq_l/stq_c loop in
+ * any case.  alpha may also reorder a load after a load it depends on;
+ * the fallbacks do not rely on dependencies.  No compiler available to
+ * the regress targets alpha, so assembly written here could not even
+ * be assembled by it.
+ */

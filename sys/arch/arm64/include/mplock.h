@@ -1,0 +1,120 @@
+/*	$OpenBSD$	*/
+
+/*
+ * Copyright (c) 2026 The mplock authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#ifndef _MACHINE_MPLOCK_H_
+#define _MACHINE_MPLOCK_H_
+
+/* arm64 uses the MI kernel lock (sys/sys/mplock.h). */
+#define __USE_MI_MPLOCK
+
+#endif /* !_MACHINE_MPLOCK_H_ */
+
+/*
+ * The kernel lock's ordering primitives (sys/kern/kern_mplock.h, which
+ * includes this file a second time).
+ *
+ * arm64 is weakly ordered.  The MI fallbacks put a dmb sy on each side
+ * of the swap (whose generic version only acquires) and another after
+ * the wait.  Here the swap and the releasing store carry their own
+ * ordering, the wait ends with a load-only barrier, and a waiting CPU
+ * sleeps in wfe until the word it waits on is written.  dmb ish rather
+ * than sy: the ordering is between CPUs, which all share the inner
+ * shareable domain.
+ */
+#if defined(_KERN_MPLOCK_H_) && !defined(_MACHINE_MPLOCK_MD_)
+#define _MACHINE_MPLOCK_MD_
+
+/*
+ * Swap with release and acquire semantics.  With LSE, when the kernel
+ * is built for ARMv8.1 or later (__ARM_FEATURE_ATOMICS), one swpal.
+ * Otherwise an ldaxr/stlxr loop: stlxr is a release, so every earlier
+ * load and store (the store that arms our lock variable) is observed
+ * before the new tail is; ldaxr is an acquire, so every later access
+ * (the reads of the predecessor's variable) comes after the old tail
+ * was read.  Earlier accesses may still be observed after the ldaxr
+ * and later ones before the stlxr; the lock does not care, it needs
+ * only the release of the store and the acquire of the load.
+ */
+static inline void *
+mpl_md_swap_ptr(volatile void *p, void *v)
+{
+	void *o;
+#ifdef __ARM_FEATURE_ATOMICS
+	__asm volatile("swpal %2, %0, [%1]"
+	    : "=&r" (o) : "r" (p), "r" (v) : "memory");
+#else
+	u_int fail;
+
+	__asm volatile(
+	    "1:	ldaxr	%0, [%2]\n"
+	    "	stlxr	%w1, %3, [%2]\n"
+	    "	cbnz	%w1, 1b\n"
+	    : "=&r" (o), "=&r" (fail) : "r" (p), "r" (v) : "memory");
+#endif
+	return (o);
+}
+
+/* stlr: every earlier load and store is observed before this store. */
+static inline void
+mpl_md_store_release(volatile u_int *p, u_int v)
+{
+	__asm volatile("stlr %w1, [%0]" : : "r" (p), "r" (v) : "memory");
+}
+
+#define mpl_swap_ptr(p, v)	mpl_md_swap_ptr((p), (v))
+#define mpl_store_release(p, v)	mpl_md_store_release((p), (v))
+/*
+ * dmb ishld orders the loads that saw the lock become ours before every
+ * later load and store: an acquire, without the store-to-load ordering
+ * that dmb sy adds.
+ */
+#define mpl_acquire()		__asm volatile("dmb ishld" : : : "memory")
+
+#ifndef MP_LOCKDEBUG
+/*
+ * One step of waiting: ldxr marks the word's line in the exclusive
+ * monitor; if the word still holds v, wfe sleeps until an event.  A
+ * store to the line by another CPU (the releasing store) clears the
+ * monitor, and that is an event, also when it lands between the ldxr
+ * and the wfe, which then returns at once: no wake-up is lost, and no
+ * timer event stream is needed.  Other events (an interrupt, a store
+ * to the rest of the line) only cost a re-read.  CPU_BUSY_CYCLE() (a
+ * yield hint, free after a wfe) ends the step as it ends the MI one.
+ *
+ * Not with MP_LOCKDEBUG: its spin-out counts steps, and a step may
+ * last until the next interrupt here, so the MI step is kept.
+ */
+static inline void
+mpl_md_spin_wait(volatile u_int *p, u_int v)
+{
+	u_int w;
+
+	__asm volatile(
+	    "	ldxr	%w0, [%1]\n"
+	    "	cmp	%w0, %w2\n"
+	    "	b.ne	1f\n"
+	    "	wfe\n"
+	    "1:\n"
+	    : "=&r" (w) : "r" (p), "r" (v) : "cc", "memory");
+	CPU_BUSY_CYCLE();
+}
+
+#define mpl_spin_wait(p, v)	mpl_md_spin_wait((p), (v))
+#endif /* !MP_LOCKDEBUG */
+
+#endif /* _KERN_MPLOCK_H_ && !_MACHINE_MPLOCK_MD_ */

@@ -1,0 +1,35 @@
+/*	$OpenBSD$	*/
+
+/*
+ * Copyright (c) 2026 The mplock authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#ifndef _MACHINE_MPLOCK_H_
+#define _MACHINE_MPLOCK_H_
+
+/* mips64 uses the MI kernel lock (sys/sys/mplock.h). */
+#define __USE_MI_MPLOCK
+
+#endif /* !_MACHINE_MPLOCK_H_ */
+
+/*
+ * No ordering primitives of our own: the MI fallbacks in
+ * sys/kern/kern_mplock.h are used, by octeon and loongson alike.  The
+ * ll/sc instructions carry no ordering, and the one barrier that can be
+ * assumed on every CPU the two ports support is sync (the lighter sync
+ * types of later MIPS64 releases cannot), so a tuned swap, releasing
+ * store and acquire would be the same sync, ll/sc, sync sequence the
+ * fallbacks produce.
+ */

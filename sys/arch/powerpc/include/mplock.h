@@ -1,0 +1,82 @@
+/*	$OpenBSD$	*/
+
+/*
+ * Copyright (c) 2026 The mplock authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#ifndef _MACHINE_MPLOCK_H_
+#define _MACHINE_MPLOCK_H_
+
+/* powerpc uses the MI kernel lock (sys/sys/mplock.h). */
+#define __USE_MI_MPLOCK
+
+#endif /* !_MACHINE_MPLOCK_H_ */
+
+/*
+ * The kernel lock's ordering primitives (sys/kern/kern_mplock.h, which
+ * includes this file a second time).
+ *
+ * Weakly ordered.  The MI fallbacks use sync (membar_exit, membar_sync)
+ * where only release or acquire ordering is needed; lwsync orders every
+ * pair of accesses except an earlier store with a later load, which is
+ * all a release or an acquire needs.  The G5 (970) executes lwsync as
+ * the lighter barrier; on the G3 and G4, which predate it, the same
+ * encoding executes as sync, so it is never worse than the fallback.
+ * No SMT on these CPUs, so the MI spin step (CPU_BUSY_CYCLE()) stays.
+ */
+#if defined(_KERN_MPLOCK_H_) && !defined(_MACHINE_MPLOCK_MD_)
+#define _MACHINE_MPLOCK_MD_
+
+/*
+ * lwsync before the lwarx/stwcx. loop: every earlier load and store
+ * (the store that arms our lock variable) before the store of the new
+ * tail (release).  isync after the loop's branch on the stwcx. result:
+ * no later instruction starts before the swap succeeded, so every
+ * later load (the reads of the predecessor's variable) comes after the
+ * old tail was read (acquire).
+ */
+static inline void *
+mpl_md_swap_ptr(volatile void *p, void *v)
+{
+	void *o;
+
+	__asm volatile(
+	    "	lwsync\n"
+	    "1:	lwarx	%0, 0, %1\n"
+	    "	stwcx.	%2, 0, %1\n"
+	    "	bne-	1b\n"
+	    "	isync\n"
+	    : "=&r" (o) : "r" (p), "r" (v) : "cr0", "memory");
+	return (o);
+}
+
+/* lwsync: every earlier load and store before the store. */
+static inline void
+mpl_md_store_release(volatile u_int *p, u_int v)
+{
+	__asm volatile("lwsync" : : : "memory");
+	*p = v;
+}
+
+#define mpl_swap_ptr(p, v)	mpl_md_swap_ptr((p), (v))
+#define mpl_store_release(p, v)	mpl_md_store_release((p), (v))
+/*
+ * lwsync: the loads that saw the lock become ours before every later
+ * load and store.  The wait's branch followed by isync would do as
+ * well, but only if the compiler kept that branch next to it.
+ */
+#define mpl_acquire()		__asm volatile("lwsync" : : : "memory")
+
+#endif /* _KERN_MPLOCK_H_ && !_MACHINE_MPLOCK_MD_ */

@@ -1,0 +1,91 @@
+/*	$OpenBSD$	*/
+
+/*
+ * Copyright (c) 2026 The mplock authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#ifndef _MACHINE_MPLOCK_H_
+#define _MACHINE_MPLOCK_H_
+
+/* powerpc64 uses the MI kernel lock (sys/sys/mplock.h). */
+#define __USE_MI_MPLOCK
+
+#endif /* !_MACHINE_MPLOCK_H_ */
+
+/*
+ * The kernel lock's ordering primitives (sys/kern/kern_mplock.h, which
+ * includes this file a second time).
+ *
+ * Power is weakly ordered.  The MI fallbacks use sync (membar_exit,
+ * membar_sync) where only release or acquire ordering is needed, and
+ * sync waits for every earlier store to reach all CPUs.  lwsync orders
+ * every pair of accesses except an earlier store with a later load,
+ * which is all a release or an acquire needs.  While spinning, the
+ * hardware thread lowers its SMT priority so its siblings get the core.
+ */
+#if defined(_KERN_MPLOCK_H_) && !defined(_MACHINE_MPLOCK_MD_)
+#define _MACHINE_MPLOCK_MD_
+
+/*
+ * lwsync before the ldarx/stdcx. loop: every earlier load and store
+ * (the store that arms our lock variable) before the store of the new
+ * tail (release).  isync after the loop's branch on the stdcx. result:
+ * no later instruction starts before the swap succeeded, so every
+ * later load (the reads of the predecessor's variable) comes after the
+ * old tail was read (acquire).
+ */
+static inline void *
+mpl_md_swap_ptr(volatile void *p, void *v)
+{
+	void *o;
+
+	__asm volatile(
+	    "	lwsync\n"
+	    "1:	ldarx	%0, 0, %1\n"
+	    "	stdcx.	%2, 0, %1\n"
+	    "	bne-	1b\n"
+	    "	isync\n"
+	    : "=&r" (o) : "r" (p), "r" (v) : "cr0", "memory");
+	return (o);
+}
+
+/* lwsync: every earlier load and store before the store. */
+static inline void
+mpl_md_store_release(volatile u_int *p, u_int v)
+{
+	__asm volatile("lwsync" : : : "memory");
+	*p = v;
+}
+
+/*
+ * lwsync: the loads that saw the lock become ours before every later
+ * load and store.  The wait's branch followed by isync would do as
+ * well, but only if the compiler kept that branch next to it.  Back to
+ * medium SMT priority (or 2,2,2) for the critical section; this runs
+ * after every wait, and is a no-op if there was none.
+ */
+#define mpl_acquire()							\
+	__asm volatile("or 2,2,2\n\tlwsync" : : : "memory")
+
+/* One step of waiting at low SMT priority (or 1,1,1). */
+#define mpl_spin_wait(p, v) do {					\
+	__asm volatile("or 1,1,1" : : : "memory");			\
+	CPU_BUSY_CYCLE();						\
+} while (0)
+
+#define mpl_swap_ptr(p, v)	mpl_md_swap_ptr((p), (v))
+#define mpl_store_release(p, v)	mpl_md_store_release((p), (v))
+
+#endif /* _KERN_MPLOCK_H_ && !_MACHINE_MPLOCK_MD_ */

@@ -1,0 +1,71 @@
+/*	$OpenBSD$	*/
+
+/*
+ * Copyright (c) 2026 The mplock authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#ifndef _MACHINE_MPLOCK_H_
+#define _MACHINE_MPLOCK_H_
+
+/* riscv64 uses the MI kernel lock (sys/sys/mplock.h). */
+#define __USE_MI_MPLOCK
+
+#endif /* !_MACHINE_MPLOCK_H_ */
+
+/*
+ * The kernel lock's ordering primitives (sys/kern/kern_mplock.h, which
+ * includes this file a second time).
+ *
+ * RVWMO, weakly ordered.  The MI fallbacks surround the swap (the
+ * generic amoswap.aq) with fence rw,w and fence w,rw and end the wait
+ * with fence rw,rw.  Here the swap orders itself (aq and rl bits), the
+ * releasing store needs only the fence for earlier accesses, and the
+ * wait ends with the fence for earlier loads.  The MI spin step is
+ * already right: CPU_BUSY_CYCLE() is the Zihintpause pause, a hint
+ * that executes as a no-op fence on harts without the extension.
+ */
+#if defined(_KERN_MPLOCK_H_) && !defined(_MACHINE_MPLOCK_MD_)
+#define _MACHINE_MPLOCK_MD_
+
+/*
+ * amoswap with aq and rl set: no earlier access is ordered after it
+ * (release: the store that arms our lock variable is visible before
+ * the new tail) and no later access before it (acquire: the reads of
+ * the predecessor's variable come after the old tail was read).
+ */
+static inline void *
+mpl_md_swap_ptr(volatile void *p, void *v)
+{
+	void *o;
+
+	__asm volatile("amoswap.d.aqrl %0, %2, (%1)"
+	    : "=&r" (o) : "r" (p), "r" (v) : "memory");
+	return (o);
+}
+
+/* fence rw,w: every earlier load and store before the store. */
+static inline void
+mpl_md_store_release(volatile u_int *p, u_int v)
+{
+	__asm volatile("fence rw,w" : : : "memory");
+	*p = v;
+}
+
+#define mpl_swap_ptr(p, v)	mpl_md_swap_ptr((p), (v))
+#define mpl_store_release(p, v)	mpl_md_store_release((p), (v))
+/* fence r,rw: the loads that saw the lock before every later access. */
+#define mpl_acquire()		__asm volatile("fence r,rw" : : : "memory")
+
+#endif /* _KERN_MPLOCK_H_ && !_MACHINE_MPLOCK_MD_ */

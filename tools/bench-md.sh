@@ -1,0 +1,124 @@
+#!/bin/sh
+#
+# The tuned <machine/mplock.h> of this host against the MI fallbacks:
+# mplockbench built twice per backend, from the same sources, once with
+# sys/arch/$MDARCH/include/mplock.h and once with the shim's MI-only
+# header; runs interleaved (MD MI, then MI MD, ...) so drift hits both
+# alike.  Prints the median ns per lock+unlock of each and the ratio
+# MD/MI per backend (below 1.00: the MD path is faster); with -t, the
+# same for that many CPUs contending.
+#
+#	tools/bench-md.sh [-r reps] [-d seconds] [-t threads] [-o dir]
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/tools/lib/common.sh"
+. "$ROOT/tools/lib/harness.sh"
+
+reps=7
+secs=0.3
+threads=
+out=$OBJ/bench-md
+md=${MDARCH:-$HOST_MDARCH}
+
+usage() {
+	echo "usage: $0 [-r reps] [-d seconds] [-t threads] [-o dir]" >&2
+	exit 2
+}
+
+while getopts d:o:r:t: ch; do
+	case $ch in
+	d)	secs=$OPTARG ;;
+	o)	out=$OPTARG ;;
+	r)	reps=$OPTARG ;;
+	t)	threads=$OPTARG ;;
+	*)	usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 0 ] || usage
+[ -n "$md" ] || die "no sys/arch header for $(uname -m); set MDARCH"
+
+mkdir -p "$out" || exit 1
+for be in $BACKENDS; do
+	echo "building $be with the $md header and with the MI one ..." >&2
+	MDARCH=$md harness_build "$out/$be-md" "$be" ||
+	    die "build failed, see $out/$be-md/build.log"
+	MDARCH= harness_build "$out/$be-mi" "$be" ||
+	    die "build failed, see $out/$be-mi/build.log"
+done
+
+raw=$out/raw.txt
+: >"$raw"
+# bench_one PATH VARIANT: one run of each workload, tagged with VARIANT.
+bench_one() {
+	"$1/mplockbench" -d "$secs" uncontended | sed "s/^/variant=$2 /" \
+	    >>"$raw" || die "$1/mplockbench failed"
+	[ -z "$threads" ] && return
+	"$1/mplockbench" -d "$secs" -t "$threads" contended |
+	    sed "s/^/variant=$2 /" >>"$raw" || die "$1/mplockbench failed"
+}
+r=1
+while [ "$r" -le "$reps" ]; do
+	printf '\rrun %d/%d ' "$r" "$reps" >&2
+	for be in $BACKENDS; do
+		if [ $((r % 2)) -eq 1 ]; then
+			bench_one "$out/$be-md" md
+			bench_one "$out/$be-mi" mi
+		else
+			bench_one "$out/$be-mi" mi
+			bench_one "$out/$be-md" md
+		fi
+	done
+	r=$((r + 1))
+done
+printf '\r%20s\r' '' >&2
+
+echo "mplock MD vs MI: sys/arch/$md/include/mplock.h against the MI" \
+    "fallbacks, $(ncpu_online) CPUs, $(uname -sm), $reps interleaved" \
+    "runs of ${secs}s"
+echo "median ns per lock+unlock (uncontended) or per acquisition" \
+    "(contended), [min-max]; MD/MI below 1 means the MD path is faster"
+awk -v csv="$out/bench-md.csv" '
+{
+	for (i = 1; i <= NF; i++) {
+		split($i, kv, "=")
+		f[kv[1]] = kv[2]
+	}
+	k = f["backend"] " " f["mode"] " " f["threads"]
+	if (!(k in seen)) {
+		seen[k] = 1
+		rows[++nrows] = k
+	}
+	kv2 = k SUBSEP f["variant"]
+	v[kv2, ++n[kv2]] = f["ns"] + 0
+}
+function median(key,    i, j, m, t, a) {
+	m = n[key]
+	for (i = 1; i <= m; i++)
+		a[i] = v[key, i]
+	for (i = 2; i <= m; i++)
+		for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
+			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+		}
+	lo = a[1]; hi = a[m]
+	return (m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+}
+END {
+	printf "%-8s %-17s %28s %28s %7s\n", "backend", "workload",
+	    "MD ns", "MI ns", "MD/MI"
+	print "backend,mode,threads,md_median_ns,mi_median_ns,runs," \
+	    "ratio_md_mi" > csv
+	for (r = 1; r <= nrows; r++) {
+		split(rows[r], kk, " ")
+		md = median(rows[r] SUBSEP "md"); mdlo = lo; mdhi = hi
+		mi = median(rows[r] SUBSEP "mi"); milo = lo; mihi = hi
+		w = kk[2] == "uncontended" ? "uncontended" : \
+		    sprintf("contended %d thr", kk[3])
+		printf "%-8s %-17s %9.2f [%7.2f-%8.2f] %9.2f [%7.2f-%8.2f]" \
+		    " %7.3f\n", kk[1], w, md, mdlo, mdhi, mi, milo, mihi,
+		    md / mi
+		printf "%s,%s,%s,%.2f,%.2f,%d,%.3f\n", kk[1], kk[2], kk[3],
+		    md, mi, n[rows[r] SUBSEP "md"], md / mi > csv
+	}
+}' "$raw"
+echo "raw figures: $raw; table as CSV: $out/bench-md.csv"

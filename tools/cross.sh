@@ -1,0 +1,17 @@
+#!/bin/sh
+#
+# The checks for other architectures: every kernel source compiled for
+# every OpenBSD machine clang knows (suite "kcompile"), and the regress
+# built with Debian's cross compilers and run under qemu-user (suite
+# "cross").  Both are part of "make test" too.
+#
+#	tools/cross.sh [target ...]	targets: aarch64-lse aarch64
+#					aarch64-mi riscv64 ppc64le i686
+#					powerpc (tools/lib/cross.sh)
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+if [ $# -gt 0 ]; then
+	CROSS_TARGETS=$*
+	export CROSS_TARGETS
+fi
+exec sh "$ROOT/tools/test.sh" kcompile cross

@@ -1,0 +1,33 @@
+# md: the regress again, with <machine/mplock.h> the host's real
+# sys/arch/$HOST_MDARCH/include/mplock.h instead of the shim's MI one,
+# so the tuned primitives run where the MI fallbacks ran in "regress":
+# every test from a WITNESS+MP_LOCKDEBUG build, the stress tests from a
+# build without them (arm64, say, waits differently without
+# MP_LOCKDEBUG).
+
+q=
+[ -n "${MPLOCK_QUICK:-}" ] && q=-q
+if [ -z "$HOST_MDARCH" ]; then
+	t_skip "md" "no sys/arch header for $(uname -m)"
+else
+	for be in $BACKENDS; do
+		n=md/$HOST_MDARCH/$be
+		d=$OBJ/md/$HOST_MDARCH/$be
+		if ! MDARCH=$HOST_MDARCH harness_build "$d" "$be" \
+		    -DWITNESS -DMP_LOCKDEBUG -DDDB; then
+			t_fail "$n/build" "build failed" "$d/build.log"
+			continue
+		fi
+		for t in $("$d/mplocktest" -l); do
+			t_run "$n/$t" 300 "$d/mplocktest" $q "$t"
+		done
+
+		d=$OBJ/md/$HOST_MDARCH/$be-plain
+		if ! MDARCH=$HOST_MDARCH harness_build "$d" "$be"; then
+			t_fail "$n-plain/build" "build failed" "$d/build.log"
+			continue
+		fi
+		t_run "$n/no-debug-options" 300 "$d/mplocktest" -q \
+		    mutex fifo recurse intr multi
+	done
+fi

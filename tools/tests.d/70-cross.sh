@@ -1,0 +1,116 @@
+# cross: the regress built with Debian's cross compilers and run under
+# qemu-user (tools/lib/cross.sh): for each target and backend, every
+# test of mplocktest in quick mode from a WITNESS+MP_LOCKDEBUG build,
+# with the target's sys/arch header (or the MI fallbacks for
+# aarch64-mi); for the arm64 targets also the stress tests from a build
+# without the debug options, whose wait (ldxr/wfe) differs.  qemu runs
+# the guest's threads on the host's CPUs at once, so races happen as on
+# hardware, but the host (x86, TSO) keeps the guest's accesses in order:
+# these runs execute the MD code, they cannot catch a missing barrier.
+# Seeded bugs in an arch header whose "# cross:" line names a target
+# run there and must be caught.  $CROSS_TARGETS limits the targets
+# (tools/cross.sh sets it).
+
+. "$ROOT/tools/lib/cross.sh"
+
+# Installed by .ci/run on Debian; elsewhere (no qemu-user) not a failure.
+cross_missing() {
+	if [ "$(uname -s)" = Linux ]; then
+		t_fail "$1" "$2 not installed (.ci/run installs it)"
+	else
+		t_skip "$1" "$2 not on $(uname -s)"
+	fi
+}
+
+for x in ${CROSS_TARGETS:-$(cross_targets)}; do
+	if ! cross_info "$x"; then
+		t_fail "cross/$x" "unknown target"
+		continue
+	fi
+	set -- $X_CC
+	if ! command -v "$1" >/dev/null 2>&1; then
+		cross_missing "cross/$x" "$1"
+		continue
+	fi
+	set -- $X_QEMU
+	if ! command -v "$1" >/dev/null 2>&1; then
+		cross_missing "cross/$x" "$1"
+		continue
+	fi
+
+	# Does the emulator keep a thread's TLS across a signal handler?
+	# "intr" cannot run where it does not (qemu-i386).
+	d=$OBJ/cross/$x
+	mkdir -p "$d"
+	intr_ok=1
+	if ! $X_CC -O2 -pthread -o "$d/tls-signal" \
+	    "$ROOT/tools/fixtures/tls-signal.c" >"$d/tls-signal.log" 2>&1; then
+		t_fail "cross/$x/build" "cannot build a program" \
+		    "$d/tls-signal.log"
+		continue
+	fi
+	if ! timeout 60 $X_QEMU "$d/tls-signal" >>"$d/tls-signal.log" 2>&1
+	then
+		intr_ok=0
+	fi
+
+	for be in $BACKENDS; do
+		n=cross/$x/$be
+		b=$d/$be
+		if ! CC=$X_CC MDARCH=$X_MDARCH harness_build "$b" "$be" \
+		    -DWITNESS -DMP_LOCKDEBUG -DDDB; then
+			t_fail "$n/build" "build failed" "$b/build.log"
+			continue
+		fi
+		stress="mutex fifo recurse intr multi"
+		for t in $($X_QEMU "$b/mplocktest" -l); do
+			if [ "$t" = intr ] && [ $intr_ok = 0 ]; then
+				t_skip "$n/$t" "${X_QEMU%% *} loses TLS across signals:\
+ $(tail -n 1 "$d/tls-signal.log")"
+				continue
+			fi
+			t_run "$n/$t" 300 $X_QEMU "$b/mplocktest" -q "$t"
+		done
+		[ $intr_ok = 0 ] && stress="mutex fifo recurse multi"
+
+		case $X_MDARCH in
+		arm64)	;;
+		*)	continue ;;
+		esac
+		b=$d/$be-plain
+		if ! CC=$X_CC MDARCH=$X_MDARCH harness_build "$b" "$be"; then
+			t_fail "$n-plain/build" "build failed" "$b/build.log"
+			continue
+		fi
+		t_run "$n/no-debug-options" 300 $X_QEMU "$b/mplocktest" -q \
+		    $stress
+	done
+
+	for m in "$REGRESS"/mutants/*.sed; do
+		grep -q "^# cross: $x\$" "$m" || continue
+		name=$(basename "$m" .sed)
+		file=$(sed -n 's/^# file: //p' "$m")
+		tests=$(sed -n 's/^# tests: //p' "$m")
+		for be in $(sed -n 's/^# backend: //p' "$m"); do
+			md=$d/mutant-$name-$be
+			rm -rf "$md"
+			mkdir -p "$md/tree/regress/sys/kern"
+			cp -R "$ROOT/sys" "$md/tree/sys"
+			cp -R "$REGRESS" "$md/tree/regress/sys/kern/mplock"
+			sed -f "$m" "$ROOT/$file" >"$md/tree/$file"
+			if cmp -s "$ROOT/$file" "$md/tree/$file"; then
+				t_fail "cross/$x/mutant/$name/$be" \
+				    "does not apply to $file any more"
+			elif ! CC=$X_CC MDARCH=$X_MDARCH SRCROOT=$md/tree \
+			    harness_build "$md/build" "$be" -DWITNESS \
+			    -DMP_LOCKDEBUG -DDDB; then
+				t_fail "cross/$x/mutant/$name/$be" \
+				    "does not build" "$md/build/build.log"
+			else
+				t_run_fails "cross/$x/mutant/$name/$be" 120 \
+				    $X_QEMU "$md/build/mplocktest" -w 5 -q \
+				    $tests
+			fi
+		done
+	done
+done
