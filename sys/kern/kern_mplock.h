@@ -179,6 +179,11 @@ void	mpld_acquire_count(struct __mp_lock *, int, void *);
  * sparc64    membar #LS|#SS, casx   MI             membar      MI
  *            loop, membar #LL|#LS                  #LL|#LS
  *
+ * cas_ptr_release (MCS only): MI membar_exit, atomic_cas_ptr; arm64
+ * casl with LSE, else ldxr/stlxr loop; riscv64 lr.d/sc.d.rl loop;
+ * powerpc64 and powerpc lwsync, then the ldarx/stdcx. (lwarx/stwcx.)
+ * loop; the others MI.
+ *
  * alpha, arm, m88k and mips64 use the MI fallbacks (their headers say
  * why); hppa keeps its own lock.
  */

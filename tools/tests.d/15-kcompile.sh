@@ -22,6 +22,7 @@ kc_all() {
 		    -DMPLOCK_$(upper "$_be") "$@" &&
 		KCOMPILE_OUT=$_o-debug.o kernel_compile "$_m" "$_f" \
 		    -DMPLOCK_$(upper "$_be") "$@" -DWITNESS -DMP_LOCKDEBUG \
+		    -DMPLOCK_DEBUG \
 		    -DDDB || return 1
 	done
 }

@@ -530,7 +530,7 @@ config_cases() {
 	for _bad in "vax:not a multiprocessor arch" \
 	    "hppa:hppa keeps its own MD kernel lock" \
 	    "sparc64:no sys/arch/sparc64/conf/GENERIC.MP" \
-	    "amd64 -b mcs:mcs: no such backend" \
+	    "amd64 -b clh:clh: no such backend" \
 	    "amd64 -o MPLOCK_TICKET:choose the backend with -b" \
 	    "amd64 -o lower:not a kernel option name" \
 	    "amd64 -n GENERIC.MP:not a name for our config"; do
@@ -612,12 +612,15 @@ kcompile_patched() {	# arch backend options...
 	_arch=$1 _be=$2
 	shift 2
 	_t=$PT/kc-tree
+	# The patched tree's sys/sys/mplock.h and arch headers, not ours.
+	SRCROOT=$_t
 	for _f in "$_t"/sys/kern/kern_lock.c "$_t"/sys/kern/kern_mplock*.c \
 	    "$_t"/sys/ddb/db_command.c; do
 		echo "kernel_compile $_arch ${_f#$_t/} -DMPLOCK_$(upper "$_be") $*"
 		kernel_compile "$_arch" "$_f" -I"$_t/sys" -DMULTIPROCESSOR \
-		    -DMPLOCK_$(upper "$_be") "$@" || return 1
+		    -DMPLOCK_$(upper "$_be") "$@" || { SRCROOT=; return 1; }
 	done
+	SRCROOT=
 }
 if [ -f "$ROOT/tools/lib/kcompile.sh" ]; then
 	. "$ROOT/tools/lib/kcompile.sh"
@@ -625,9 +628,7 @@ if [ -f "$ROOT/tools/lib/kcompile.sh" ]; then
 	if MPLOCK_ROOT=$EXT sh "$TOOL" apply "$_t" >"$PT/kc.log" 2>&1; then
 		for arch in amd64 i386; do
 			for be in $BACKENDS; do
-				for o in none: witness:-DWITNESS \
-				    lockdebug:"-DMP_LOCKDEBUG -DDDB" \
-				    debug:"-DMPLOCK_DEBUG -DDDB" \
+				for o in none: \
 				    all:"-DWITNESS -DMP_LOCKDEBUG -DMPLOCK_DEBUG -DDDB"
 				do
 					t_check "patch/kcompile/$arch/$be/${o%%:*}" \

@@ -69,6 +69,36 @@ mpl_md_swap_ptr(volatile void *p, void *v)
 	return (o);
 }
 
+/*
+ * Compare and swap that releases when it stores (MCS's hand-off to an
+ * empty queue).  With LSE one casl; otherwise an ldxr/stlxr loop whose
+ * stlxr is the release.  A failed compare stores nothing and needs no
+ * ordering: the caller then hands off with mpl_store_release().
+ */
+static inline void *
+mpl_md_cas_ptr_release(volatile void *p, void *o, void *n)
+{
+#ifdef __ARM_FEATURE_ATOMICS
+	__asm volatile("casl %0, %2, [%1]"
+	    : "+&r" (o) : "r" (p), "r" (n) : "memory");
+	return (o);
+#else
+	void *r;
+	u_int fail;
+
+	__asm volatile(
+	    "1:	ldxr	%0, [%2]\n"
+	    "	cmp	%0, %3\n"
+	    "	b.ne	2f\n"
+	    "	stlxr	%w1, %4, [%2]\n"
+	    "	cbnz	%w1, 1b\n"
+	    "2:\n"
+	    : "=&r" (r), "=&r" (fail) : "r" (p), "r" (o), "r" (n)
+	    : "cc", "memory");
+	return (r);
+#endif
+}
+
 /* stlr: every earlier load and store is observed before this store. */
 static inline void
 mpl_md_store_release(volatile u_int *p, u_int v)
@@ -77,6 +107,7 @@ mpl_md_store_release(volatile u_int *p, u_int v)
 }
 
 #define mpl_swap_ptr(p, v)	mpl_md_swap_ptr((p), (v))
+#define mpl_cas_ptr_release(p, o, n) mpl_md_cas_ptr_release((p), (o), (n))
 #define mpl_store_release(p, v)	mpl_md_store_release((p), (v))
 /*
  * dmb ishld orders the loads that saw the lock become ours before every

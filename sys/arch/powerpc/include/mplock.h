@@ -62,6 +62,27 @@ mpl_md_swap_ptr(volatile void *p, void *v)
 	return (o);
 }
 
+/*
+ * Compare and swap that releases when it stores: lwsync, then the
+ * lwarx/stwcx. loop.  No acquire side is needed.
+ */
+static inline void *
+mpl_md_cas_ptr_release(volatile void *p, void *o, void *n)
+{
+	void *r;
+
+	__asm volatile(
+	    "	lwsync\n"
+	    "1:	lwarx	%0, 0, %1\n"
+	    "	cmpw	%0, %2\n"
+	    "	bne-	2f\n"
+	    "	stwcx.	%3, 0, %1\n"
+	    "	bne-	1b\n"
+	    "2:\n"
+	    : "=&r" (r) : "r" (p), "r" (o), "r" (n) : "cr0", "memory");
+	return (r);
+}
+
 /* lwsync: every earlier load and store before the store. */
 static inline void
 mpl_md_store_release(volatile u_int *p, u_int v)
@@ -71,6 +92,7 @@ mpl_md_store_release(volatile u_int *p, u_int v)
 }
 
 #define mpl_swap_ptr(p, v)	mpl_md_swap_ptr((p), (v))
+#define mpl_cas_ptr_release(p, o, n) mpl_md_cas_ptr_release((p), (o), (n))
 #define mpl_store_release(p, v)	mpl_md_store_release((p), (v))
 /*
  * lwsync: the loads that saw the lock become ours before every later

@@ -55,6 +55,28 @@ mpl_md_swap_ptr(volatile void *p, void *v)
 	return (o);
 }
 
+/*
+ * Compare and swap that releases when it stores: lr.d/sc.d.rl, the rl
+ * orders every earlier access before the store.  A failed compare
+ * stores nothing and needs no ordering.
+ */
+static inline void *
+mpl_md_cas_ptr_release(volatile void *p, void *o, void *n)
+{
+	void *r;
+	u_long fail;
+
+	__asm volatile(
+	    "1:	lr.d	%0, (%2)\n"
+	    "	bne	%0, %3, 2f\n"
+	    "	sc.d.rl	%1, %4, (%2)\n"
+	    "	bnez	%1, 1b\n"
+	    "2:\n"
+	    : "=&r" (r), "=&r" (fail) : "r" (p), "r" (o), "r" (n)
+	    : "memory");
+	return (r);
+}
+
 /* fence rw,w: every earlier load and store before the store. */
 static inline void
 mpl_md_store_release(volatile u_int *p, u_int v)
@@ -64,6 +86,7 @@ mpl_md_store_release(volatile u_int *p, u_int v)
 }
 
 #define mpl_swap_ptr(p, v)	mpl_md_swap_ptr((p), (v))
+#define mpl_cas_ptr_release(p, o, n) mpl_md_cas_ptr_release((p), (o), (n))
 #define mpl_store_release(p, v)	mpl_md_store_release((p), (v))
 /* fence r,rw: the loads that saw the lock before every later access. */
 #define mpl_acquire()		__asm volatile("fence r,rw" : : : "memory")
