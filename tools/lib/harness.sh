@@ -7,6 +7,11 @@
 #	$CC is the compiler.  With $MDARCH set, <machine/mplock.h> is
 #	sys/arch/$MDARCH/include/mplock.h instead of the shim's MI one.
 #	Output goes to DIR/build.log; returns non-zero on failure.
+#	$HARNESS_PROGS: the programs to link (default both).
+#	$HARNESS_REUSE=DIR2: take shim.o and the programs' objects from an
+#	earlier build in DIR2 with the same compiler and flags instead of
+#	compiling them again (the mutants, which change only sys/ files
+#	that neither includes, use it to save most of each build).
 
 harness_build() {
 	_d=$1 _be=$2
@@ -29,15 +34,26 @@ harness_build() {
 	_objs=
 	for _f in $(kernel_sources "$_src") "$_shim/shim.c"; do
 		_o=$_d/o/$(basename "$_f" .c).o
+		_objs="$_objs $_o"
+		_harness_reuse "$_o" && continue
 		$CC $_flags -c "$_f" -o "$_o" >>"$_d/build.log" 2>&1 ||
 		    return 1
-		_objs="$_objs $_o"
 	done
-	for _p in mplocktest mplockbench; do
-		$CC $_flags -c "$_reg/$_p.c" -o "$_d/o/$_p.o" \
+	for _p in ${HARNESS_PROGS:-mplocktest mplockbench}; do
+		_harness_reuse "$_d/o/$_p.o" ||
+		    $CC $_flags -c "$_reg/$_p.c" -o "$_d/o/$_p.o" \
 		    >>"$_d/build.log" 2>&1 || return 1
 		$CC $_flags -o "$_d/$_p" "$_d/o/$_p.o" $_objs \
 		    >>"$_d/build.log" 2>&1 || return 1
 	done
 	return 0
+}
+
+# Copy a harness (not kernel) object from $HARNESS_REUSE if it is there.
+_harness_reuse() {
+	case ${1##*/} in
+	kern_*)	return 1 ;;
+	esac
+	[ -n "${HARNESS_REUSE:-}" ] && [ -f "$HARNESS_REUSE/o/${1##*/}" ] &&
+	    cp "$HARNESS_REUSE/o/${1##*/}" "$1"
 }
