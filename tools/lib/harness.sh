@@ -33,10 +33,15 @@ harness_build() {
 		    return 1
 		_objs="$_objs $_o"
 	done
+	# The benchmark's measuring core, bench.c, is its own object.
+	$CC $_flags -c "$_reg/bench.c" -o "$_d/o/bench.o" \
+	    >>"$_d/build.log" 2>&1 || return 1
 	for _p in mplocktest mplockbench; do
+		_x=
+		[ "$_p" = mplockbench ] && _x=$_d/o/bench.o
 		$CC $_flags -c "$_reg/$_p.c" -o "$_d/o/$_p.o" \
 		    >>"$_d/build.log" 2>&1 || return 1
-		$CC $_flags -o "$_d/$_p" "$_d/o/$_p.o" $_objs \
+		$CC $_flags -o "$_d/$_p" "$_d/o/$_p.o" $_x $_objs \
 		    >>"$_d/build.log" 2>&1 || return 1
 	done
 	return 0
