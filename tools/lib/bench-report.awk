@@ -69,8 +69,11 @@ function cell(kind, lock, mode, t, cs, ncs,    m, b, lo, hi, r, s) {
 		return sprintf("%" CW "s", "-")
 	lo = LO; hi = HI
 	b = median(kind, K(base, mode, t, cs, ncs))
-	r = (b == "" || b == 0) ? "-" : sprintf("%.2f", m / b)
-	s = m > 0 ? sprintf("%.0f%%", (hi - lo) * 100 / m) : "-"
+	r = (b == "" || b == 0) ? "-" : m / b
+	if (r != "-")
+		r = sprintf(r < 10 ? "%.2f" : r < 100 ? "%.1f" : "%.0f", r)
+	s = m > 0 ? (hi - lo) * 100 / m : "-"
+	s = s == "-" ? s : s > 999 ? ">999" : sprintf("%.0f%%", s)
 	return sprintf("%9s %5s %4s", num(m, m < 1e5 ? "%.1f" : "%.0f"),
 	    r, s)
 }

@@ -29,7 +29,8 @@ bench_smoke() {
 		*) _want="uncontended,1 contended,1 contended,2" ;;
 		esac
 		for _w in $_want; do
-			grep -q "^$_l,[a-z]*,${_w%,*},${_w#*,},0,0,2," "$_csv" ||
+			grep -q "^$_l,[a-z]*,${_w%,*},${_w#*,},0,0,2," \
+			    "$_csv" ||
 			    { echo "no $_l $_w row in bench.csv"; return 1; }
 		done
 		# Uncontended, contended, hand-off, fairness tables; the
