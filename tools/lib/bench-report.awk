@@ -104,8 +104,8 @@ BEGIN {
 		p = index($i, "=")
 		f[substr($i, 1, p - 1)] = substr($i, p + 1)
 	}
-	k = mkey(f["lock"], f["mode"], f["threads"], f["cs"], f["ncs"])
-	SRC[f["lock"]] = f["src"]
+	k = mkey(f["backend"], f["mode"], f["threads"], f["cs"], f["ncs"])
+	SRC[f["backend"]] = f["src"]
 	add("ns", k, f["ns"])
 	add("mops", k, f["mops"])
 	add("ho", k, f["handoff_ns"])

@@ -324,7 +324,7 @@ report(const char *name, const char *src, const char *mode, int n,
 	if (total == 0)
 		errx(1, "%s: no acquisitions in %.3f s", name, secs);
 	ho = handoff_median(n, &nsamples);
-	printf("lock=%s src=%s mode=%s threads=%d cs=%u ncs=%u acq=%lu "
+	printf("backend=%s src=%s mode=%s threads=%d cs=%u ncs=%u acq=%lu "
 	    "secs=%.3f ns=%.2f mops=%.3f", name, src, mode, n,
 	    cs_ns, ncs_ns, total, secs, secs * 1e9 / total,
 	    total / secs / 1e6);
