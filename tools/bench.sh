@@ -1,13 +1,31 @@
 #!/bin/sh
 #
-# Measure every kernel lock backend side by side on this machine: ns per
-# lock+unlock uncontended, and per acquisition with 1..N CPUs contending.
-# Backends are interleaved within each repetition so drift hits all of
-# them alike; the table shows medians and each backend's ratio to the
-# ticket lock measured in the same run (below 1.00: faster).
+# Measure every kernel lock backend side by side on this machine, with
+# Concurrency Kit's ticket, MCS, CLH and Anderson spin locks as peers
+# (when <ck_spinlock.h> is installed, on x86) and a cache-line ping-pong
+# between two threads as the floor of one hand-off.  Measures: ns per
+# lock+unlock uncontended; with 1..N threads contending, ns per
+# acquisition, hand-off latency and fairness.  Runs are interleaved,
+# each measure of every lock in turn and the order rotated every
+# repetition, so drift hits all alike; the tables give medians over the
+# repetitions, their spread and the ratio to our ticket lock.
 #
-#	tools/bench.sh [-r reps] [-d seconds] [-t "threads ..."]
-#	    [-c cs_ns] [-p ncs_ns] [-o dir]
+#	tools/bench.sh [-P] [-r reps] [-d seconds] [-n cpus]
+#	    [-t "threads ..."] [-c "cs_ns ..."] [-p "ncs_ns ..."] [-o dir]
+#
+# -P		no peers, our backends and the floor only
+# -r reps	repetitions (5)
+# -d seconds	per run (0.3, less when the plan would take more than
+#		about 45 s of runs)
+# -n cpus	N for the default thread list (the online CPUs)
+# -t threads	thread counts (1 2 4 ... N and 2N: oversubscribed)
+# -c, -p	critical and non-critical section lengths in ns; every
+#		pair is a workload (0 and 0)
+# -o dir	output directory (build/bench)
+#
+# Output: the tables on stdout and in DIR/bench.txt, DIR/bench.csv, the
+# raw runs in DIR/raw.txt, and with gnuplot DIR/bench-cs*-ncs*.svg and
+# .png; progress on stderr.
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
@@ -15,24 +33,30 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 MDARCH=${MDARCH-$HOST_MDARCH}	# measure the shipped MD header; MDARCH= for MI
 
 reps=5
-secs=0.3
-cs=0
-ncs=0
-out=$OBJ/bench
+secs=
+cpus=
 threads=
+cslist=0
+ncslist=0
+out=$OBJ/bench
+peers=1
+budget=45
 
 usage() {
-	echo "usage: $0 [-r reps] [-d seconds] [-t \"threads ...\"]" \
-	    "[-c cs_ns] [-p ncs_ns] [-o dir]" >&2
+	echo "usage: $0 [-P] [-r reps] [-d seconds] [-n cpus]" \
+	    "[-t \"threads ...\"] [-c \"cs_ns ...\"] [-p \"ncs_ns ...\"]" \
+	    "[-o dir]" >&2
 	exit 2
 }
 
-while getopts c:d:o:p:r:t: ch; do
+while getopts c:d:n:o:Pp:r:t: ch; do
 	case $ch in
-	c)	cs=$OPTARG ;;
+	c)	cslist=$OPTARG ;;
 	d)	secs=$OPTARG ;;
+	n)	cpus=$OPTARG ;;
 	o)	out=$OPTARG ;;
-	p)	ncs=$OPTARG ;;
+	P)	peers=0 ;;
+	p)	ncslist=$OPTARG ;;
 	r)	reps=$OPTARG ;;
 	t)	threads=$OPTARG ;;
 	*)	usage ;;
@@ -40,124 +64,244 @@ while getopts c:d:o:p:r:t: ch; do
 done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] || usage
+for v in $reps $cpus $threads $cslist $ncslist; do
+	case $v in
+	''|*[!0-9]*) die "not a number: $v" ;;
+	esac
+done
+[ "$reps" -ge 1 ] || die "-r: at least 1"
 
-ncpu=$(ncpu_online)
+online=$(ncpu_online)
+[ -n "$cpus" ] || cpus=$online
+mkdir -p "$out" || exit 1
+
+# Our backends, one benchmark binary each, from the shipped sources.
+ours=
+for be in $BACKENDS; do
+	echo "bench: building $be ..." >&2
+	harness_build "$out/$be" "$be" ||
+	    die "build of $be failed, see $out/$be/build.log"
+	ours="$ours $be"
+done
+set -- $ours
+first=$1
+[ -n "$first" ] || die "no backends in $REGRESS/Makefile.backends"
+max=$("$out/$first/mplockbench" -i | sed -n 's/.*maxthreads=\([0-9]*\).*/\1/p')
+
+# The peers: Concurrency Kit's locks through their public headers,
+# compiled into one adapter program.
+ckbin=$out/ck/ckbench
+ckrows=
+peernote=
+if [ "$peers" -eq 0 ]; then
+	peernote="Concurrency Kit peers: not asked for (-P)"
+elif ! echo '#include <ck_spinlock.h>' | $CC $CK_CFLAGS -E - \
+    >/dev/null 2>&1; then
+	peernote="Concurrency Kit peers: skipped, no <ck_spinlock.h>"
+	peernote="$peernote (Debian: libck-dev)"
+else
+	echo "bench: building Concurrency Kit peers ..." >&2
+	mkdir -p "$out/ck"
+	if $CC -std=gnu99 -O2 -pthread $CK_CFLAGS -I"$REGRESS" \
+	    -o "$ckbin" "$REGRESS/ckbench.c" "$REGRESS/bench.c" \
+	    >"$out/ck/build.log" 2>&1; then
+		ckrows=$("$ckbin" -i | sed -n 's/.*locks=//p' | tr , ' ')
+		max2=$("$ckbin" -i |
+		    sed -n 's/.*maxthreads=\([0-9]*\).*/\1/p')
+		[ "$max2" -lt "$max" ] && max=$max2
+	elif grep -q 'x86 only' "$out/ck/build.log"; then
+		peernote="Concurrency Kit peers: skipped, libck's installed"
+		peernote="$peernote configuration is for x86 only"
+	else
+		peernote="Concurrency Kit peers: skipped, build failed"
+		peernote="$peernote (see $out/ck/build.log)"
+	fi
+fi
+[ -n "$peernote" ] && echo "bench: $peernote" >&2
+
 if [ -z "$threads" ]; then
-	# 1, 2, 4, ... up to the number of CPUs, and that number itself.
+	# 1, 2, 4, ... below N, N itself, and 2N oversubscribed.
 	t=1
-	while [ "$t" -lt "$ncpu" ]; do
+	while [ "$t" -lt "$cpus" ]; do
 		threads="$threads $t"
 		t=$((t * 2))
 	done
-	threads="$threads $ncpu"
+	threads="$threads $cpus $((cpus * 2))"
+fi
+tl=
+for t in $threads; do
+	[ "$t" -ge 1 ] || die "thread counts start at 1"
+	if [ "$t" -gt "$max" ]; then
+		echo "bench: $t threads: more than the $max the harness" \
+		    "has CPUs for, left out" >&2
+		continue
+	fi
+	case " $tl " in *" $t "*) ;; *) tl="$tl $t" ;; esac
+done
+threads=${tl# }
+[ -n "$threads" ] || die "no thread counts left"
+
+workloads=
+for c in $cslist; do
+	for p in $ncslist; do
+		workloads="$workloads $c/$p"
+	done
+done
+workloads=${workloads# }
+
+rows="$ours $ckrows"
+nrows=$(echo $rows | wc -w)
+nt=$(echo $threads | wc -w)
+nw=$(echo $workloads | wc -w)
+pingpong=0
+[ "$online" -ge 2 ] && pingpong=1
+perrep=$((nrows * (1 + nw * nt) + pingpong))
+nruns=$((reps * perrep))
+if [ -z "$secs" ]; then
+	# A run costs its duration and about 20 ms to start and calibrate.
+	secs=$(awk -v n=$nruns -v b=$budget 'BEGIN {
+		d = b / n - 0.02
+		if (d > 0.3) d = 0.3
+		if (d < 0.05) d = 0.05
+		printf "%.3f", d }')
+fi
+ms=$(awk -v d="$secs" 'BEGIN { printf "%d", d * 1000 + 20 }')
+echo "bench: $nruns runs of ${secs}s, about $((nruns * ms / 1000))s" >&2
+
+# Other work on the machine shows up as preempted lock holders.
+load=$(cut -d ' ' -f 1 /proc/loadavg 2>/dev/null ||
+    sysctl -n vm.loadavg 2>/dev/null | awk '{ print $1 }')
+loadnote="load average before the runs: ${load:-unknown}"
+if awk -v l="${load:-0}" 'BEGIN { exit !(l > 0.3) }'; then
+	loadnote="$loadnote: NOT IDLE, the figures are unreliable"
+	echo "bench: $loadnote" >&2
 fi
 
-mkdir -p "$out" || exit 1
-for be in $BACKENDS; do
-	echo "building $be ..." >&2
-	harness_build "$out/$be" "$be" ||
-	    die "build of $be failed, see $out/$be/build.log"
-done
+binof() {
+	case " $ckrows " in
+	*" $1 "*)	echo "$ckbin" ;;
+	*)		echo "$out/$1/mplockbench" ;;
+	esac
+}
 
 raw=$out/raw.txt
 : >"$raw"
-nruns=$((reps * $(echo $BACKENDS | wc -w) * (1 + $(echo $threads | wc -w))))
 run=0
-order=$BACKENDS
+# One run of lock $1, the rest are mplockbench arguments.
+run_one() {
+	_l=$1
+	shift
+	run=$((run + 1))
+	if [ -t 2 ]; then
+		printf '\r[%d/%d] rep %d/%d %-12s %-24s ~%ds left ' $run \
+		    $nruns $r $reps "$_l" "$*" \
+		    $(((nruns - run) * ms / 1000)) >&2
+	fi
+	if [ "$_l" = pingpong ]; then
+		"$out/$first/mplockbench" -d "$secs" "$@"
+	else
+		"$(binof "$_l")" -l "$_l" -d "$secs" "$@"
+	fi >"$out/run.txt" 2>"$out/run.err" || {
+		[ -t 2 ] && echo >&2
+		cat "$out/run.err" >&2
+		die "$_l $* failed"
+	}
+	sed "s/^/rep=$r /" "$out/run.txt" >>"$raw"
+}
+
+order=$rows
 r=1
 while [ "$r" -le "$reps" ]; do
-	for be in $order; do
-		b=$out/$be/mplockbench
-		run=$((run + 1))
-		printf '\r[%d/%d] rep %d %s uncontended   ' $run $nruns $r \
-		    "$be" >&2
-		"$b" -d "$secs" uncontended >>"$raw" || die "$b failed"
+	[ -t 2 ] || echo "bench: repetition $r of $reps" >&2
+	for l in $order; do
+		run_one "$l" uncontended
+	done
+	[ "$pingpong" -eq 1 ] && run_one pingpong pingpong
+	for w in $workloads; do
 		for t in $threads; do
-			run=$((run + 1))
-			printf '\r[%d/%d] rep %d %s %d threads    ' $run \
-			    $nruns $r "$be" "$t" >&2
-			"$b" -d "$secs" -c "$cs" -p "$ncs" -t "$t" contended \
-			    >>"$raw" || die "$b failed"
+			for l in $order; do
+				run_one "$l" -t "$t" -c "${w%/*}" \
+				    -p "${w#*/}" contended
+			done
 		done
 	done
-	# Rotate the order: the first backend of a repetition goes last.
+	# Rotate: the first lock of this repetition goes last.
 	set -- $order
-	first=$1
+	f=$1
 	shift
-	order="$* $first"
+	order="$* $f"
 	r=$((r + 1))
 done
-printf '\r%60s\r' '' >&2
+[ -t 2 ] && printf '\r%78s\r' '' >&2
+rm -f "$out/run.txt" "$out/run.err"
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null |
     head -n 1)
 [ -n "$cpu" ] || cpu=$(sysctl -n hw.model 2>/dev/null)
-echo "mplock benchmark: $ncpu CPUs ($cpu), $(uname -sm), $reps runs of" \
-    "${secs}s each, cs=${cs}ns ncs=${ncs}ns"
-echo "median ns per lock+unlock (uncontended) or per acquisition" \
-    "(contended), [min-max]; ratio: backend/ticket, below 1 is faster"
-
-awk -v backends="$BACKENDS" -v csv="$out/bench.csv" '
-function key(mode, t) { return mode " " t }
+base=ticket
+case " $ours " in *" ticket "*) ;; *) base=$first ;; esac
+plotrows=$rows
+[ "$pingpong" -eq 1 ] && plotrows="$rows pingpong"
+mkdir -p "$out/plot"
 {
-	for (i = 1; i <= NF; i++) {
-		split($i, kv, "=")
-		f[kv[1]] = kv[2]
-	}
-	k = key(f["mode"], f["threads"])
-	if (!(k in seen)) {
-		seen[k] = 1
-		rows[++nrows] = k
-	}
-	kb = k SUBSEP f["backend"]
-	v[kb, ++n[kb]] = f["ns"] + 0
-	fair[kb] = fair[kb] " " f["fair"]
-}
-function median(kb,    i, j, m, t, a) {
-	m = n[kb]
-	for (i = 1; i <= m; i++)
-		a[i] = v[kb, i]
-	for (i = 2; i <= m; i++)
-		for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
-			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
-		}
-	lo = a[1]; hi = a[m]
-	if (m % 2)
-		return a[(m + 1) / 2]
-	return (a[m / 2] + a[m / 2 + 1]) / 2
-}
-END {
-	nb = split(backends, b, " ")
-	printf "%-22s", "workload"
-	for (i = 1; i <= nb; i++)
-		printf " %22s", b[i] " ns"
-	for (i = 1; i <= nb; i++)
-		if (b[i] != "ticket")
-			printf " %14s", b[i] "/ticket"
-	printf "\n"
-	print "backend,mode,threads,median_ns,min_ns,max_ns,runs," \
-	    "ratio_to_ticket" > csv
-	for (r = 1; r <= nrows; r++) {
-		split(rows[r], kk, " ")
-		label = kk[1] == "uncontended" ? "uncontended" : \
-		    sprintf("contended %3d thr", kk[2])
-		printf "%-22s", label
-		for (i = 1; i <= nb; i++) {
-			kb = rows[r] SUBSEP b[i]
-			med[i] = median(kb)
-			printf " %9.1f [%5.1f-%5.1f]", med[i], lo, hi
-			mn[i] = lo; mx[i] = hi
-			if (b[i] == "ticket")
-				base = med[i]
-		}
-		for (i = 1; i <= nb; i++)
-			if (b[i] != "ticket")
-				printf " %14.2f", med[i] / base
-		printf "\n"
-		for (i = 1; i <= nb; i++)
-			printf "%s,%s,%s,%.2f,%.2f,%.2f,%d,%.3f\n", b[i], kk[1],
-			    kk[2], med[i], mn[i], mx[i], n[rows[r] SUBSEP b[i]],
-			    med[i] / base > csv
-	}
-}' "$raw"
-echo "raw figures: $raw; table as CSV: $out/bench.csv"
+	echo "mplock benchmark: $online CPUs ($cpu), $(uname -sr)," \
+	    "$($CC --version 2>/dev/null | head -n 1)"
+	echo "$reps repetitions of ${secs}s per run; threads: $threads" \
+	    "(* more threads than CPUs)"
+	echo "rows: our backends ($ours ), built from sys/ with the MI" \
+	    "front end; ck-*: Concurrency Kit's bare locks; pingpong:"
+	echo "  no lock, the floor of a hand-off between two threads"
+	[ -n "$peernote" ] && echo "$peernote"
+	echo "$loadnote"
+	echo "cells: median over the repetitions, ratio to $base (below" \
+	    "1 is faster), spread (max-min)/median"
+	awk -v rows="$plotrows" -v threads="$threads" \
+	    -v workloads="$workloads" -v ncpu="$online" -v base="$base" \
+	    -v csv="$out/bench.csv" -v plotdir="$out/plot" \
+	    -f "$ROOT/tools/lib/bench-report.awk" "$raw"
+} | tee "$out/bench.txt"
+
+# The plots: ns per acquisition and hand-off latency by thread count,
+# one pair per workload.
+if command -v gnuplot >/dev/null 2>&1; then
+	for w in $workloads; do
+		c=${w%/*} p=${w#*/}
+		dat=$out/plot/cs$c-ncs$p.dat
+		for term in svg png; do
+			case $term in
+			svg)	t="svg size 1100,450 dynamic" ;;
+			png)	t="pngcairo size 1100,450" ;;
+			esac
+			gnuplot >"$out/plot/gnuplot.log" 2>&1 <<-EOF || {
+			set terminal $t
+			set output "$out/bench-cs$c-ncs$p.$term"
+			names = "$plotrows"
+			set multiplot layout 1,2 title "$cpu, $online CPUs:" .\
+			    " critical section $c ns, outside $p ns"
+			set logscale x 2
+			set logscale y 10
+			set format y "%g"
+			set xlabel "threads"
+			set key top left font ",9"
+			set grid
+			set arrow from $online, graph 0 to $online, graph 1 \
+			    nohead dashtype 2
+			set ylabel "ns per acquisition"
+			plot for [i = 1:words(names)] "$dat" index (i - 1) \
+			    using 1:2 with linespoints title word(names, i)
+			set ylabel "hand-off latency, ns"
+			plot for [i = 1:words(names)] "$dat" index (i - 1) \
+			    using 1:3 with linespoints title word(names, i)
+			unset multiplot
+			EOF
+				echo "bench: gnuplot $term failed, see" \
+				    "$out/plot/gnuplot.log" >&2
+				continue
+			}
+			echo "plot: $out/bench-cs$c-ncs$p.$term"
+		done
+	done
+else
+	echo "plot: skipped, gnuplot not installed"
+fi
+echo "table: $out/bench.txt; CSV: $out/bench.csv; raw runs: $raw"

@@ -1,0 +1,470 @@
+/*
+ * Copyright (c) 2026 The mplock authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * The measuring core of the lock benchmark.  One run measures one lock
+ * in one mode and prints one line of key=value pairs; tools/bench.sh
+ * interleaves the runs and makes the tables.
+ *
+ * uncontended	one thread: ns per lock+unlock.
+ * contended	N threads take the lock in a loop, cs ns of busy work
+ *		inside, ncs ns outside: ns per acquisition (the inverse of
+ *		throughput), fairness (most / fewest acquisitions of a
+ *		thread) and the hand-off latency, the time from one owner's
+ *		release to the next owner's acquisition.  Every 16th
+ *		acquisition of a thread stamps the clock just before its
+ *		release; the next owner, if another thread, reads the clock
+ *		once it holds the lock.  The median of these samples is
+ *		printed; it includes about one clock read (clock_ns).
+ *		What the lock protects is a counter: a total that differs
+ *		from the acquisitions counted outside the lock fails the run.
+ * pingpong	no lock: two threads pass a cache line back and forth, the
+ *		floor under any hand-off between two CPUs, timed the same
+ *		two ways.
+ */
+
+#include <err.h>
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+
+#define SAMPLE_EVERY	16
+
+static const struct bench_lock *lk;
+static double duration = 0.5;
+static unsigned int cs_ns, ncs_ns;
+static int nthreads = 2, ncpu;
+static struct bench_thread *threads;
+static double uncontended_secs;
+
+static volatile int ready, go, stop;
+
+/*
+ * What the lock protects, in one cache line that moves with the lock
+ * as the data under a kernel lock does: a counter that checks mutual
+ * exclusion, and the stamp of the last release.
+ */
+static struct {
+	unsigned long	 count;
+	double		 stamp;		/* when the last owner released */
+	int		 owner;		/* who released */
+	int		 stamped;	/* stamp is valid */
+} __attribute__((__aligned__(64))) prot;
+
+/* Ping-pong: whose turn it is, and the same stamp. */
+static struct {
+	volatile unsigned int turn;
+	int		 stamped;
+	double		 stamp;
+} __attribute__((__aligned__(64))) pp;
+
+static double loops_per_ns;
+
+static double
+bench_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (ts.tv_sec + ts.tv_nsec / 1e9);
+}
+
+/* One step of a spin of our own; yields when threads outnumber CPUs. */
+static void
+relax(unsigned int *spins)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm volatile("yield" ::: "memory");
+#else
+	__asm volatile("" ::: "memory");
+#endif
+	if (nthreads > ncpu && ++*spins % 256 == 0)
+		sched_yield();
+}
+
+/* Busy work of about ns nanoseconds, calibrated at start. */
+static void
+work(unsigned int ns)
+{
+	unsigned long i, n = (unsigned long)(ns * loops_per_ns);
+
+	for (i = 0; i < n; i++)
+		__asm volatile("" ::: "memory");
+}
+
+static void
+calibrate(void)
+{
+	unsigned long i, n = 10000000;
+	double t0 = bench_now(), t;
+
+	for (i = 0; i < n; i++)
+		__asm volatile("" ::: "memory");
+	t = bench_now() - t0;
+	loops_per_ns = n / (t * 1e9);
+}
+
+/* The cost of one clock read, which every hand-off sample includes. */
+static double
+clock_cost(void)
+{
+	int i, n = 10000;
+	double t0 = bench_now();
+
+	for (i = 0; i < n; i++)
+		(void)bench_now();
+	return ((bench_now() - t0) * 1e9 / n);
+}
+
+static void
+sample(struct bench_thread *bt, double ns)
+{
+	bt->bt_samples[bt->bt_nsamples++ % BENCH_NSAMPLES] = (float)ns;
+}
+
+static void
+uncontended_body(struct bench_thread *bt)
+{
+	unsigned long i, n = 0;
+	double t0 = bench_now();
+
+	while (!stop) {
+		for (i = 0; i < 1000; i++) {
+			lk->bl_lock(bt);
+			prot.count++;
+			lk->bl_unlock(bt);
+		}
+		n += 1000;
+	}
+	uncontended_secs = bench_now() - t0;
+	bt->bt_acq = n;
+}
+
+static void
+contended_body(struct bench_thread *bt)
+{
+	unsigned long n = 0;
+	unsigned int k = bt->bt_id % SAMPLE_EVERY + 1;
+	int me = bt->bt_id;
+
+	while (!stop) {
+		lk->bl_lock(bt);
+		if (prot.stamped && prot.owner != me)
+			sample(bt, (bench_now() - prot.stamp) * 1e9);
+		prot.owner = me;
+		prot.count++;
+		if (cs_ns)
+			work(cs_ns);
+		if (--k == 0) {
+			k = SAMPLE_EVERY;
+			prot.stamped = 1;
+			prot.stamp = bench_now();
+		} else
+			prot.stamped = 0;
+		lk->bl_unlock(bt);
+		n++;
+		if (ncs_ns)
+			work(ncs_ns);
+	}
+	bt->bt_acq = n;
+}
+
+static void
+pingpong_body(struct bench_thread *bt)
+{
+	unsigned long n = 0;
+	unsigned int me = bt->bt_id, k = me + 1, spins = 0;
+
+	while (!stop) {
+		while (__atomic_load_n(&pp.turn, __ATOMIC_ACQUIRE) != me) {
+			if (stop)
+				goto out;
+			relax(&spins);
+		}
+		if (pp.stamped)
+			sample(bt, (bench_now() - pp.stamp) * 1e9);
+		n++;
+		if (--k == 0) {
+			k = SAMPLE_EVERY;
+			pp.stamped = 1;
+			pp.stamp = bench_now();
+		} else
+			pp.stamped = 0;
+		__atomic_store_n(&pp.turn, 1 - me, __ATOMIC_RELEASE);
+	}
+out:
+	bt->bt_acq = n;
+}
+
+static void (*body)(struct bench_thread *);
+
+static void *
+thread_main(void *v)
+{
+	struct bench_thread *bt = v;
+
+	if (lk->bl_thread_init != NULL)
+		lk->bl_thread_init(bt);
+	__atomic_add_fetch(&ready, 1, __ATOMIC_SEQ_CST);
+	while (!__atomic_load_n(&go, __ATOMIC_ACQUIRE))
+		sched_yield();
+	body(bt);
+	return (NULL);
+}
+
+/* Run body on n threads for the duration; return the seconds it ran. */
+static double
+run(void (*fn)(struct bench_thread *), int n)
+{
+	struct timespec ts;
+	double t0, t1;
+	int i;
+
+	body = fn;
+	ready = go = stop = 0;
+	for (i = 0; i < n; i++) {
+		threads[i].bt_id = i;
+		threads[i].bt_acq = 0;
+		threads[i].bt_nsamples = 0;
+		if ((errno = pthread_create(&threads[i].bt_thread, NULL,
+		    thread_main, &threads[i])) != 0)
+			err(2, "pthread_create");
+	}
+	while (__atomic_load_n(&ready, __ATOMIC_SEQ_CST) < n)
+		usleep(100);
+	t0 = bench_now();
+	__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+	ts.tv_sec = (time_t)duration;
+	ts.tv_nsec = (long)((duration - ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		;
+	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+	t1 = bench_now();
+	for (i = 0; i < n; i++)
+		pthread_join(threads[i].bt_thread, NULL);
+	return (t1 - t0);
+}
+
+static int
+floatcmp(const void *a, const void *b)
+{
+	float x = *(const float *)a, y = *(const float *)b;
+
+	return (x < y ? -1 : x > y);
+}
+
+/* Median of every thread's hand-off samples; -1 when there are none. */
+static double
+handoff_median(int n, unsigned long *count)
+{
+	unsigned long m, total = 0;
+	float *all;
+	double med;
+	int i;
+
+	for (i = 0; i < n; i++)
+		total += threads[i].bt_nsamples < BENCH_NSAMPLES ?
+		    threads[i].bt_nsamples : BENCH_NSAMPLES;
+	*count = total;
+	if (total == 0)
+		return (-1);
+	if ((all = calloc(total, sizeof(*all))) == NULL)
+		err(2, NULL);
+	for (m = 0, i = 0; i < n; i++) {
+		unsigned long k = threads[i].bt_nsamples < BENCH_NSAMPLES ?
+		    threads[i].bt_nsamples : BENCH_NSAMPLES;
+
+		memcpy(all + m, threads[i].bt_samples, k * sizeof(*all));
+		m += k;
+	}
+	qsort(all, total, sizeof(*all), floatcmp);
+	med = total % 2 ? all[total / 2] :
+	    (all[total / 2 - 1] + all[total / 2]) / 2.0;
+	free(all);
+	return (med);
+}
+
+static void
+report(const char *name, const char *src, const char *mode, int n,
+    double secs)
+{
+	unsigned long total = 0, mx = 0, mn = ~0UL, nsamples;
+	double ho;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		total += threads[i].bt_acq;
+		if (threads[i].bt_acq > mx)
+			mx = threads[i].bt_acq;
+		if (threads[i].bt_acq < mn)
+			mn = threads[i].bt_acq;
+	}
+	if (total == 0)
+		errx(1, "%s: no acquisitions in %.3f s", name, secs);
+	ho = handoff_median(n, &nsamples);
+	printf("backend=%s src=%s mode=%s threads=%d cs=%u ncs=%u acq=%lu "
+	    "secs=%.3f ns=%.2f mops=%.3f", name, src, mode, n,
+	    cs_ns, ncs_ns, total, secs, secs * 1e9 / total,
+	    total / secs / 1e6);
+	if (ho < 0)
+		printf(" handoff_ns=-");
+	else
+		printf(" handoff_ns=%.1f", ho);
+	printf(" samples=%lu clock_ns=%.1f", nsamples, clock_cost());
+	if (mn == 0)
+		printf(" fair=inf");
+	else
+		printf(" fair=%.3f", (double)mx / mn);
+	printf(" acq_min=%lu acq_max=%lu\n", mn, mx);
+}
+
+static const char *progname = "bench";
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: %s [-c cs_ns] [-d seconds] [-l lock] "
+	    "[-p ncs_ns] [-t threads]\n"
+	    "           uncontended | contended | pingpong\n"
+	    "       %s -i\n", progname, progname);
+	exit(2);
+}
+
+static unsigned int
+number(const char *s, char opt, unsigned long max)
+{
+	unsigned long v;
+	char *ep;
+
+	errno = 0;
+	v = strtoul(s, &ep, 10);
+	if (*s == '\0' || *ep != '\0' || errno != 0 || v > max)
+		errx(2, "-%c: not a number up to %lu: %s", opt, max, s);
+	return ((unsigned int)v);
+}
+
+int
+bench_main(int argc, char *argv[], const char *src,
+    const struct bench_lock *locks, int nlocks, int maxthreads)
+{
+	const char *name = NULL, *mode;
+	unsigned long total;
+	char *ep;
+	int ch, i, info = 0;
+
+	if (argc > 0 && (progname = strrchr(argv[0], '/')) != NULL)
+		progname++;
+	else if (argc > 0)
+		progname = argv[0];
+	if (maxthreads > BENCH_MAXTHREADS)
+		maxthreads = BENCH_MAXTHREADS;
+	while ((ch = getopt(argc, argv, "c:d:il:p:t:")) != -1) {
+		switch (ch) {
+		case 'c':
+			cs_ns = number(optarg, ch, 1000000);
+			break;
+		case 'd':
+			duration = strtod(optarg, &ep);
+			if (*ep != '\0' || !(duration > 0 && duration < 3600))
+				errx(2, "-d: seconds, more than 0: %s",
+				    optarg);
+			break;
+		case 'i':
+			info = 1;
+			break;
+		case 'l':
+			name = optarg;
+			break;
+		case 'p':
+			ncs_ns = number(optarg, ch, 1000000);
+			break;
+		case 't':
+			nthreads = number(optarg, ch, maxthreads);
+			if (nthreads < 1)
+				errx(2, "-t: 1 to %d threads", maxthreads);
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+
+	if (info) {
+		printf("src=%s maxthreads=%d locks=", src, maxthreads);
+		for (i = 0; i < nlocks; i++)
+			printf("%s%s", i ? "," : "", locks[i].bl_name);
+		printf("\n");
+		return (0);
+	}
+	if (argc != 1)
+		usage();
+	mode = argv[0];
+
+	for (i = 0; i < nlocks; i++)
+		if (name == NULL || strcmp(name, locks[i].bl_name) == 0)
+			break;
+	if (i == nlocks)
+		errx(2, "no lock %s here (-i lists them)", name);
+	lk = &locks[i];
+
+	ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (ncpu < 1)
+		ncpu = 1;
+	if (strcmp(mode, "uncontended") == 0)
+		nthreads = 1;
+	else if (strcmp(mode, "pingpong") == 0)
+		nthreads = 2;
+	else if (strcmp(mode, "contended") != 0)
+		usage();
+	if ((threads = calloc(nthreads, sizeof(*threads))) == NULL)
+		err(2, NULL);
+	for (i = 0; i < nthreads; i++)
+		if ((threads[i].bt_samples = calloc(BENCH_NSAMPLES,
+		    sizeof(float))) == NULL)
+			err(2, NULL);
+	if (cs_ns || ncs_ns)
+		calibrate();
+
+	if (strcmp(mode, "pingpong") == 0) {
+		report("pingpong", "floor", mode, 2, run(pingpong_body, 2));
+		return (0);
+	}
+	if (lk->bl_init(nthreads) != 0)
+		errx(2, "%s: cannot set up for %d threads", lk->bl_name,
+		    nthreads);
+	if (strcmp(mode, "uncontended") == 0) {
+		(void)run(uncontended_body, 1);
+		report(lk->bl_name, src, mode, 1, uncontended_secs);
+	} else
+		report(lk->bl_name, src, mode, nthreads,
+		    run(contended_body, nthreads));
+	for (total = 0, i = 0; i < nthreads; i++)
+		total += threads[i].bt_acq;
+	if (prot.count != total)
+		errx(1, "%s: mutual exclusion broken: %lu acquisitions, "
+		    "counter %lu", lk->bl_name, total, prot.count);
+	return (0);
+}

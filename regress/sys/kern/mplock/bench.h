@@ -1,0 +1,59 @@
+/*
+ * Copyright (c) 2026 The mplock authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * The measuring core of the lock benchmark (bench.c), shared by the
+ * program that measures our backends (mplockbench.c) and the one that
+ * measures other implementations (ckbench.c).  An adapter describes its
+ * locks with struct bench_lock and hands over to bench_main().
+ */
+
+#ifndef _BENCH_H_
+#define _BENCH_H_
+
+#include <pthread.h>
+
+#define BENCH_MAXTHREADS	256
+#define BENCH_NSAMPLES		2048	/* hand-off samples kept per thread */
+
+struct bench_thread {
+	int		 bt_id;		/* 0 .. threads - 1 */
+	unsigned long	 bt_acq;	/* acquisitions in the run */
+	void		*bt_ctx;	/* the adapter's, per thread */
+	unsigned long	 bt_nsamples;	/* hand-offs timed (ring below) */
+	float		*bt_samples;	/* ns from release to acquisition */
+	pthread_t	 bt_thread;
+} __attribute__((__aligned__(64)));
+
+struct bench_lock {
+	const char	*bl_name;
+	/* Before the run: set up for this many threads; non-zero fails. */
+	int		(*bl_init)(int);
+	/* In each thread, before it takes the lock. */
+	void		(*bl_thread_init)(struct bench_thread *);
+	void		(*bl_lock)(struct bench_thread *);
+	void		(*bl_unlock)(struct bench_thread *);
+};
+
+/*
+ * Parse the command line, run one measurement of one lock, print it as
+ * one line of key=value pairs.  src says where the lock comes from
+ * ("ours", "ck"); maxthreads is the most threads the adapter handles.
+ */
+int	bench_main(int, char *[], const char *, const struct bench_lock *,
+	    int, int);
+
+#endif /* _BENCH_H_ */

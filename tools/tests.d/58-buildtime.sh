@@ -1,0 +1,216 @@
+# buildtime: the build timing tool (tools/buildtime).  Its comparison
+# on the 2022 figures from OpenBSD tech@ gives the verdicts they should,
+# with the same figures as ministat(1); both time formats parse; the
+# timing loop runs end to end on a small C build with every timer; the
+# awk also runs under the one-true-awk OpenBSD uses, and the script
+# under a pdksh-family shell, when those are installed.
+
+BT=$ROOT/tools/buildtime
+BTD=$OBJ/buildtime
+rm -rf "$BTD"
+mkdir -p "$BTD"
+
+# bt_data FILE VALUE ...: a results file of real times only.
+bt_data() {
+	_f=$1
+	shift
+	{
+		echo "# buildtime results"
+		echo "# real user sys (seconds)"
+		for _v in "$@"; do
+			echo "$_v"
+		done
+	} >"$BTD/$_f"
+}
+
+# 16-thread amd64 (i7-10700K), make -j of libc, real seconds: the
+# three timings before and after the M-lock as posted.
+bt_data amd64-before 55.83 55.07 55.44
+bt_data amd64-after 53.06 52.83 53.03
+# 4-core amd64 VM: the post gives only the range of three timings,
+# 2m00-2m01 before and 1m59-2m01 after; the three values taken are
+# each range's ends and its middle.
+bt_data vm-before 120 120.5 121
+bt_data vm-after 119 120 121
+# 16-core Apple M1: 1m55.9-1m56.9 before, 1m48.4-1m49.4 after, the
+# same way.
+bt_data m1-before 115.9 116.4 116.9
+bt_data m1-after 108.4 108.9 109.4
+
+# bt_verdict BEFORE AFTER WANT [LO HI]: the tool's own statistics give
+# the verdict WANT ("Difference" or "No difference"), and with a
+# difference a relative change between LO and HI percent.
+bt_verdict() {
+	_out=$(sh "$BT" compare -s "$BTD/$1" "$BTD/$2") || return 1
+	echo "$_out"
+	echo "$_out" | grep -q "^$3 .*at 95.0% confidence" ||
+	    { echo "verdict is not: $3"; return 1; }
+	[ $# -eq 3 ] && return 0
+	echo "$_out" | awk -v lo="$4" -v hi="$5" '
+	/^\t.*% \+\/- / { p = $1 + 0; found = 1 }
+	END {
+		if (!found || p < lo || p > hi) {
+			printf "change %s%%, not in %s..%s\n", p, lo, hi
+			exit 1
+		}
+	}'
+}
+t_check "buildtime/2022-amd64-significant" bt_verdict amd64-before \
+    amd64-after Difference -4.6 -4.3
+t_check "buildtime/2022-vm-no-difference" bt_verdict vm-before vm-after \
+    "No difference"
+t_check "buildtime/2022-m1-significant" bt_verdict m1-before m1-after \
+    Difference -6.6 -6.2
+
+# bt_same [-c conf] FILE ...: ministat and the tool's own awk print the
+# same lines (all but the tool's own header lines).
+bt_same() {
+	sh "$BT" compare "$@" >"$BTD/m.out" 2>&1
+	sh "$BT" compare -s "$@" >"$BTD/o.out" 2>&1
+	grep -q 'statistics: ministat' "$BTD/m.out" ||
+	    { echo "ministat not used"; return 1; }
+	sed '/^column /,$!d' "$BTD/m.out" | sed 1d >"$BTD/m.cmp"
+	sed '/^column /,$!d' "$BTD/o.out" | sed 1d >"$BTD/o.cmp"
+	diff "$BTD/m.cmp" "$BTD/o.cmp" && [ -s "$BTD/m.cmp" ]
+}
+
+# A first set of 3 and sets of 3 to 102 after it, 6 to a comparison
+# (ministat takes 7 sets): degrees of freedom 4 to 12 (where ministat's
+# table has its oddities), 30, 100 (its table's last row) and 101 (past
+# it), at every confidence level ministat has.
+bt_same_sweep() {
+	awk 'BEGIN { srand(1); for (i = 0; i < 3; i++)
+	    printf "%.2f\n", 100 + 2 * rand() }' >"$BTD/s0"
+	for _g in "3 4 6 7 8 9" "10 11 29 99 100 101"; do
+		_files=
+		for _n in $_g; do
+			awk -v n=$((_n - 1)) 'BEGIN { srand(n)
+			    for (i = 0; i < n; i++)
+				printf "%.2f\n", 100.6 + 2 * rand() }' \
+			    >"$BTD/s$_n"
+			_files="$_files $BTD/s$_n"
+		done
+		for _c in 80 90 95 98 99 99.5; do
+			bt_same -c $_c "$BTD/s0" $_files || {
+				echo "differ: sets of $_g, confidence $_c"
+				return 1
+			}
+		done
+	done
+}
+
+if command -v ministat >/dev/null 2>&1; then
+	t_check "buildtime/same-as-ministat/2022-amd64" bt_same \
+	    "$BTD/amd64-before" "$BTD/amd64-after"
+	t_check "buildtime/same-as-ministat/2022-vm" bt_same \
+	    "$BTD/vm-before" "$BTD/vm-after"
+	t_check "buildtime/same-as-ministat/sweep" bt_same_sweep
+else
+	t_skip "buildtime/same-as-ministat" "ministat not installed"
+fi
+
+# Both time formats, and the neighbours they come with.
+bt_parse() {
+	printf '%s\n' \
+	    '    1m59.73s real     2m40.26s user     4m23.76s system' \
+	    '  0m55.83s real  6m40.00s user  4m27.00s system' \
+	    'real 53.06' 'user 398.50' 'sys 252.10' \
+	    '       55.07 real       401.20 user       269.00 sys' \
+	    'real	0m55.440s' 'user	6m41.000s' 'sys	4m31.000s' \
+	    '1h0m1.5s real 0m0.25s user 0m0.00s system' \
+	    >"$BTD/times.log"
+	sh "$BT" import -l mixed -o "$BTD/imported" "$BTD/times.log" ||
+	    return 1
+	cat "$BTD/imported"
+	grep -v '^#' "$BTD/imported" >"$BTD/imported.data"
+	printf '%s\n' '119.73 160.26 263.76' '55.83 400.00 267.00' \
+	    '53.06 398.50 252.10' '55.07 401.20 269.00' \
+	    '55.44 401.00 271.00' '3601.50 0.25 0.00' >"$BTD/want.data"
+	diff "$BTD/want.data" "$BTD/imported.data" || return 1
+	# The sys column of the first three is a set ministat can read.
+	sh "$BT" compare -f sys "$BTD/imported" | grep -q '^x   6 '
+}
+t_check "buildtime/parse-both-formats" bt_parse
+
+# The timing loop end to end: a small C build in a temporary directory,
+# one warm-up and three timed runs with -j2, for each timer there is.
+bt_project() {
+	_p=$BTD/proj
+	mkdir -p "$_p"
+	for _i in 1 2; do
+		printf 'int f%d(int x) { return x * %d; }\n' $_i $_i \
+		    >"$_p/f$_i.c"
+	done
+	echo 'int main(void) { return 0; }' >"$_p/main.c"
+	printf '%s\n' 'OBJS=main.o f1.o f2.o' \
+	    'prog: $(OBJS)' '	$(CC) -o prog $(OBJS)' \
+	    '.c.o:' '	$(CC) -O2 -c $<' \
+	    'clean:' '	rm -f prog $(OBJS)' >"$_p/Makefile"
+}
+
+bt_loop() {
+	_t=$1
+	_r=$BTD/loop-$_t.txt
+	sh "$BT" run -C "$BTD/proj" -j 2 -n 3 -w 1 -T "$_t" -l "$_t" \
+	    -o "$_r" || return 1
+	cat "$_r"
+	for _k in date host kernel dir command timer load; do
+		grep -q "^# $_k: ." "$_r" || { echo "no $_k line"; return 1; }
+	done
+	[ -x "$BTD/proj/prog" ] || { echo "nothing was built"; return 1; }
+	grep -q 'rm -f prog' "${_r%.txt}.log" || { echo "no log"; return 1; }
+	awk '!/^#/ {
+		n++
+		if (NF != 3 || $1 !~ /^[0-9]+\.[0-9][0-9]$/ ||
+		    $2 !~ /^[0-9]+\.[0-9][0-9]$/ ||
+		    $3 !~ /^[0-9]+\.[0-9][0-9]$/)
+			bad = 1
+	} END { exit bad || n != 3 }' "$_r" ||
+	    { echo "not 3 runs of real user sys"; return 1; }
+	sh "$BT" compare -s "$_r" "$_r" | grep -q 'No difference proven'
+}
+
+bt_project
+if [ -x /usr/bin/time ]; then
+	t_check "buildtime/loop/time" bt_loop time
+else
+	t_skip "buildtime/loop/time" "no /usr/bin/time (Debian: time)"
+fi
+if command -v bash >/dev/null 2>&1; then
+	t_check "buildtime/loop/bash" bt_loop bash
+else
+	t_skip "buildtime/loop/bash" "no bash"
+fi
+if command -v ksh >/dev/null 2>&1 || command -v mksh >/dev/null 2>&1; then
+	t_check "buildtime/loop/ksh" bt_loop ksh
+else
+	t_skip "buildtime/loop/ksh" "no ksh or mksh"
+fi
+
+# A build that fails stops the loop with an error.
+bt_loop_fails() {
+	mkdir -p "$BTD/broken"
+	printf 'all:\n\tfalse\nclean:\n\t:\n' >"$BTD/broken/Makefile"
+	! sh "$BT" run -C "$BTD/broken" -n 1 -w 0 -o "$BTD/broken.txt"
+}
+t_check "buildtime/loop/build-fails" bt_loop_fails
+
+# OpenBSD runs it with ksh as sh and the one-true-awk: the same
+# comparison and parse under mksh (pdksh's family) and original-awk.
+bt_bsd() {
+	mkdir -p "$BTD/bsdbin"
+	ln -sf "$(command -v original-awk)" "$BTD/bsdbin/awk"
+	PATH=$BTD/bsdbin:$PATH mksh "$BT" compare -s "$BTD/amd64-before" \
+	    "$BTD/amd64-after" >"$BTD/bsd.out" || return 1
+	cat "$BTD/bsd.out"
+	sh "$BT" compare -s "$BTD/amd64-before" "$BTD/amd64-after" |
+	    diff - "$BTD/bsd.out" || return 1
+	PATH=$BTD/bsdbin:$PATH mksh "$BT" import "$BTD/times.log" |
+	    grep -v '^#' | diff "$BTD/want.data" -
+}
+if command -v original-awk >/dev/null 2>&1 &&
+    command -v mksh >/dev/null 2>&1; then
+	t_check "buildtime/bsd-awk-and-ksh" bt_bsd
+else
+	t_skip "buildtime/bsd-awk-and-ksh" "original-awk or mksh missing"
+fi
