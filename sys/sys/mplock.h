@@ -49,8 +49,15 @@
 #error "mplock: select exactly one backend option"
 #endif
 
-#ifndef CACHELINESIZE
-#define CACHELINESIZE	64
+/*
+ * Padding unit of the per-CPU state.  Not CACHELINESIZE itself: MD
+ * headers define that, some after this file may be included, and the
+ * layout of the lock must not depend on include order (nor may this
+ * file define CACHELINESIZE for the rest of the kernel).
+ * <machine/mplock.h> sets it where lines are not 64 bytes.
+ */
+#ifndef __MPL_CACHELINE
+#define __MPL_CACHELINE	64
 #endif
 
 #if defined(MPLOCK_TICKET)
@@ -62,7 +69,7 @@ struct __mpl_cpu_be {
 struct __mpl_lock_be {
 	volatile u_int		 mlb_serving;	/* ticket now served */
 	volatile u_int		 mlb_next;	/* last ticket taken */
-} __aligned(CACHELINESIZE);
+} __aligned(__MPL_CACHELINE);
 
 #elif defined(MPLOCK_MLOCK)
 
@@ -72,7 +79,7 @@ struct __mpl_lock_be {
  */
 struct __mpl_mlock_var {
 	volatile u_int		 mmv_busy[2];
-} __aligned(CACHELINESIZE);
+} __aligned(__MPL_CACHELINE);
 
 struct __mpl_cpu_be {
 	volatile u_int		*mcb_mine;	/* variable we release */
@@ -83,7 +90,7 @@ struct __mpl_lock_be {
 	volatile u_int		*volatile mlb_tail; /* last variable queued */
 	volatile u_int		 mlb_free;	/* first tail, never armed */
 	struct __mpl_mlock_var	 mlb_var[MAXCPUS];
-} __aligned(CACHELINESIZE);
+} __aligned(__MPL_CACHELINE);
 
 #elif defined(MPLOCK_MCS)
 
@@ -103,7 +110,7 @@ struct __mpl_cpu_be {
 
 struct __mpl_lock_be {
 	struct __mpl_mcs_node	*volatile mlb_tail; /* last node, NULL: free */
-} __aligned(CACHELINESIZE);
+} __aligned(__MPL_CACHELINE);
 
 #elif defined(MPLOCK_ANDERSON)
 
@@ -118,7 +125,7 @@ struct __mpl_lock_be {
 
 struct __mpl_anderson_slot {
 	volatile u_int		 mas_ticket;	/* last ticket let in here */
-} __aligned(CACHELINESIZE);
+} __aligned(__MPL_CACHELINE);
 
 struct __mpl_cpu_be {
 	u_int			 mcb_spare;	/* the ticket is mplc_want */
@@ -127,7 +134,7 @@ struct __mpl_cpu_be {
 struct __mpl_lock_be {
 	volatile u_int		 mlb_next;	/* last ticket taken */
 	struct __mpl_anderson_slot mlb_slot[MPL_ANDERSON_NSLOTS];
-} __aligned(CACHELINESIZE);
+} __aligned(__MPL_CACHELINE);
 
 #endif
 
@@ -195,7 +202,7 @@ struct __mp_lock_cpu {
 #ifdef MPLOCK_DEBUG
 	struct __mpl_dbg_cpu	 mplc_dbg;
 #endif
-} __aligned(CACHELINESIZE);
+} __aligned(__MPL_CACHELINE);
 
 struct __mp_lock {
 	struct __mp_lock_cpu	 mpl_cpus[MAXCPUS];

@@ -21,6 +21,7 @@
 
 /* arm64 uses the MI kernel lock (sys/sys/mplock.h). */
 #define __USE_MI_MPLOCK
+#define __MPL_CACHELINE	128	/* Apple M1/M2 cores have 128-byte lines */
 
 #endif /* !_MACHINE_MPLOCK_H_ */
 

@@ -21,6 +21,7 @@
 
 /* mips64 uses the MI kernel lock (sys/sys/mplock.h). */
 #define __USE_MI_MPLOCK
+#define __MPL_CACHELINE	128	/* octeon's line; loongson's is shorter */
 
 #endif /* !_MACHINE_MPLOCK_H_ */
 

@@ -21,6 +21,7 @@
 
 /* powerpc uses the MI kernel lock (sys/sys/mplock.h). */
 #define __USE_MI_MPLOCK
+#define __MPL_CACHELINE	32	/* the G3/G4 cache line */
 
 #endif /* !_MACHINE_MPLOCK_H_ */
 

@@ -21,6 +21,7 @@
 
 /* powerpc64 uses the MI kernel lock (sys/sys/mplock.h). */
 #define __USE_MI_MPLOCK
+#define __MPL_CACHELINE	128	/* POWER's cache line */
 
 #endif /* !_MACHINE_MPLOCK_H_ */
 
