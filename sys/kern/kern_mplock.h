@@ -123,6 +123,9 @@ void	mpld_acquire_count(struct __mp_lock *, int, void *);
  *
  * mpl_load(p)			read a lock word another CPU may write; no
  *				ordering, but read again on every use.
+ * mpl_load_ptr(p)		the same for a pointer.
+ * mpl_store_ptr(p, v)		*p = v for a pointer another CPU reads;
+ *				no ordering of its own.
  * mpl_swap_ptr(p, v)		exchange *p and v atomically, return the old
  *				value; ordered after every earlier load and
  *				store (release) and before every later one
@@ -216,6 +219,13 @@ mpl_mi_store_release(volatile u_int *p, u_int v)
 
 #ifndef mpl_load
 #define mpl_load(p)			(*(volatile u_int *)(p))
+#endif
+#ifndef mpl_load_ptr
+#define mpl_load_ptr(p)			(*(__typeof__(*(p)) volatile *)(p))
+#endif
+#ifndef mpl_store_ptr
+#define mpl_store_ptr(p, v)		\
+	(*(__typeof__(*(p)) volatile *)(p) = (v))
 #endif
 #ifndef mpl_swap_ptr
 #define mpl_swap_ptr(p, v)		mpl_mi_swap_ptr((p), (v))

@@ -60,21 +60,24 @@
  *
  * Ordering (barrier pairs):
  *  - enqueue: next = NULL and locked = 1 are ordered before the swap
- *    that publishes the node (release side of mpl_swap_ptr).  This pairs
- *    with the acquire side of our successor's swap, which keeps its link
- *    store after it found our node in mlb_tail: our NULL cannot land on
- *    top of its link.  The same release side, with the swap's acquire
- *    side, orders locked = 1 before our own link store pred->mmn_next =
- *    me; the predecessor stores 0 into our mmn_locked only after reading
- *    that link, so its 0 comes after our 1 and is never overwritten.
- *  - empty queue: the acquire side of a swap that returned NULL pairs
- *    with the release of the CAS by which the last owner emptied the
- *    queue (and mpl_acquire() in __mp_lock() follows anyway).
+ *    that publishes the node, and before our own link store, by the
+ *    release side of mpl_swap_ptr.  Our successor's link store comes
+ *    after its swap found our node in mlb_tail (its address is what the
+ *    swap returned): our NULL cannot land on top of its link.  The
+ *    predecessor stores 0 into our mmn_locked only after reading our
+ *    link, so its 0 comes after our 1 and is never overwritten.  The
+ *    swap's acquire side is not needed by MCS (the model checks this).
+ *  - empty queue: the release of the CAS by which the last owner
+ *    emptied the queue pairs with mpl_acquire() after the wait in
+ *    __mp_lock() of the CPU whose swap then returned NULL.
  *  - handoff: the release before storing 0 into the successor's
  *    mmn_locked pairs with mpl_acquire() after the successor's wait in
  *    __mp_lock().  It also keeps our read of mmn_next before that store.
  *    The CAS needs no acquire side: when it fails we only read our own
  *    mmn_next again, and store into the node it names.
+ *  - mmn_next is written by the successor while its owner may read it:
+ *    both sides use mpl_store_ptr()/mpl_load_ptr(), which add no
+ *    ordering to the pairs above.
  */
 
 #include <sys/param.h>
@@ -115,7 +118,7 @@ mpl_be_enqueue(struct __mp_lock *mpl, struct __mp_lock_cpu *c)
 	c->mplc_wait = &me->mmn_locked;
 	pred = mpl_swap_ptr(&mpl->mpl_be.mlb_tail, me);
 	if (pred != NULL)
-		pred->mmn_next = me;
+		mpl_store_ptr(&pred->mmn_next, me);
 	else
 		me->mmn_locked = 0;
 }
@@ -125,11 +128,11 @@ mpl_be_handoff(struct __mp_lock *mpl, struct __mp_lock_cpu *c)
 {
 	struct __mpl_mcs_node *me = &c->mplc_be.mcb_node, *next;
 
-	if ((next = me->mmn_next) == NULL) {
+	if ((next = mpl_load_ptr(&me->mmn_next)) == NULL) {
 		if (mpl_cas_ptr_release(&mpl->mpl_be.mlb_tail, me, NULL) == me)
 			return;
 		/* A successor has swapped but not linked yet. */
-		while ((next = me->mmn_next) == NULL)
+		while ((next = mpl_load_ptr(&me->mmn_next)) == NULL)
 			CPU_BUSY_CYCLE();
 	}
 	mpl_store_release(&next->mmn_locked, 0);

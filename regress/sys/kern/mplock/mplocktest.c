@@ -569,7 +569,9 @@ intr_cpu(void *arg, int me)
 {
 	unsigned int seed = me * 31 + 7;
 	unsigned long s;
+	double t0;
 	long i;
+	int raised;
 
 	(void)arg;
 	for (i = 0; !intr_stop; i++) {
@@ -579,9 +581,19 @@ intr_cpu(void *arg, int me)
 		cs_work(me, &seed);
 		cs_exit(me);
 		intr_restore(s);
-		if ((shim_rand(&seed) & 3) == 0)
+		raised = (shim_rand(&seed) & 3) == 0;
+		if (raised)
 			intr_raise_other(me, &seed);
 		__mp_unlock(&L);
+		/*
+		 * Now and then stay away, so that the CPU whose handler
+		 * nested hands off to an empty queue.
+		 */
+		if (raised && (i & 4) == 0) {
+			t0 = shim_now();
+			while (shim_now() - t0 < 20e-6)
+				CPU_BUSY_CYCLE();
+		}
 		if ((i & 255) == 0)
 			shim_tick();
 	}

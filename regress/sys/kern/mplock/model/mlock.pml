@@ -10,15 +10,14 @@
  *@ mutant   held-before-enqueue  MUT_DEPTH_FIRST     sc   depth 1 before mplc_wait is set: held() true on a stale word
  *@ mutant   nested-enqueue       MUT_NESTED_ENQUEUE  sc   nested lock while waiting takes a second place
  *@ mutant   nested-handoff       MUT_NESTED_HANDOFF  sc   hand-off on a nested unlock
- *@ mutant   no-swap-release      MUT_NO_SWAP_REL     pso rmo alpha  no membar_exit before the swap
+ *@ mutant   no-swap-release      MUT_NO_SWAP_REL     pso  no membar_exit before the swap
  *@ holds    no-swap-release      MUT_NO_SWAP_REL     tso  x86: the locked swap is a full barrier
  *@ mutant   no-swap-acquire      MUT_NO_SWAP_ACQ     alpha   no membar_enter after the swap
  *@ holds    no-swap-acquire      MUT_NO_SWAP_ACQ     rmo  the load through the swapped pointer is ordered by its address dependency
- *@ mutant   no-handoff-release   MUT_NO_STORE_REL    pso rmo alpha  no membar_exit before the hand-off store
+ *@ mutant   no-handoff-release   MUT_NO_STORE_REL    pso  no membar_exit before the hand-off store
  *@ holds    no-handoff-release   MUT_NO_STORE_REL    tso  TSO keeps stores in order
  *@ mutant   no-acquire           MUT_NO_ACQUIRE      rmo alpha  no mpl_acquire() after the wait
- *@ holds    no-acquire           MUT_NO_ACQUIRE      tso pso  loads are not reordered there
- *@ cover    intr-while-waiting   COVER_INTR_WAITING  the interrupt nests while CPU 1 waits
+ *@ holds    no-acquire           MUT_NO_ACQUIRE      pso  loads are not reordered there
  *@ cover    three-queued         COVER_QUEUE_FULL    all three CPUs queued at once
  *@ cover    reuse-after-waiter   COVER_REUSE         a variable is re-armed after a CPU waited on it
  */

@@ -10,12 +10,11 @@
  *@ mutant   skip-ticket          MUT_TICKET_SKIP     sc loop   the hand-off serves the ticket after next
  *@ mutant   nested-enqueue       MUT_NESTED_ENQUEUE  sc   nested lock while waiting takes a second place
  *@ mutant   nested-handoff       MUT_NESTED_HANDOFF  sc   hand-off on a nested unlock
- *@ mutant   no-handoff-release   MUT_NO_STORE_REL    pso rmo alpha  no membar_exit before the hand-off store
+ *@ mutant   no-handoff-release   MUT_NO_STORE_REL    pso  no membar_exit before the hand-off store
  *@ holds    no-handoff-release   MUT_NO_STORE_REL    tso  TSO keeps stores in order
  *@ mutant   no-acquire           MUT_NO_ACQUIRE      rmo alpha  no mpl_acquire() after the wait
- *@ holds    no-acquire           MUT_NO_ACQUIRE      tso pso  loads are not reordered there
+ *@ holds    no-acquire           MUT_NO_ACQUIRE      pso  loads are not reordered there
  *@ holds    held-before-enqueue  MUT_DEPTH_FIRST     sc   harmless here: the stale ticket is never served again
- *@ cover    intr-while-waiting   COVER_INTR_WAITING  the interrupt nests while CPU 1 waits
  *@ cover    three-queued         COVER_QUEUE_FULL    all three CPUs queued at once
  */
 

@@ -5,4 +5,4 @@
 # backend: mcs
 # tests: mutex
 /^	me->mmn_locked = 1;$/d
-s/^		pred->mmn_next = me;$/		{ pred->mmn_next = me; me->mmn_locked = 1; }/
+s/^		mpl_store_ptr(&pred->mmn_next, me);$/		{ mpl_store_ptr(\&pred->mmn_next, me); me->mmn_locked = 1; }/

@@ -137,6 +137,23 @@ inline SPIN_UNTIL(c, l, v)
 #endif
 }
 
+/*
+ * A backend's own wait: until a load of l returns something other than
+ * v; r is the value read.
+ */
+inline SPIN_WHILE(c, l, v, r)
+{
+#ifdef STALE_LOADS
+	do
+	:: atomic { CUR(c, l) != (v) -> r = CUR(c, l); break }
+	:: atomic { !SBHAS(c, l) && view[c].at[l] != mem[l] ->
+		view[c].at[l] = mem[l] }
+	od
+#else
+	atomic { CUR(c, l) != (v) -> r = CUR(c, l) }
+#endif
+}
+
 /* Stores.  *l = v */
 inline STORE(c, l, v)
 {
@@ -177,6 +194,20 @@ inline RMW_SWAP(c, l, v, old)
 		RMW_READY(c, l) ->
 		old = mem[l];
 		mem[l] = v;
+		RMW_VIEW(c, l)
+	}
+}
+
+/* old = *l, if (old == o) *l = nv: atomic_cas_ptr(), no ordering. */
+inline RMW_CAS(c, l, o, nv, old)
+{
+	atomic {
+		RMW_READY(c, l) ->
+		old = mem[l];
+		if
+		:: old == (o) -> mem[l] = nv
+		:: else -> skip
+		fi;
 		RMW_VIEW(c, l)
 	}
 }

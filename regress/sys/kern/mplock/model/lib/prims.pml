@@ -26,6 +26,7 @@
  *  MUT_NESTED_HANDOFF	 every unlock hands off, not only 1->0
  *  MUT_NO_SWAP_REL	 mpl_swap_ptr() without membar_exit() before
  *  MUT_NO_SWAP_ACQ	 mpl_swap_ptr() without membar_enter() after
+ *  MUT_NO_CAS_REL	 mpl_cas_ptr_release() without membar_exit()
  *  MUT_NO_STORE_REL	 mpl_store_release() without membar_exit()
  *  MUT_NO_ACQUIRE	 no mpl_acquire() after the wait
  */
@@ -109,6 +110,24 @@ inline MPL_SWAP_PTR(c, l, v, old)
 #ifndef MUT_NO_SWAP_ACQ
 	FULL_FENCE(c)					/* [prim.swap.acq] */
 #endif
+}
+
+/*
+ * mpl_cas_ptr_release() that may pass the lock on (to nobody: the queue
+ * is empty) when it succeeds: membar_exit(); atomic_cas_ptr().
+ */
+inline MPL_CAS_PTR_RELEASE_HANDOFF(c, l, o, nv, old)
+{
+#ifndef MUT_NO_CAS_REL
+	REL_FENCE(c);					/* [prim.cas.rel] */
+#endif
+	atomic {
+		RMW_CAS(c, l, o, nv, old);		/* [prim.cas.rmw] */
+		if
+		:: old == (o) -> GHOST_HANDOFF(c)
+		:: else -> skip
+		fi
+	}
 }
 
 /* mpl_store_release() that passes the lock: membar_exit(); *l = v. */
