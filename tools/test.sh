@@ -29,9 +29,11 @@ for suite in "$ROOT"/tools/tests.d/*.sh; do
 		esac
 	fi
 	t_section "$name"
+	t0=$(date +%s)
 	rm -f "$OBJ/.suite-done"
 	( . "$suite"; : >"$OBJ/.suite-done" )
 	[ -f "$OBJ/.suite-done" ] || t_fail "$name" "suite aborted"
+	echo "-- $name: $(($(date +%s) - t0))s"
 done
 
 pass=$(grep -c '^PASS' "$RESULTS")
