@@ -13,6 +13,21 @@
 #	compiling them again (the mutants, which change only sys/ files
 #	that neither includes, use it to save most of each build).
 
+# harness_tree DIR [MUTANT]
+#	A copy of sys/ and the regress directory in DIR/tree, with
+#	MUTANT's sed script applied to the file its "# file:" line names.
+#	Returns 1 when the script no longer changes that file.
+harness_tree() {
+	rm -rf "$1"
+	mkdir -p "$1/tree/regress/sys/kern"
+	cp -R "$ROOT/sys" "$1/tree/sys"
+	cp -R "$REGRESS" "$1/tree/regress/sys/kern/mplock"
+	[ -n "${2:-}" ] || return 0
+	_f=$(sed -n 's/^# file: //p' "$2")
+	sed -f "$2" "$ROOT/$_f" >"$1/tree/$_f"
+	! cmp -s "$ROOT/$_f" "$1/tree/$_f"
+}
+
 harness_build() {
 	_d=$1 _be=$2
 	shift 2

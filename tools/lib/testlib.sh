@@ -37,8 +37,9 @@ _t_log() {
 	echo "$LOGS/$(echo "$1" | tr '/ ' '__').log"
 }
 
-# t_run NAME SECONDS COMMAND ...: PASS when COMMAND exits 0, SKIP on 77.
-t_run() {
+# _t_exec NAME SECONDS COMMAND ...: run COMMAND with a time limit, its
+# output in _log; sets _name, _secs, _log, _rc and _dt (seconds taken).
+_t_exec() {
 	_name=$1 _secs=$2
 	shift 2
 	_log=$(_t_log "$_name")
@@ -46,6 +47,11 @@ t_run() {
 	timeout "$_secs" "$@" >"$_log" 2>&1
 	_rc=$?
 	_dt=$(($(_t_now) - _t0))
+}
+
+# t_run NAME SECONDS COMMAND ...: PASS when COMMAND exits 0, SKIP on 77.
+t_run() {
+	_t_exec "$@"
 	case $_rc in
 	0)	t_pass "$_name" "${_dt}s" ;;
 	77)	t_skip "$_name" "$(tail -n 1 "$_log")" ;;
@@ -58,13 +64,7 @@ t_run() {
 # t_run_fails NAME SECONDS COMMAND ...: PASS when COMMAND fails (exit
 # status not 0 nor 77, or a timeout): used for seeded bugs.
 t_run_fails() {
-	_name=$1 _secs=$2
-	shift 2
-	_log=$(_t_log "$_name")
-	_t0=$(_t_now)
-	timeout "$_secs" "$@" >"$_log" 2>&1
-	_rc=$?
-	_dt=$(($(_t_now) - _t0))
+	_t_exec "$@"
 	case $_rc in
 	0)	t_fail "$_name" "seeded bug NOT caught" "$_log" ;;
 	77)	t_fail "$_name" "skipped, so not caught" "$_log" ;;

@@ -380,11 +380,8 @@ verify_tsan() {
 	    "$VOBJ/tsan/probe.c" >/dev/null 2>&1 && _cc="$_tcc -Wno-tsan"
 	t_check "verify/tsan/seam" _v_tsan_seam
 	# A copy of the tree whose shim has the TSan headers.
-	_tree=$VOBJ/tsan/tree
-	rm -rf "$_tree"
-	mkdir -p "$_tree/regress/sys/kern"
-	cp -R "$ROOT/sys" "$_tree/sys"
-	cp -R "$REGRESS" "$_tree/regress/sys/kern/mplock"
+	harness_tree "$VOBJ/tsan/src"
+	_tree=$VOBJ/tsan/src/tree
 	_s=$_tree/regress/sys/kern/mplock/shim
 	cp "$_s/tsan/machine/mplock.h" "$_s/include/machine/mplock.h"
 	cp "$_s/tsan/sys/atomic.h" "$_s/include/sys/atomic.h"

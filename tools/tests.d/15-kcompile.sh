@@ -1,4 +1,4 @@
-# kcompile: every kern_mplock*.c compiled as a kernel file for every
+# kcompile: the kern_mplock*.c files compiled as kernel files for every
 # OpenBSD machine clang has a target for, against tools/kenv and the
 # machine's real <machine/mplock.h> (tools/lib/kcompile.sh), for every
 # backend, with the debug options off and on.  alpha and luna88k have
@@ -8,22 +8,34 @@
 
 . "$ROOT/tools/lib/kcompile.sh"
 
-# kc_all NAME MACHINE BACKEND [CFLAGS ...]: every source, debug options
-# off and on; the objects stay in $OBJ/kcompile/NAME/BACKEND.
+# kc_srcs BACKEND: the sources that have code with that backend's
+# option.  A kernel compiles every kern_mplock*.c; the other backends'
+# files are empty then, and kc_all compiles them for the default
+# backend only.
+kc_srcs() {
+	echo "$ROOT/sys/kern/kern_mplock.c $ROOT/sys/kern/kern_mplock_$1.c"
+}
+
+# kc_all NAME MACHINE BACKEND [CFLAGS ...]: the backend's sources with
+# the debug options off, and with them on (and the debug layer; every
+# source for the default backend); the objects stay in
+# $OBJ/kcompile/NAME/BACKEND.
 kc_all() {
 	_n=$1 _m=$2 _be=$3
 	shift 3
 	_d=$OBJ/kcompile/$_n/$_be
 	rm -rf "$_d"
 	mkdir -p "$_d"
-	for _f in $(kernel_sources); do
-		_o=$_d/$(basename "$_f" .c)
-		KCOMPILE_OUT=$_o.o kernel_compile "$_m" "$_f" \
-		    -DMPLOCK_$(upper "$_be") "$@" &&
-		KCOMPILE_OUT=$_o-debug.o kernel_compile "$_m" "$_f" \
-		    -DMPLOCK_$(upper "$_be") "$@" -DWITNESS -DMP_LOCKDEBUG \
-		    -DMPLOCK_DEBUG \
-		    -DDDB || return 1
+	for _f in $(kc_srcs "$_be"); do
+		KCOMPILE_OUT=$_d/$(basename "$_f" .c).o kernel_compile "$_m" \
+		    "$_f" -DMPLOCK_$(upper "$_be") "$@" || return 1
+	done
+	_all="$(kc_srcs "$_be") $ROOT/sys/kern/kern_mplock_debug.c"
+	[ "$_be" = "$DEFAULT_BACKEND" ] && _all=$(kernel_sources)
+	for _f in $_all; do
+		KCOMPILE_OUT=$_d/$(basename "$_f" .c)-debug.o kernel_compile \
+		    "$_m" "$_f" -DMPLOCK_$(upper "$_be") "$@" -DWITNESS \
+		    -DMP_LOCKDEBUG -DMPLOCK_DEBUG -DDDB || return 1
 	done
 }
 
@@ -41,7 +53,7 @@ kc_insns() {
 	: >"$_d/md.s"
 	: >"$_d/mi.s"
 	for _be in $BACKENDS; do
-		for _f in $(kernel_sources); do
+		for _f in $(kc_srcs "$_be"); do
 			_o=$_d/$_be/$(basename "$_f" .c)
 			$_od "$_o.o" >>"$_d/md.s" || return 1
 			KCOMPILE_MI=1 KCOMPILE_OUT=$_o-mi.o kernel_compile \

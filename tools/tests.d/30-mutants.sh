@@ -24,12 +24,7 @@ for m in "$REGRESS"/mutants/*.sed; do
 	fi
 	for be in $backends; do
 		d=$OBJ/mutants/$name-$be
-		rm -rf "$d"
-		mkdir -p "$d/tree/regress/sys/kern"
-		cp -R "$ROOT/sys" "$d/tree/sys"
-		cp -R "$REGRESS" "$d/tree/regress/sys/kern/mplock"
-		sed -f "$m" "$ROOT/$file" >"$d/tree/$file"
-		if cmp -s "$ROOT/$file" "$d/tree/$file"; then
+		if ! harness_tree "$d" "$m"; then
 			t_fail "mutant/$name/$be" "does not apply to $file any more"
 			continue
 		fi

@@ -95,12 +95,7 @@ for x in ${CROSS_TARGETS:-$(cross_targets)}; do
 		tests=$(sed -n 's/^# tests: //p' "$m")
 		for be in $(sed -n 's/^# backend: //p' "$m"); do
 			md=$d/mutant-$name-$be
-			rm -rf "$md"
-			mkdir -p "$md/tree/regress/sys/kern"
-			cp -R "$ROOT/sys" "$md/tree/sys"
-			cp -R "$REGRESS" "$md/tree/regress/sys/kern/mplock"
-			sed -f "$m" "$ROOT/$file" >"$md/tree/$file"
-			if cmp -s "$ROOT/$file" "$md/tree/$file"; then
+			if ! harness_tree "$md" "$m"; then
 				t_fail "cross/$x/mutant/$name/$be" \
 				    "does not apply to $file any more"
 			elif ! CC=$X_CC MDARCH=$X_MDARCH SRCROOT=$md/tree \

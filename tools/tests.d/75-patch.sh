@@ -614,8 +614,11 @@ kcompile_patched() {	# arch backend options...
 	_t=$PT/kc-tree
 	# The patched tree's sys/sys/mplock.h and arch headers, not ours.
 	SRCROOT=$_t
-	for _f in "$_t"/sys/kern/kern_lock.c "$_t"/sys/kern/kern_mplock*.c \
-	    "$_t"/sys/ddb/db_command.c; do
+	# Only the files with code under this backend's option (suite
+	# kcompile compiles the others, empty then).
+	for _f in "$_t"/sys/kern/kern_lock.c "$_t"/sys/kern/kern_mplock.c \
+	    "$_t"/sys/kern/kern_mplock_"$_be".c \
+	    "$_t"/sys/kern/kern_mplock_debug.c "$_t"/sys/ddb/db_command.c; do
 		echo "kernel_compile $_arch ${_f#$_t/} -DMPLOCK_$(upper "$_be") $*"
 		kernel_compile "$_arch" "$_f" -I"$_t/sys" -DMULTIPROCESSOR \
 		    -DMPLOCK_$(upper "$_be") "$@" || { SRCROOT=; return 1; }

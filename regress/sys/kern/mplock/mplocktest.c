@@ -391,7 +391,7 @@ t_fifo(void)
 {
 	int n = ncpus < 3 ? 3 : ncpus;
 	long rounds = DEFAULT(1000), r;
-	int queue[MAXCPUS], i, j, k, tmp, holder, nq;
+	int queue[MAXCPUS], i, k, holder, nq;
 	unsigned int seed = 4242;
 
 	srv_start(n);
@@ -401,12 +401,7 @@ t_fifo(void)
 		for (i = 0, nq = 0; i < n; i++)
 			if (i != holder)
 				queue[nq++] = i;
-		for (i = nq - 1; i > 0; i--) {
-			j = shim_rand(&seed) % (i + 1);
-			tmp = queue[i];
-			queue[i] = queue[j];
-			queue[j] = tmp;
-		}
+		shim_shuffle(queue, nq, &seed);
 		nrecorded = 0;
 		for (i = 0; i < nq; i++) {
 			srv_post(queue[i], OP_LOCK_RECORD, 0);

@@ -526,7 +526,7 @@ static int
 t_report(void)
 {
 	long saved = __mp_lock_spinout;
-	int n = 5, rounds = 3, queue[MAXCPUS], r, i, j, tmp, owner, nq;
+	int n = 5, rounds = 3, queue[MAXCPUS], r, i, owner, nq;
 	unsigned int seed = 777;
 	double t0;
 
@@ -539,12 +539,7 @@ t_report(void)
 		for (i = 0, nq = 0; i < n; i++)
 			if (i != owner)
 				queue[nq++] = i;
-		for (i = nq - 1; i > 0; i--) {
-			j = shim_rand(&seed) % (i + 1);
-			tmp = queue[i];
-			queue[i] = queue[j];
-			queue[j] = tmp;
-		}
+		shim_shuffle(queue, nq, &seed);
 		__mp_lock_spinout = LONG_MAX;
 		for (i = 0; i < nq - 1; i++) {
 			srv_post(queue[i], OP_LOCK, 0);

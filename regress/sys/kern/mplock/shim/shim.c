@@ -931,6 +931,20 @@ shim_rand(unsigned int *seed)
 	return (x);
 }
 
+/* Fisher-Yates: put a[0..n-1] in a random order. */
+void
+shim_shuffle(int *a, int n, unsigned int *seed)
+{
+	int i, j, t;
+
+	for (i = n - 1; i > 0; i--) {
+		j = shim_rand(seed) % (i + 1);
+		t = a[i];
+		a[i] = a[j];
+		a[j] = t;
+	}
+}
+
 void
 shim_delay(unsigned int usec)
 {

@@ -99,6 +99,7 @@ void	shim_watchdog_start(unsigned int);
 /* Small helpers. */
 double	shim_now(void);
 unsigned int shim_rand(unsigned int *);
+void	shim_shuffle(int *, int, unsigned int *);
 void	shim_delay(unsigned int);
 
 #endif /* _SHIM_H_ */

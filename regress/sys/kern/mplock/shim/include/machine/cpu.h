@@ -24,11 +24,13 @@ extern __thread volatile int shim_intr_pending;
 
 void	shim_busy_cycle(void);
 void	shim_intr_deliver(void);
+void	shim_delay(unsigned int);
 
 #define curcpu()		(shim_curcpu)
 #define cpu_number()		(shim_curcpu->ci_cpuid)
 #define CPU_INFO_UNIT(ci)	((ci)->ci_cpuid)
 #define CPU_BUSY_CYCLE()	shim_busy_cycle()
+#define delay(us)		shim_delay(us)	/* delay(9); mutants widen races */
 
 static inline unsigned long
 intr_disable(void)
