@@ -61,16 +61,22 @@ t_run() {
 	return $_rc
 }
 
-# t_run_fails NAME SECONDS COMMAND ...: PASS when COMMAND fails (exit
-# status not 0 nor 77, or a timeout): used for seeded bugs.
+# t_run_fails NAME SECONDS COMMAND ...: PASS when a test of COMMAND
+# fails (a line with FAIL, a non-zero exit) or hangs (a timeout): used
+# for seeded bugs.  Any other failure (a usage error, a crash) says
+# nothing about the tests and is a FAIL.
 t_run_fails() {
 	_t_exec "$@"
+	_why=$(grep -m1 -E 'FAIL' "$_log" | cut -c1-90)
 	case $_rc in
 	0)	t_fail "$_name" "seeded bug NOT caught" "$_log" ;;
 	77)	t_fail "$_name" "skipped, so not caught" "$_log" ;;
 	124)	t_pass "$_name" "caught: hang, killed after ${_secs}s" ;;
-	*)	t_pass "$_name" "caught: $(grep -m1 -E 'FAIL' "$_log" |
-		    cut -c1-90)" ;;
+	*)	if [ -n "$_why" ]; then
+			t_pass "$_name" "caught: $_why"
+		else
+			t_fail "$_name" "exit $_rc, but no test failed" "$_log"
+		fi ;;
 	esac
 }
 

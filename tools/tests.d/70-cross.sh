@@ -107,9 +107,11 @@ for x in ${CROSS_TARGETS:-$(cross_targets)}; do
 				# "# count: N" where quick mode is too
 				# short to catch the bug reliably.
 				cnt=$(sed -n 's/^# count: //p' "$m")
+				len=-q
+				[ -n "$cnt" ] && len="-n $cnt"
 				t_run_fails "cross/$x/mutant/$name/$be" 120 \
-				    $X_QEMU "$md/build/mplocktest" -w 5 \
-				    ${cnt:+-n $cnt} ${cnt:--q} $tests
+				    $X_QEMU "$md/build/mplocktest" -w 5 $len \
+				    $tests
 			fi
 		done
 	done
