@@ -58,12 +58,6 @@
 
 #include "kern_mplock.h"
 
-static inline int
-mpl_owned(struct __mp_lock_cpu *c)
-{
-	return (c->mplc_depth > 0 && mpl_load(c->mplc_wait) == c->mplc_want);
-}
-
 void
 ___mp_lock_init(struct __mp_lock *mpl, const struct lock_type *type)
 {

@@ -37,12 +37,20 @@
  *				c hands off.  The front end spins on that and
  *				issues mpl_acquire() once it holds.
  * mpl_be_handoff(mpl, c)	pass the lock on, with release ordering.
+ * mpl_be_behind(mpl, c, n)	with option MPLOCK_DEBUG: did n queue right
+ *				behind c?  Read-only; the debug layer lists
+ *				the waiters in queue order with it.
  */
 extern const char mpl_be_name[];
 
 void	mpl_be_init(struct __mp_lock *);
 void	mpl_be_enqueue(struct __mp_lock *, struct __mp_lock_cpu *);
 void	mpl_be_handoff(struct __mp_lock *, struct __mp_lock_cpu *);
+#ifdef MPLOCK_DEBUG
+/* For the debug layer's queue listing: did n queue right behind c? */
+int	mpl_be_behind(struct __mp_lock *, struct __mp_lock_cpu *,
+	    struct __mp_lock_cpu *);
+#endif
 
 #define MPL_CPU_INDEX(mpl, c)	((int)((c) - (mpl)->mpl_cpus))
 
@@ -242,5 +250,17 @@ mpl_mi_store_release(volatile u_int *p, u_int v)
 #ifndef mpl_spin_wait
 #define mpl_spin_wait(p, v)		CPU_BUSY_CYCLE()
 #endif
+
+/*
+ * Does cell c own the lock?  Only while its depth is not 0 (mplc_wait
+ * is stale otherwise) and the word it waits on says its turn has come;
+ * a CPU that merely waits, in the queue or nested in an interrupt, does
+ * not.  The front end's __mp_lock_held() and the debug layer use it.
+ */
+static inline int
+mpl_owned(struct __mp_lock_cpu *c)
+{
+	return (c->mplc_depth > 0 && mpl_load(c->mplc_wait) == c->mplc_want);
+}
 
 #endif /* _KERN_MPLOCK_H_ */

@@ -117,4 +117,14 @@ mpl_be_handoff(struct __mp_lock *mpl, struct __mp_lock_cpu *c)
 	mpl_store_release(MPL_SLOT(mpl, t), t);
 }
 
+#ifdef MPLOCK_DEBUG
+int
+mpl_be_behind(struct __mp_lock *mpl, struct __mp_lock_cpu *c,
+    struct __mp_lock_cpu *n)
+{
+	/* Tickets are drawn one by one: c's + 1 is next. */
+	return (n->mplc_want == c->mplc_want + 1);
+}
+#endif
+
 #endif /* __USE_MI_MPLOCK && MPLOCK_ANDERSON */

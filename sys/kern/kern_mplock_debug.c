@@ -84,20 +84,13 @@ void	db_show_mplock(db_expr_t, int, db_expr_t, char *);
 #define MPLD_PR_EVENTS	0x01
 #define MPLD_PR_CPUS	0x02
 
-/* The front end's mpl_owned(): ours while depth > 0 and the word says so. */
-static inline int
-mpld_owns(struct __mp_lock_cpu *c)
-{
-	return (c->mplc_depth > 0 && mpl_load(c->mplc_wait) == c->mplc_want);
-}
-
 static int
 mpld_owner(struct __mp_lock *mpl)
 {
 	int i;
 
 	for (i = 0; i < MAXCPUS; i++)
-		if (mpld_owns(&mpl->mpl_cpus[i]))
+		if (mpl_owned(&mpl->mpl_cpus[i]))
 			return (i);
 	return (-1);
 }
@@ -214,7 +207,7 @@ mpld_lock_enter(struct __mp_lock *mpl, struct __mp_lock_cpu *c,
 {
 	dl->dl_spins = 0;
 	dl->dl_pc = pc;
-	dl->dl_held = mpld_owns(c);
+	dl->dl_held = mpl_owned(c);
 	/* Report the crossing only, not every level of a runaway loop. */
 	if (c->mplc_depth == MPLOCK_DEBUG_MAXDEPTH)
 		mpld_misuse(mpl, c, MPLD_EV_ACQUIRE, "recursion deeper than",
@@ -266,7 +259,7 @@ mpld_unlock_bad(struct __mp_lock *mpl, struct __mp_lock_cpu *c, int ev,
 {
 	const char *what;
 
-	if (mpld_owns(c))
+	if (mpl_owned(c))
 		return (0);
 	if (c->mplc_depth == 0 && mpld_owner(mpl) == -1)
 		what = ev == MPLD_EV_RELEASE ?
@@ -325,7 +318,7 @@ mpld_acquire_count(struct __mp_lock *mpl, int count, void *pc)
 /*
  * Queue order.  The front end knows which CPUs wait (depth > 0, the
  * lock not theirs) but not in which order; mpld_next() asks the
- * backend's structure which CPU queued right behind c.
+ * backend which CPU queued right behind c.
  */
 static struct __mp_lock_cpu *
 mpld_next(struct __mp_lock *mpl, struct __mp_lock_cpu *c)
@@ -335,21 +328,8 @@ mpld_next(struct __mp_lock *mpl, struct __mp_lock_cpu *c)
 
 	for (i = 0; i < MAXCPUS; i++) {
 		n = &mpl->mpl_cpus[i];
-		if (n == c || n->mplc_depth == 0)
-			continue;
-#if defined(MPLOCK_TICKET) || defined(MPLOCK_ANDERSON)
-		/* Tickets are drawn one by one: ours + 1 is next. */
-		if (n->mplc_want == c->mplc_want + 1)
+		if (n != c && n->mplc_depth > 0 && mpl_be_behind(mpl, c, n))
 			return (n);
-#elif defined(MPLOCK_MLOCK)
-		/* The next CPU spins on the variable c releases. */
-		if (n->mplc_wait == c->mplc_be.mcb_mine)
-			return (n);
-#elif defined(MPLOCK_MCS)
-		/* c's node links to the next one, once that one linked. */
-		if (&n->mplc_be.mcb_node == c->mplc_be.mcb_node.mmn_next)
-			return (n);
-#endif
 	}
 	return (NULL);
 }
@@ -357,7 +337,7 @@ mpld_next(struct __mp_lock *mpl, struct __mp_lock_cpu *c)
 static int
 mpld_waiting(struct __mp_lock_cpu *c)
 {
-	return (c->mplc_depth > 0 && !mpld_owns(c));
+	return (c->mplc_depth > 0 && !mpl_owned(c));
 }
 
 static void
@@ -408,7 +388,7 @@ mpld_print_queue(struct __mp_lock *mpl, uint64_t now)
 			mpld_pr(" (turn just begun, not yet recorded)");
 		mpld_pr("\n");
 		for (i = owner + 1; i < MAXCPUS; i++)
-			if (mpld_owns(&mpl->mpl_cpus[i]))
+			if (mpl_owned(&mpl->mpl_cpus[i]))
 				mpld_pr(" BROKEN: cpu %d owns it too\n", i);
 	}
 

@@ -138,4 +138,14 @@ mpl_be_handoff(struct __mp_lock *mpl, struct __mp_lock_cpu *c)
 	mpl_store_release(&next->mmn_locked, 0);
 }
 
+#ifdef MPLOCK_DEBUG
+int
+mpl_be_behind(struct __mp_lock *mpl, struct __mp_lock_cpu *c,
+    struct __mp_lock_cpu *n)
+{
+	/* c's node links to the next one, once that one has linked. */
+	return (c->mplc_be.mcb_node.mmn_next == &n->mplc_be.mcb_node);
+}
+#endif
+
 #endif /* __USE_MI_MPLOCK && MPLOCK_MCS */

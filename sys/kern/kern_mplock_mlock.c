@@ -115,4 +115,14 @@ mpl_be_handoff(struct __mp_lock *mpl, struct __mp_lock_cpu *c)
 	mpl_store_release(c->mplc_be.mcb_mine, 0);
 }
 
+#ifdef MPLOCK_DEBUG
+int
+mpl_be_behind(struct __mp_lock *mpl, struct __mp_lock_cpu *c,
+    struct __mp_lock_cpu *n)
+{
+	/* The next CPU spins on the variable c releases. */
+	return (n->mplc_wait == c->mplc_be.mcb_mine);
+}
+#endif
+
 #endif /* __USE_MI_MPLOCK && MPLOCK_MLOCK */

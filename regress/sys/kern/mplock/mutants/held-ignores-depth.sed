@@ -1,6 +1,6 @@
 # __mp_lock_held() forgets the depth: an idle CPU whose old word still
 # matches looks like the owner.
-# file: sys/kern/kern_mplock.c
+# file: sys/kern/kern_mplock.h
 # backend: mlock mcs anderson
 # tests: fifo recurse
 s/return (c->mplc_depth > 0 && mpl_load(c->mplc_wait) == c->mplc_want);/return (*c->mplc_wait == c->mplc_want);/

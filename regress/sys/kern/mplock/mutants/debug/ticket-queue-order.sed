@@ -1,6 +1,6 @@
 # The ticket backend's queue walk looks for the ticket after next: the
 # spin-out report no longer lists the waiters in queue order.
-# file: sys/kern/kern_mplock_debug.c
+# file: sys/kern/kern_mplock_ticket.c
 # backend: ticket
 # tests: report
-s/n->mplc_want == c->mplc_want + 1/n->mplc_want == c->mplc_want + 2/
+s/return (n->mplc_want == c->mplc_want + 1);/return (n->mplc_want == c->mplc_want + 2);/
