@@ -51,11 +51,13 @@ raw=$out/raw.txt
 : >"$raw"
 # bench_one PATH VARIANT: one run of each workload, tagged with VARIANT.
 bench_one() {
-	"$1/mplockbench" -d "$secs" uncontended | sed "s/^/variant=$2 /" \
-	    >>"$raw" || die "$1/mplockbench failed"
+	"$1/mplockbench" -d "$secs" uncontended >"$out/run" ||
+	    die "$1/mplockbench failed"
+	sed "s/^/variant=$2 /" "$out/run" >>"$raw"
 	[ -z "$threads" ] && return
-	"$1/mplockbench" -d "$secs" -t "$threads" contended |
-	    sed "s/^/variant=$2 /" >>"$raw" || die "$1/mplockbench failed"
+	"$1/mplockbench" -d "$secs" -t "$threads" contended >"$out/run" ||
+	    die "$1/mplockbench failed"
+	sed "s/^/variant=$2 /" "$out/run" >>"$raw"
 }
 r=1
 while [ "$r" -le "$reps" ]; do
@@ -121,4 +123,5 @@ END {
 		    md, mi, n[rows[r] SUBSEP "md"], md / mi > csv
 	}
 }' "$raw"
+rm -f "$out/run"
 echo "raw figures: $raw; table as CSV: $out/bench-md.csv"

@@ -127,8 +127,8 @@ verify_mapping() {
 	t_check "verify/hashes" _v_check_hashes
 	for _be in $BACKENDS; do
 		if ! _v_sources | grep -qx "sys/kern/kern_mplock_$_be.c"; then
-			t_fail "verify/mapping/$_be" "backend $_be has no" \
-			    "model statements in MAPPING"
+			t_fail "verify/mapping/$_be" \
+			    "backend $_be has no model statements in MAPPING"
 		fi
 	done
 }
@@ -331,13 +331,16 @@ _v_tsan_cc() {
 # Which tests run under TSan, with counts that keep them short.
 VERIFY_TSAN_TESTS="mutex:-n20000 multi:-n20000 intr:-n3000 fifo:-n50 recurse:"
 
+# TSan's settings: our suppressions, and exit status 66 when it
+# reported anything.
+_V_TSAN_OPTIONS="suppressions=$REGRESS/shim/tsan/suppressions exitcode=66"
+
 _v_tsan_run() {
 	# _v_tsan_run DIR ARGS: exit 0 when the test passes and TSan
-	# reported nothing (TSan makes the exit status 66 when it did).
+	# reported nothing.
 	_dir=$1
 	shift
-	TSAN_OPTIONS="suppressions=$REGRESS/shim/tsan/suppressions \
-exitcode=66" timeout 300 "$_dir/mplocktest" -w 60 "$@"
+	TSAN_OPTIONS=$_V_TSAN_OPTIONS timeout 300 "$_dir/mplocktest" -w 60 "$@"
 }
 
 # The seeded bug: TSan must print a data race report.
@@ -369,8 +372,8 @@ _v_tsan_seam() {
 # empties the queue must each be reported.
 verify_tsan() {
 	_tcc=$(_v_tsan_cc) || {
-		t_fail "verify/tsan" "no compiler links -fsanitize=thread" \
-		    "(gcc: libtsan2; clang: libclang-rt-14-dev)"
+		t_fail "verify/tsan" "no compiler links -fsanitize=thread\
+ (gcc: libtsan2; clang: libclang-rt-14-dev)"
 		return
 	}
 	# gcc warns that TSan ignores fences; the shim's own fence (in its
@@ -394,8 +397,9 @@ verify_tsan() {
 			continue
 		fi
 		for _t in $VERIFY_TSAN_TESTS; do
-			t_check "verify/tsan/$_be/${_t%%:*}" _v_tsan_run \
-			    "$_d" ${_t#*:} "${_t%%:*}"
+			t_run "verify/tsan/$_be/${_t%%:*}" 300 env \
+			    TSAN_OPTIONS="$_V_TSAN_OPTIONS" "$_d/mplocktest" \
+			    -w 60 ${_t#*:} "${_t%%:*}"
 		done
 		# ORDER:name:test: the primitive made relaxed, and the test
 		# that must then report a race.  The hand-off store is each

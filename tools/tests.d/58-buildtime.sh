@@ -191,7 +191,11 @@ fi
 bt_loop_fails() {
 	mkdir -p "$BTD/broken"
 	printf 'all:\n\tfalse\nclean:\n\t:\n' >"$BTD/broken/Makefile"
-	! sh "$BT" run -C "$BTD/broken" -n 1 -w 0 -o "$BTD/broken.txt"
+	sh "$BT" run -C "$BTD/broken" -n 1 -w 0 -o "$BTD/broken.txt" \
+	    2>"$BTD/broken.err" && return 1
+	# Stopped by the failed build, not by anything else.
+	cat "$BTD/broken.err"
+	grep -q 'build failed, see' "$BTD/broken.err"
 }
 t_check "buildtime/loop/build-fails" bt_loop_fails
 
