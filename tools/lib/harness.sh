@@ -13,6 +13,23 @@
 #	compiling them again (the mutants, which change only sys/ files
 #	that neither includes, use it to save most of each build).
 
+# mutant_meta MUTANT
+#	Read a seeded bug's header lines into name (the file's base name),
+#	file (# file:), tests (# tests:), backends (# backend:, default the
+#	default backend, "all" every backend), mdarch (# mdarch:), cross
+#	(# cross:) and count (# count:).
+mutant_meta() {
+	name=$(basename "$1" .sed)
+	file=$(sed -n 's/^# file: //p' "$1")
+	tests=$(sed -n 's/^# tests: //p' "$1")
+	backends=$(sed -n 's/^# backend: //p' "$1")
+	[ -n "$backends" ] || backends=$DEFAULT_BACKEND
+	[ "$backends" = all ] && backends=$BACKENDS
+	mdarch=$(sed -n 's/^# mdarch: //p' "$1")
+	cross=$(sed -n 's/^# cross: //p' "$1")
+	count=$(sed -n 's/^# count: //p' "$1")
+}
+
 # harness_tree DIR [MUTANT]
 #	A copy of sys/ and the regress directory in DIR/tree, with
 #	MUTANT's sed script applied to the file its "# file:" line names.

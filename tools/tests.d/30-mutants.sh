@@ -8,16 +8,10 @@
 rm -rf "$OBJ/mutants/_base"
 for m in "$REGRESS"/mutants/*.sed; do
 	[ -f "$m" ] || continue
-	name=$(basename "$m" .sed)
-	file=$(sed -n 's/^# file: //p' "$m")
-	tests=$(sed -n 's/^# tests: //p' "$m")
-	backends=$(sed -n 's/^# backend: //p' "$m")
-	[ -n "$backends" ] || backends=$DEFAULT_BACKEND
-	[ "$backends" = all ] && backends=$BACKENDS
+	mutant_meta "$m"
 	# A mutant of an arch header runs with that header (# mdarch:),
 	# natively on that arch or under qemu (# cross:, suite "cross").
-	mdarch=$(sed -n 's/^# mdarch: //p' "$m")
-	grep -q '^# cross: ' "$m" && continue
+	[ -n "$cross" ] && continue
 	if [ -n "$mdarch" ] && [ "$mdarch" != "$HOST_MDARCH" ]; then
 		t_skip "mutant/$name" "needs a $mdarch host"
 		continue

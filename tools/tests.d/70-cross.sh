@@ -89,11 +89,9 @@ for x in ${CROSS_TARGETS:-$(cross_targets)}; do
 	done
 
 	for m in "$REGRESS"/mutants/*.sed; do
-		grep -q "^# cross: $x\$" "$m" || continue
-		name=$(basename "$m" .sed)
-		file=$(sed -n 's/^# file: //p' "$m")
-		tests=$(sed -n 's/^# tests: //p' "$m")
-		for be in $(sed -n 's/^# backend: //p' "$m"); do
+		mutant_meta "$m"
+		[ "$cross" = "$x" ] || continue
+		for be in $backends; do
 			md=$d/mutant-$name-$be
 			if ! harness_tree "$md" "$m"; then
 				t_fail "cross/$x/mutant/$name/$be" \
@@ -106,9 +104,8 @@ for x in ${CROSS_TARGETS:-$(cross_targets)}; do
 			else
 				# "# count: N" where quick mode is too
 				# short to catch the bug reliably.
-				cnt=$(sed -n 's/^# count: //p' "$m")
 				len=-q
-				[ -n "$cnt" ] && len="-n $cnt"
+				[ -n "$count" ] && len="-n $count"
 				t_run_fails "cross/$x/mutant/$name/$be" 120 \
 				    $X_QEMU "$md/build/mplocktest" -w 5 $len \
 				    $tests
