@@ -716,8 +716,9 @@ t_spinout(void)
 {
 #ifdef MP_LOCKDEBUG
 	char want[128];
+	const char *p;
 	long saved = __mp_lock_spinout;
-	unsigned long enters;
+	unsigned long enters, reports;
 	double t0;
 	int n = 3;
 
@@ -745,6 +746,13 @@ t_spinout(void)
 	srv_wait(1);
 	if (!held(1))
 		VIOLATION("waiter did not carry on after the spin-out");
+	/* Every report entered ddb once, and nothing else did. */
+	enters = shim_db_enters();
+	for (reports = 0, p = shim_db_output(); (p = strstr(p, want)) != NULL;
+	    p++)
+		reports++;
+	if (reports != enters)
+		VIOLATION("spin-out reports and ddb entries differ");
 	srv_call(1, OP_UNLOCK, 0);
 	__mp_lock_spinout = saved;
 	printf("spinout: ddb output:\n%s", shim_db_output());
@@ -770,7 +778,7 @@ t_spinout(void)
 	srv_stop(n);
 	check_idle(n);
 	return (report("spinout", "%lu spin-out reports, ddb entered %lu "
-	    "times, %lu violations", enters, enters, violations));
+	    "times, %lu violations", reports, enters, violations));
 #else
 	printf("%s/spinout: SKIP (built without MP_LOCKDEBUG)\n", mpl_be_name);
 	return (SKIP);

@@ -315,11 +315,8 @@ mis_expect(const char *what, const char *line)
 	return (1);
 }
 
-static u_long
-misuse_count(int cpu)
-{
-	return (L.mpl_cpus[cpu].mplc_dbg.mdc_stats.mds_misuse);
-}
+/* A CPU's statistics in the debug layer. */
+#define ST(cpu)		(L.mpl_cpus[cpu].mplc_dbg.mdc_stats)
 
 static int
 t_misuse(void)
@@ -421,10 +418,10 @@ t_misuse(void)
 	if (shim_db_enters() != (unsigned long)reports)
 		VIOLATION("misuse reported after a panic or in ddb");
 
-	if (misuse_count(0) != 6 || misuse_count(1) != 2 ||
-	    misuse_count(2) != 3) {
+	if (ST(0).mds_misuse != 6 || ST(1).mds_misuse != 2 ||
+	    ST(2).mds_misuse != 3) {
 		printf("misuse: counted %lu %lu %lu, want 6 2 3\n",
-		    misuse_count(0), misuse_count(1), misuse_count(2));
+		    ST(0).mds_misuse, ST(1).mds_misuse, ST(2).mds_misuse);
 		VIOLATION("misuse statistics wrong");
 	}
 	for (i = 0; i < n; i++) {
@@ -555,8 +552,7 @@ t_report(void)
 			usleep(1000);
 		}
 		__mp_lock_spinout = LONG_MAX;
-		if (shim_db_enters() == 0)
-			VIOLATION("no spin-out");
+		/* rep_check() reports a missing spin-out. */
 		rep_check(shim_db_output(), owner, queue, nq);
 		if (r == 0)
 			printf("report: ddb output:\n%s", shim_db_output());
@@ -588,8 +584,6 @@ t_report(void)
  * stats: a scripted run whose every figure is known, then a stress run
  * with interrupts in which the test counts for itself.
  */
-#define ST(cpu)		(L.mpl_cpus[cpu].mplc_dbg.mdc_stats)
-
 static unsigned long st_iters;
 static unsigned long st_acq[MAXCPUS], st_rec[MAXCPUS];
 static volatile unsigned long st_intr_acq[MAXCPUS];

@@ -258,60 +258,6 @@ shim_intr_raise(pthread_t t)
 	pthread_kill(t, SIGUSR1);
 }
 
-static pthread_t storm_thread;
-static pthread_t storm_targets[MAXCPUS];
-static int storm_ntargets;
-static unsigned int storm_usec;
-static volatile int storm_stop;
-static unsigned long storm_sent;
-
-static void *
-storm_main(void *v)
-{
-	unsigned int seed = 12345;
-	int i, t;
-
-	(void)v;
-	while (!storm_stop) {
-		/* Prefer a CPU that is spinning: nesting while queued. */
-		t = shim_rand(&seed) % storm_ntargets;
-		for (i = 0; i < storm_ntargets; i++)
-			if (shim_cpus[(t + i) % storm_ntargets].
-			    ci_schedstate.spc_spinning) {
-				t = (t + i) % storm_ntargets;
-				break;
-			}
-		shim_intr_raise(storm_targets[t]);
-		storm_sent++;
-		if (storm_usec)
-			shim_delay(storm_usec);
-	}
-	return (NULL);
-}
-
-void
-shim_intr_storm_start(const pthread_t *targets, int n, unsigned int usec)
-{
-	memcpy(storm_targets, targets, n * sizeof(*targets));
-	storm_ntargets = n;
-	storm_usec = usec;
-	storm_stop = 0;
-	storm_sent = 0;
-	if ((errno = pthread_create(&storm_thread, NULL, storm_main,
-	    NULL)) != 0) {
-		perror("pthread_create");
-		exit(2);
-	}
-}
-
-unsigned long
-shim_intr_storm_stop(void)
-{
-	storm_stop = 1;
-	pthread_join(storm_thread, NULL);
-	return (storm_sent);
-}
-
 /*
  * ddb: db_printf() output goes to a buffer the tests read back.
  */
@@ -319,7 +265,6 @@ static char db_buf[65536];
 static size_t db_len;
 static volatile int db_lk;
 static unsigned long db_nenter;
-static int db_quiet = 1;
 
 int
 db_printf(const char *fmt, ...)
@@ -344,8 +289,6 @@ db_printf(const char *fmt, ...)
 		db_buf[db_len] = '\0';
 	}
 	__atomic_clear(&db_lk, __ATOMIC_RELEASE);
-	if (!db_quiet)
-		fputs(line, stderr);
 	return (n);
 }
 
@@ -376,12 +319,6 @@ unsigned long
 shim_db_enters(void)
 {
 	return (__atomic_load_n(&db_nenter, __ATOMIC_SEQ_CST));
-}
-
-void
-shim_db_quiet(int q)
-{
-	db_quiet = q;
 }
 
 /*
@@ -675,7 +612,6 @@ shim_witness_init(struct lock_object *lo, const struct lock_type *type)
 {
 	unsigned long s = wit_enter();
 
-	wit.inits++;
 	if (type == NULL || lo->lo_name == NULL)
 		wit_error("init without a lock type", lo, NULL);
 	lo->lo_flags |= LO_INITIALIZED;
@@ -801,20 +737,6 @@ shim_witness_stats(struct shim_witness_stats *st)
 			    wit_cpu_held[i][j].pending;
 		}
 	wit_leave(s);
-}
-
-/* Levels of lo the current process and CPU hold. */
-int
-shim_witness_held(const struct lock_object *lo)
-{
-	struct wit_held *h;
-	unsigned long s = wit_enter();
-	int n;
-
-	h = wit_find(wit_list(lo), lo, 0);
-	n = h ? h->n : 0;
-	wit_leave(s);
-	return (n);
 }
 
 const char *

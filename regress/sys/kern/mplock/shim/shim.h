@@ -46,19 +46,15 @@ void	shim_join_cpus(void);
 /* Interrupts: a signal whose handler runs the current interrupt body. */
 void	shim_intr_init(void (*)(void));
 void	shim_intr_raise(pthread_t);
-void	shim_intr_storm_start(const pthread_t *, int, unsigned int);
-unsigned long shim_intr_storm_stop(void);
 pthread_t shim_cpu_thread(int);
 
 /* db_printf() and db_enter() are recorded. */
 void	shim_db_reset(void);
 const char *shim_db_output(void);
 unsigned long shim_db_enters(void);
-void	shim_db_quiet(int);
 
 /* WITNESS checker (shim.c): counters, held lists, lock order. */
 struct shim_witness_stats {
-	unsigned long	inits;
 	unsigned long	checkorders;
 	unsigned long	locks;
 	unsigned long	unlocks;
@@ -70,7 +66,6 @@ struct shim_witness_stats {
 };
 void	shim_witness_reset(void);
 void	shim_witness_stats(struct shim_witness_stats *);
-int	shim_witness_held(const struct lock_object *);
 const char *shim_witness_lasterror(void);
 const char *shim_witness_log(void);	/* every error, one a line */
 
@@ -100,6 +95,5 @@ void	shim_watchdog_start(unsigned int);
 double	shim_now(void);
 unsigned int shim_rand(unsigned int *);
 void	shim_shuffle(int *, int, unsigned int *);
-void	shim_delay(unsigned int);
 
 #endif /* _SHIM_H_ */
