@@ -13,6 +13,20 @@
 #	compiling them again (the mutants, which change only sys/ files
 #	that neither includes, use it to save most of each build).
 
+# compile_kernel CC BACKEND [CFLAGS ...]
+#	Compile every kernel source with the harness's (the kernel's)
+#	warning flags against the shim's headers; no objects are kept.
+compile_kernel() {
+	_cc=$1 _be=$2
+	shift 2
+	for _f in $(kernel_sources); do
+		echo "$_cc ... -DMPLOCK_$(upper "$_be") $* $_f"
+		$_cc $HARNESS_CFLAGS -I"$REGRESS/shim/include" \
+		    -DMPLOCK_$(upper "$_be") "$@" -c "$_f" -o /dev/null ||
+		    return 1
+	done
+}
+
 # mutant_meta MUTANT
 #	Read a seeded bug's header lines into name (the file's base name),
 #	file (# file:), tests (# tests:), backends (# backend:, default the

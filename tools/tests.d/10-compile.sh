@@ -1,17 +1,6 @@
 # compile: every kernel source with the kernel's warning flags, with gcc
 # and clang, for every backend, with the debug options off and on.
 
-compile_kernel() {
-	_cc=$1 _be=$2
-	shift 2
-	for _f in $(kernel_sources); do
-		echo "$_cc ... -DMPLOCK_$(upper "$_be") $* $_f"
-		$_cc $HARNESS_CFLAGS -I"$REGRESS/shim/include" \
-		    -DMPLOCK_$(upper "$_be") "$@" -c "$_f" -o /dev/null ||
-		    return 1
-	done
-}
-
 for cc in gcc clang; do
 	if ! command -v $cc >/dev/null 2>&1; then
 		t_skip "compile/$cc" "$cc not installed"

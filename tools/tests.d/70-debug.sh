@@ -16,12 +16,7 @@ debug_compile() {
 	shift 2
 	for _opts in "-DMPLOCK_DEBUG" "-DMPLOCK_DEBUG -DDDB" \
 	    "-DMPLOCK_DEBUG -DWITNESS" "$DEBUG_FLAGS"; do
-		for _f in $(kernel_sources); do
-			echo "$_cc ... -DMPLOCK_$(upper "$_be") $_opts $_f"
-			$_cc $HARNESS_CFLAGS -I"$REGRESS/shim/include" \
-			    -DMPLOCK_$(upper "$_be") $_opts -c "$_f" \
-			    -o /dev/null || return 1
-		done
+		compile_kernel "$_cc" "$_be" $_opts || return 1
 	done
 }
 
