@@ -80,7 +80,7 @@ report(const char *test, const char *fmt, ...)
 	return (0);
 }
 
-static int
+static void
 witness_balanced(void)
 {
 #ifdef WITNESS
@@ -98,7 +98,6 @@ witness_balanced(void)
 		VIOLATION("WITNESS lock/unlock calls do not balance");
 	}
 #endif
-	return (1);
 }
 
 static void
