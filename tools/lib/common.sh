@@ -9,6 +9,9 @@ REGRESS=$ROOT/regress/sys/kern/mplock
 BACKENDS=$(sed -n 's/^BACKENDS=[[:space:]]*//p' "$REGRESS/Makefile.backends")
 DEFAULT_BACKEND=$(sed -n 's/^DEFAULT_BACKEND=[[:space:]]*//p' \
     "$REGRESS/Makefile.backends")
+# The stress tests, run again from a build without WITNESS and
+# MP_LOCKDEBUG.
+STRESS_TESTS="mutex fifo recurse intr multi"
 
 # What an OpenBSD kernel build passes, plus the dialect.
 KERNEL_WARNINGS="-Wall -Werror -Wimplicit-function-declaration \

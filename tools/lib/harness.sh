@@ -10,8 +10,10 @@
 #	$HARNESS_PROGS: the programs to link (default both).
 #	$HARNESS_REUSE=DIR2: take shim.o and the programs' objects from an
 #	earlier build in DIR2 with the same compiler and flags instead of
-#	compiling them again (the mutants, which change only sys/ files
-#	that neither includes, use it to save most of each build).
+#	compiling them again (the mutants use it to save most of each
+#	build: they change kern_*.c, kern_mplock.h, or the part of an
+#	arch's <machine/mplock.h> that only kern_mplock.h sees, behind
+#	_KERN_MPLOCK_H_, so no code the harness's own files compile).
 
 # compile_kernel CC BACKEND [CFLAGS ...]
 #	Compile every kernel source with the harness's (the kernel's)

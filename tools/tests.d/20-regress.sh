@@ -20,5 +20,5 @@ for be in $BACKENDS; do
 		continue
 	fi
 	t_run "regress/$be/no-debug-options" 300 "$d/mplocktest" -q \
-	    mutex fifo recurse intr multi
+	    $STRESS_TESTS
 done

@@ -28,6 +28,6 @@ else
 			continue
 		fi
 		t_run "$n/no-debug-options" 300 "$d/mplocktest" -q \
-		    mutex fifo recurse intr multi
+		    $STRESS_TESTS
 	done
 fi

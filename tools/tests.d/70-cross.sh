@@ -62,7 +62,7 @@ for x in ${CROSS_TARGETS:-$(cross_targets)}; do
 			t_fail "$n/build" "build failed" "$b/build.log"
 			continue
 		fi
-		stress="mutex fifo recurse intr multi"
+		stress=$STRESS_TESTS
 		for t in $($X_QEMU "$b/mplocktest" -l); do
 			# intr and lockorder raise interrupts (signals).
 			if [ "$t" = intr -o "$t" = lockorder ] &&
@@ -73,7 +73,8 @@ for x in ${CROSS_TARGETS:-$(cross_targets)}; do
 			fi
 			t_run "$n/$t" 300 $X_QEMU "$b/mplocktest" -q "$t"
 		done
-		[ $intr_ok = 0 ] && stress="mutex fifo recurse multi"
+		[ $intr_ok = 0 ] && stress=$(echo "$STRESS_TESTS" |
+		    sed 's/ intr//')
 
 		case $X_MDARCH in
 		arm64)	;;
