@@ -16,6 +16,8 @@
  *@ mutant   nested-handoff       MUT_NESTED_HANDOFF  sc   hand-off on a nested unlock
  *@ mutant   arm-after-swap       MUT_ARM_AFTER_SWAP  pso   locked = 1 after the swap, nothing orders it before the link store
  *@ holds    arm-after-swap       MUT_ARM_AFTER_SWAP  tso   the predecessor writes locked only after it read our link, a later store
+ *@ mutant   arm64-llsc-plain-link MUT_LLSC_PLAIN_LINK pso  arm64 LL/SC swap (one-way halves), link by a plain store: it lands before locked = 1, the hand-off is overwritten
+ *@ holds    arm64-llsc           ARM64_LLSC          pso rmo  arm64 LL/SC swap, link by a release store (stlr): locked = 1 lands first
  *@ mutant   no-swap-release      MUT_NO_SWAP_REL     pso  no membar_exit before the swap
  *@ holds    no-swap-release      MUT_NO_SWAP_REL     tso  x86: the locked swap is a full barrier
  *@ holds    no-swap-acquire      MUT_NO_SWAP_ACQ     rmo alpha  nothing after the swap loads through it; the wait ends with mpl_acquire()
@@ -29,6 +31,22 @@
  *@ cover    link-window          COVER_LINK_WAIT     a hand-off finds a successor swapped but not linked and waits
  *@ cover    reuse-after-link     COVER_REUSE         a node is re-armed after a successor linked into it
  */
+
+/*
+ * arm64 without LSE: mpl_swap_ptr() is the ldaxr/stlxr loop, whose halves
+ * are one-way (SWAP_ONEWAY, lib/mem.pml).  ARM64_LLSC: the link is then
+ * stored with release (stlr), so the stores before the swap, locked = 1
+ * among them, land before it.  MUT_LLSC_PLAIN_LINK: the same swap with
+ * the plain link store, the sequence before that fix.
+ */
+#if defined(ARM64_LLSC) || defined(MUT_LLSC_PLAIN_LINK)
+#define SWAP_ONEWAY
+#endif
+#if defined(SWAP_ONEWAY) && !defined(MUT_LLSC_PLAIN_LINK)
+#define LINK_STORE(c, l, v)	STORE_REL(c, l, v)
+#else
+#define LINK_STORE(c, l, v)	STORE(c, l, v)
+#endif
 
 #ifndef NCPU
 #define NCPU	3
@@ -83,7 +101,7 @@ inline be_enqueue(c)
 #endif
 	if
 	:: t != NIL ->					/* [mcs.enqueue.pred] */
-		STORE(c, NEXT(t), NODE(c))		/* [mcs.enqueue.link] */
+		LINK_STORE(c, NEXT(t), NODE(c))		/* [mcs.enqueue.link] */
 #ifdef MUT_ARM_AFTER_LINK
 		;
 		STORE(c, LOCKED(NODE(c)), 1)

@@ -14,6 +14,7 @@
  *@ holds    no-swap-release      MUT_NO_SWAP_REL     tso  x86: the locked swap is a full barrier
  *@ mutant   no-swap-acquire      MUT_NO_SWAP_ACQ     alpha   no membar_enter after the swap
  *@ holds    no-swap-acquire      MUT_NO_SWAP_ACQ     rmo  the load through the swapped pointer is ordered by its address dependency
+ *@ holds    arm64-llsc           ARM64_LLSC          pso rmo  arm64 LL/SC swap (one-way halves): no store follows it, the spin reads through what it returned
  *@ mutant   no-handoff-release   MUT_NO_STORE_REL    pso  no membar_exit before the hand-off store
  *@ holds    no-handoff-release   MUT_NO_STORE_REL    tso  TSO keeps stores in order
  *@ mutant   no-acquire           MUT_NO_ACQUIRE      rmo alpha  no mpl_acquire() after the wait
@@ -21,6 +22,11 @@
  *@ cover    three-queued         COVER_QUEUE_FULL    all three CPUs queued at once
  *@ cover    reuse-after-waiter   COVER_REUSE         a variable is re-armed after a CPU waited on it
  */
+
+/* arm64 without LSE: the ldaxr/stlxr swap (lib/mem.pml). */
+#ifdef ARM64_LLSC
+#define SWAP_ONEWAY
+#endif
 
 #ifndef NCPU
 #define NCPU	3

@@ -22,6 +22,15 @@
  *		and powerpc guarantee).
  *  MM_ALPHA	as MM_RMO without the address dependency.
  *
+ * SWAP_ONEWAY (with a weak memory model) makes mpl_swap_ptr() the arm64
+ * ldaxr/stlxr loop instead of a fence on each side: its read half is an
+ * acquire (later loads see memory at least as fresh as the read), its
+ * write half a release store that waits in the buffer for the stores
+ * before it, but later stores may drain before it, and so before those
+ * earlier stores too (ONEWAY_SWAP, STORE_REL below).  The exclusive
+ * pair stays atomic: while c's write half is buffered, no other CPU
+ * writes that word.
+ *
  * The fences follow membar_sync(9):
  *  REL_FENCE	membar_exit(): earlier loads and stores before later
  *		stores.  Loads are performed in program order when they
@@ -52,6 +61,9 @@ typedef sbuf {
 	byte	loc[SBSIZE];
 	byte	val[SBSIZE];
 	bit	bar[SBSIZE];	/* a release fence precedes this entry */
+#ifdef SWAP_ONEWAY
+	bit	rel[SBSIZE];	/* a release store: after the entries before */
+#endif
 	byte	n;		/* entries in use, oldest first */
 	bit	pend;		/* release fence issued, no store since */
 };
@@ -154,6 +166,22 @@ inline SPIN_WHILE(c, l, v, r)
 #endif
 }
 
+#if defined(SWAP_ONEWAY) && defined(WEAK_STORES)
+/*
+ * xcl: the CPU whose swap has read word xloc and whose write half is
+ * still buffered, or XNONE.  Another CPU's write to xloc waits for it
+ * (an intervening write would make the stlxr fail and the loop retry:
+ * the executions kept are those where the exclusive pair succeeded).
+ */
+#define XNONE	255
+byte xcl = XNONE, xloc;
+#define XFREE(c, l)	(xcl == XNONE || xcl == (c) || xloc != (l))
+#define SB_PUSH_REL(c, r)	sb[c].rel[sb[c].n] = (r)
+#else
+#define XFREE(c, l)	true
+#define SB_PUSH_REL(c, r)	skip
+#endif
+
 /* Stores.  *l = v */
 inline STORE(c, l, v)
 {
@@ -163,6 +191,7 @@ inline STORE(c, l, v)
 		sb[c].loc[sb[c].n] = l;
 		sb[c].val[sb[c].n] = v;
 		sb[c].bar[sb[c].n] = sb[c].pend;
+		SB_PUSH_REL(c, 0);
 		sb[c].pend = 0;
 		sb[c].n++
 	}
@@ -171,13 +200,37 @@ inline STORE(c, l, v)
 #endif
 }
 
+#ifdef SWAP_ONEWAY
+/*
+ * *l = v, ordered after every earlier load and store, not before later
+ * ones (arm64 stlr): a buffered store that drains only when it is the
+ * oldest, while later stores may drain before it.
+ */
+inline STORE_REL(c, l, v)
+{
+#ifdef WEAK_STORES
+	atomic {
+		sb[c].n < SBSIZE ->
+		sb[c].loc[sb[c].n] = l;
+		sb[c].val[sb[c].n] = v;
+		sb[c].bar[sb[c].n] = sb[c].pend;
+		SB_PUSH_REL(c, 1);
+		sb[c].pend = 0;
+		sb[c].n++
+	}
+#else
+	mem[l] = v
+#endif
+}
+#endif
+
 /* Atomic read-modify-write: the read half, the write half. */
 #if defined(MM_TSO)
 #define RMW_READY(c, l)	(sb[c].n == 0)
 #elif defined(WEAK_STORES)
 /* Not before stores to the same word, nor before a release fence. */
 #define RMW_READY(c, l)	(!SBHAS(c, l) && !sb[c].pend &&			\
-			 !sb[c].bar[1] && !sb[c].bar[2])
+			 !sb[c].bar[1] && !sb[c].bar[2] && XFREE(c, l))
 #else
 #define RMW_READY(c, l)	true
 #endif
@@ -211,6 +264,37 @@ inline RMW_CAS(c, l, o, nv, old)
 		RMW_VIEW(c, l)
 	}
 }
+
+#if defined(SWAP_ONEWAY) && defined(WEAK_STORES)
+/*
+ * old = *l, *l = v as ldaxr/stlxr: the read now, and from then on later
+ * loads are no staler than memory (acquire); the write a release store
+ * in the buffer, exclusive until it drains.  No release fence needed
+ * before it, and none is implied for later stores.
+ */
+inline ONEWAY_SWAP(c, l, v, old, relw)
+{
+	atomic {
+		!SBHAS(c, l) && sb[c].n < SBSIZE && XFREE(c, l) ->
+		old = mem[l];
+#ifdef STALE_LOADS
+		i = 0;
+		do
+		:: i < NLOC -> view[c].at[i] = mem[i]; i++
+		:: else -> break
+		od;
+#endif
+		sb[c].loc[sb[c].n] = l;
+		sb[c].val[sb[c].n] = v;
+		sb[c].bar[sb[c].n] = sb[c].pend;
+		sb[c].rel[sb[c].n] = relw;
+		sb[c].pend = 0;
+		sb[c].n++;
+		xcl = c;
+		xloc = l
+	}
+}
+#endif
 
 /* r = ++*l: atomic_inc_int_nv(), no ordering of its own. */
 inline RMW_INC(c, l, r)
@@ -282,13 +366,19 @@ inline FULL_FENCE(c)
  * (PSO and weaker) no release fence lies between it and the oldest and
  * no older entry is for the same word.
  */
-#ifdef MM_TSO
-#define DRAINABLE(c, i)	((i) == 0 && sb[c].n > 0)
+#ifdef SWAP_ONEWAY
+#define SB_REL(c, i)	sb[c].rel[i]
 #else
-#define DRAINABLE(c, i)	(sb[c].n > (i) &&				\
+#define SB_REL(c, i)	0
+#endif
+#ifdef MM_TSO
+#define DRAINABLE(c, i)	((i) == 0 && sb[c].n > 0 && XFREE(c, sb[c].loc[0]))
+#else
+#define DRAINABLE(c, i)	(sb[c].n > (i) && XFREE(c, sb[c].loc[i]) &&	\
 	((i) == 0 ||							\
-	 ((i) == 1 && !sb[c].bar[1] && sb[c].loc[0] != sb[c].loc[1]) ||	\
-	 ((i) == 2 && !sb[c].bar[1] && !sb[c].bar[2] &&			\
+	 ((i) == 1 && !sb[c].bar[1] && !SB_REL(c, 1) &&			\
+	  sb[c].loc[0] != sb[c].loc[1]) ||				\
+	 ((i) == 2 && !sb[c].bar[1] && !sb[c].bar[2] && !SB_REL(c, 2) &&	\
 	  sb[c].loc[0] != sb[c].loc[2] && sb[c].loc[1] != sb[c].loc[2])))
 #endif
 
@@ -298,24 +388,41 @@ inline FULL_FENCE(c)
 #define DRAIN_VIEW(c, i)	skip
 #endif
 
+#ifdef SWAP_ONEWAY
+/* The exclusive write half reaches memory: others may write the word. */
+#define DRAIN_XCL(c, i)							\
+	if								\
+	:: xcl == (c) && xloc == sb[c].loc[i] -> xcl = XNONE		\
+	:: else -> skip							\
+	fi
+#define DRAIN_REL(c, k, e)	sb[c].rel[k] = (e)
+#else
+#define DRAIN_XCL(c, i)	skip
+#define DRAIN_REL(c, k, e)	skip
+#endif
+
 #define DRAIN(c, i)							\
 	:: d_step {							\
 		DRAINABLE(c, i) ->					\
 		mem[sb[c].loc[i]] = sb[c].val[i];			\
 		DRAIN_VIEW(c, i);					\
+		DRAIN_XCL(c, i);					\
 		k = i;							\
 		do							\
 		:: k + 1 < sb[c].n ->					\
 			sb[c].loc[k] = sb[c].loc[k + 1];		\
 			sb[c].val[k] = sb[c].val[k + 1];		\
 			sb[c].bar[k] = sb[c].bar[k + 1];		\
+			DRAIN_REL(c, k, sb[c].rel[k + 1]);			\
 			k++						\
 		:: else -> break					\
 		od;							\
 		sb[c].loc[k] = 0;					\
 		sb[c].val[k] = 0;					\
 		sb[c].bar[k] = 0;					\
+		DRAIN_REL(c, k, 0);					\
 		sb[c].bar[0] = 0;					\
+		DRAIN_REL(c, 0, 0);					\
 		sb[c].n--;						\
 		if							\
 		:: sb[c].n == 0 -> sb[c].pend = 0			\

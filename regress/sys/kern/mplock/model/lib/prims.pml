@@ -29,6 +29,11 @@
  *  MUT_NO_CAS_REL	 mpl_cas_ptr_release() without membar_exit()
  *  MUT_NO_STORE_REL	 mpl_store_release() without membar_exit()
  *  MUT_NO_ACQUIRE	 no mpl_acquire() after the wait
+ *
+ * Primitive variants (with a weak memory model):
+ *  SWAP_ONEWAY		 mpl_swap_ptr() is arm64's ldaxr/stlxr loop (ARMv8.0,
+ *			 no LSE): one-way acquire and release halves, not
+ *			 a fence (lib/mem.pml)
  */
 
 #ifndef NCPU
@@ -96,9 +101,26 @@ byte done;			/* critical sections completed */
  * (MD versions have the same roles: see MAPPING.)
  */
 
-/* mpl_swap_ptr(): membar_exit(); atomic_swap_ptr(); membar_enter(). */
+/*
+ * mpl_swap_ptr(): membar_exit(); atomic_swap_ptr(); membar_enter().
+ * With SWAP_ONEWAY under a weak memory model: arm64's ldaxr/stlxr loop,
+ * an acquire read and a release write that orders nothing after it
+ * (lib/mem.pml); MUT_NO_SWAP_REL makes the write plain, MUT_NO_SWAP_ACQ
+ * does not apply.
+ */
 inline MPL_SWAP_PTR(c, l, v, old)
 {
+#if defined(SWAP_ONEWAY) && defined(WEAK_STORES)
+	atomic {
+#ifndef MUT_NO_SWAP_REL
+		ONEWAY_SWAP(c, l, v, old, 1)
+#else
+		ONEWAY_SWAP(c, l, v, old, 0)
+#endif
+		;
+		GHOST_ENQ(c)
+	}
+#else
 #ifndef MUT_NO_SWAP_REL
 	REL_FENCE(c);					/* [prim.swap.rel] */
 #endif
@@ -110,6 +132,7 @@ inline MPL_SWAP_PTR(c, l, v, old)
 #ifndef MUT_NO_SWAP_ACQ
 	FULL_FENCE(c)					/* [prim.swap.acq] */
 #endif
+#endif /* SWAP_ONEWAY && WEAK_STORES */
 }
 
 /*
