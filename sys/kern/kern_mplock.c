@@ -149,7 +149,8 @@ __mp_unlock(struct __mp_lock *mpl)
 	if (MPLD_UNLOCK_BAD(mpl, c))
 		return;
 #ifdef MP_LOCKDEBUG
-	if (c->mplc_depth == 0) {
+	/* Not the owner: idle, or only waiting (an interrupt handler). */
+	if (!__mp_lock_held(mpl, curcpu())) {
 		db_printf("__mp_unlock(%p): not held lock\n", mpl);
 		db_enter();
 		return;

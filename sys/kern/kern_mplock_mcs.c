@@ -46,7 +46,9 @@
  *     wait forever.  The successor runs that window (swap to link, a
  *     few instructions) with its interrupts disabled, so the wait is
  *     that short unless the successor's CPU itself is stopped, as a
- *     preempted virtual CPU can be.
+ *     preempted virtual CPU can be.  So an unlock can wait, with
+ *     interrupts disabled; MP_LOCKDEBUG bounds that wait like any
+ *     other spin on the lock.
  *  5. Reuse: when mpl_be_handoff() returns nobody touches our node any
  *     more.  The predecessor's last access was its store of 0, which
  *     we read before we owned the lock; the successor's was its link,
@@ -86,6 +88,10 @@
 #include <sys/mplock.h>
 
 #include <machine/cpu.h>
+
+#ifdef MP_LOCKDEBUG
+#include <ddb/db_output.h>
+#endif
 
 #if defined(__USE_MI_MPLOCK) && defined(MPLOCK_MCS)
 
@@ -127,13 +133,30 @@ void
 mpl_be_handoff(struct __mp_lock *mpl, struct __mp_lock_cpu *c)
 {
 	struct __mpl_mcs_node *me = &c->mplc_be.mcb_node, *next;
+#ifdef MP_LOCKDEBUG
+	long nticks = __mp_lock_spinout;
+#endif
 
 	if ((next = mpl_load_ptr(&me->mmn_next)) == NULL) {
 		if (mpl_cas_ptr_release(&mpl->mpl_be.mlb_tail, me, NULL) == me)
 			return;
-		/* A successor has swapped but not linked yet. */
-		while ((next = mpl_load_ptr(&me->mmn_next)) == NULL)
+		/*
+		 * A successor has swapped but not linked yet (invariant 4).
+		 * This wait runs with interrupts disabled, as the front end
+		 * hands off; with MP_LOCKDEBUG a long one is reported and
+		 * ddb entered, as the front end does for its own wait.
+		 */
+		while ((next = mpl_load_ptr(&me->mmn_next)) == NULL) {
 			CPU_BUSY_CYCLE();
+#ifdef MP_LOCKDEBUG
+			if (--nticks <= 0) {
+				db_printf("%s: %p lock spun out waiting for "
+				    "the successor's link\n", __func__, mpl);
+				db_enter();
+				nticks = __mp_lock_spinout;
+			}
+#endif
+		}
 	}
 	mpl_store_release(&next->mmn_locked, 0);
 }

@@ -708,8 +708,81 @@ t_multi(void)
 /*
  * spinout: MP_LOCKDEBUG reports a wait longer than __mp_lock_spinout
  * spins and enters ddb, then the waiter carries on; an unlock of a lock
- * not held is reported too.
+ * not held is reported too, also from an interrupt on a CPU that only
+ * waits for the lock (its depth is not 0, but it does not own it).
  */
+#ifdef MP_LOCKDEBUG
+static volatile int so_intr_done;
+
+static void
+so_intr_unlock(void)
+{
+	__mp_unlock(&L);
+	so_intr_done = so_intr_done + 1;
+}
+#endif
+
+#if defined(MP_LOCKDEBUG) && defined(MPLOCK_MCS)
+/*
+ * MCS: CPU 2 queues as mpl_be_enqueue() does but does not link itself
+ * behind its predecessor yet, as a CPU stopped between its swap and its
+ * link would; the owner's hand-off then waits for the link.
+ */
+static long
+so_mcs_swap_only(int cpu)
+{
+	struct __mp_lock_cpu *c = &L.mpl_cpus[cpu];
+	struct __mpl_mcs_node *me = &c->mplc_be.mcb_node;
+
+	me->mmn_next = NULL;
+	me->mmn_locked = 1;
+	c->mplc_want = 0;
+	c->mplc_wait = &me->mmn_locked;
+	c->mplc_depth = 1;
+	return ((long)__atomic_exchange_n(&L.mpl_be.mlb_tail, me,
+	    __ATOMIC_SEQ_CST));
+}
+
+/* The owner's hand-off spins out while the link is missing. */
+static void
+so_mcs_link_wait(void)
+{
+	struct __mpl_mcs_node *n0 = &L.mpl_cpus[0].mplc_be.mcb_node;
+	struct __mpl_mcs_node *n2 = &L.mpl_cpus[2].mplc_be.mcb_node;
+	char want[128];
+	double t0;
+
+	shim_db_reset();
+	srv_call(0, OP_LOCK, 0);
+	srv[2].fn = so_mcs_swap_only;
+	if (srv_call(2, OP_CALL, 2) != (long)n0)
+		VIOLATION("stuck link: the swap did not return CPU 0's node");
+	srv_post(0, OP_UNLOCK, 0);
+	t0 = shim_now();
+	while (shim_db_enters() < 3 && shim_now() - t0 < 20 &&
+	    !srv_isdone(0)) {
+		shim_tick();
+		usleep(1000);
+	}
+	if (srv_isdone(0))
+		VIOLATION("stuck link: the hand-off returned without a "
+		    "successor's link");
+	if (shim_db_enters() < 3)
+		VIOLATION("stuck link: no repeated spin-out report");
+	snprintf(want, sizeof(want), "mpl_be_handoff: %p lock spun out "
+	    "waiting for the successor's link\n", (void *)&L);
+	if (strstr(shim_db_output(), want) == NULL)
+		VIOLATION("stuck link: spin-out report missing or malformed");
+	__atomic_store_n(&n0->mmn_next, n2, __ATOMIC_RELEASE);
+	srv_wait(0);
+	if (!held(2) || held(0))
+		VIOLATION("stuck link: no hand-off once the link came");
+	srv_call(2, OP_UNLOCK, 0);
+	printf("spinout: stuck link: %lu reports, ddb output:\n%s",
+	    shim_db_enters(), shim_db_output());
+}
+#endif
+
 static int
 t_spinout(void)
 {
@@ -774,6 +847,46 @@ t_spinout(void)
 	srv_call(2, OP_LOCK, 0);
 	srv_call(2, OP_UNLOCK, 0);
 	printf("spinout: ddb output:\n%s", shim_db_output());
+
+	/*
+	 * Unlock from an interrupt on CPU 1 while it waits behind CPU 0:
+	 * reported and refused, so CPU 1 keeps its place and its depth.
+	 */
+	shim_db_reset();
+	shim_intr_init(so_intr_unlock);
+	srv_call(0, OP_LOCK, 0);
+	srv_post(1, OP_LOCK, 0);
+	srv_wait_spinning(1);
+	so_intr_done = 0;
+	shim_intr_raise(shim_cpu_thread(1));
+	while (so_intr_done == 0)
+		sched_yield();
+	shim_intr_init(NULL);
+#ifdef MPLOCK_DEBUG
+	snprintf(want, sizeof(want), "__mp_unlock on a CPU that is not the "
+	    "owner: cpu 1 depth 1 owner cpu 0 at ");
+#else
+	snprintf(want, sizeof(want), "__mp_unlock(%p): not held lock\n",
+	    (void *)&L);
+#endif
+	if (strstr(shim_db_output(), want) == NULL || shim_db_enters() != 1)
+		VIOLATION("unlock from an interrupt on a waiting CPU not "
+		    "reported");
+	if (depth(1) != 1 || held(1) || srv_isdone(1) || !held(0))
+		VIOLATION("unlock from an interrupt on a waiting CPU changed "
+		    "the lock");
+	srv_call(0, OP_UNLOCK, 0);
+	srv_wait(1);
+	if (!held(1) || depth(1) != 1)
+		VIOLATION("the waiter did not get the lock after the refused "
+		    "unlock");
+	srv_call(1, OP_UNLOCK, 0);
+	printf("spinout: ddb output:\n%s", shim_db_output());
+#ifdef MPLOCK_MCS
+	__mp_lock_spinout = 20000;
+	so_mcs_link_wait();
+	__mp_lock_spinout = saved;
+#endif
 	srv_stop(n);
 	check_idle(n);
 	return (report("spinout", "%lu spin-out reports, ddb entered %lu "
