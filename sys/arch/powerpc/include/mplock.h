@@ -21,7 +21,12 @@
 
 /* powerpc uses the MI kernel lock (sys/sys/mplock.h). */
 #define __USE_MI_MPLOCK
-#define __MPL_CACHELINE	32	/* the G3/G4 cache line */
+/*
+ * 128, the line of the G5 (PowerPC 970), which macppc also runs on: with
+ * the G3/G4's 32 four CPUs' cells would share one line there.  The G3
+ * and G4 only give up space.
+ */
+#define __MPL_CACHELINE	128
 
 #endif /* !_MACHINE_MPLOCK_H_ */
 
