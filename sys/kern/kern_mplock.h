@@ -146,19 +146,18 @@ void	mpld_acquire_count(struct __mp_lock *, int, void *);
  * mpl_acquire()		after plain loads saw the lock become ours:
  *				keeps later loads and stores after them.
  *				Runs after every wait, so it also undoes
- *				what an MD spin step changed (powerpc64:
- *				the SMT priority).
+ *				whatever an MD spin step changed.
  * mpl_spin_wait(p, v)		one step of waiting for *p to change from v.
  *				It may return with *p unchanged (the caller
  *				reads again); with MP_LOCKDEBUG it must not
  *				wait long, as the spin-out counts steps.
  *				It ends with CPU_BUSY_CYCLE(), so whatever a
- *				port keeps there (and the regress harness's
- *				yield to a preempted holder) still runs.
+ *				port keeps there still runs.
  *
  * <machine/mplock.h> is included again below with _KERN_MPLOCK_H_
  * defined; it may then define any of these macros with a tuned version.
- * The ordering argument of each is written next to it there.
+ * The ordering argument of each is written next to it there, and the
+ * header says which fallbacks it keeps and why.
  *
  * The MI fallbacks use only atomic(9) and membar_sync(9), following the
  * guarantees that manual page gives:
@@ -169,34 +168,6 @@ void	mpld_acquire_count(struct __mp_lock *, int, void *);
  *    stores; after a swap that covers its load half too, since the load
  *    of an atomic swap cannot come after its store.  It says nothing of
  *    plain loads, so a spin on plain loads ends with membar_sync().
- *
- * What each architecture uses ("-": a compiler barrier only):
- *
- *            swap_ptr               store_release  acquire     spin_wait
- * MI         membar_exit, atomic_   membar_exit,   membar_     CPU_BUSY_
- *            swap_ptr, membar_enter store          sync        CYCLE
- * amd64,     xchg (locked: full)    -, store       -           MI (pause)
- * i386       (TSO)
- * arm64      swpal with LSE, else   stlr           dmb ishld   ldxr, wfe;
- *            ldaxr/stlxr loop                                  MI with
- *                                                              MP_LOCKDEBUG
- * riscv64    amoswap.d.aqrl         fence rw,w,    fence r,rw  MI (pause)
- *                                   store
- * powerpc64  lwsync, ldarx/stdcx.   lwsync, store  or 2,2,2,   or 1,1,1
- *            loop, isync                           lwsync      (low SMT
- *                                                              priority)
- * powerpc    lwsync, lwarx/stwcx.   lwsync, store  lwsync      MI
- *            loop, isync
- * sparc64    membar #LS|#SS, casx   MI             membar      MI
- *            loop, membar #LL|#LS                  #LL|#LS
- *
- * cas_ptr_release (MCS only): MI membar_exit, atomic_cas_ptr; arm64
- * casl with LSE, else ldxr/stlxr loop; riscv64 lr.d/sc.d.rl loop;
- * powerpc64 and powerpc lwsync, then the ldarx/stdcx. (lwarx/stwcx.)
- * loop; the others MI.
- *
- * alpha, arm, m88k and mips64 use the MI fallbacks (their headers say
- * why); hppa keeps its own lock.
  */
 #include <machine/mplock.h>
 

@@ -55,8 +55,8 @@
  *     since a power of two divides 2^32 (tickets 2^32 - 1 and 0 land in
  *     adjacent slots).  With another count tickets near the wrap could
  *     share a slot, and t mod NSLOTS would need a division.
- *  5. The first ticket is just below the wrap, so that every boot, and
- *     every regress run, crosses it within its first acquisitions.
+ *  5. The first ticket is just below the wrap, so that every boot
+ *     crosses it within its first acquisitions, not after 2^32 of them.
  *
  * Ordering (barrier pairs):
  *  - enqueue: none is needed.  The increment only has to be atomic;

@@ -68,7 +68,8 @@
  *    swap returned): our NULL cannot land on top of its link.  The
  *    predecessor stores 0 into our mmn_locked only after reading our
  *    link, so its 0 comes after our 1 and is never overwritten.  The
- *    swap's acquire side is not needed by MCS (the model checks this).
+ *    swap's acquire side is not needed: nothing loads through the
+ *    pointer it returns, and the wait ends with mpl_acquire().
  *  - empty queue: the release of the CAS by which the last owner
  *    emptied the queue pairs with mpl_acquire() after the wait in
  *    __mp_lock() of the CPU whose swap then returned NULL.

@@ -56,8 +56,9 @@
  *    store half of the swap (release side of mpl_swap_ptr).  It pairs
  *    with the successor's swap, whose acquire side orders its reads of
  *    our variable after it found our pointer in mlb_tail: it cannot see
- *    a 0 from before our enqueue.  (On all but alpha the address
- *    dependency gives that too; the MI swap makes no such assumption.)
+ *    a 0 from before our enqueue.  (Where the hardware orders a load
+ *    after the load of its address, the dependency gives that too; the
+ *    MI swap does not assume it.)
  *  - handoff: the release before storing 0 pairs with mpl_acquire()
  *    after the successor's wait in __mp_lock(): our critical section
  *    happens before its critical section.

@@ -20,6 +20,10 @@
  * against the userland shim, one binary per backend.  Every test checks
  * an invariant and counts what breaks it; a hang is caught by the shim's
  * watchdog.  Usage: mplocktest [-t cpus] [-n count] test ...
+ *
+ * The Anderson backend's first ticket lies just below the wrap of its
+ * 32-bit counter, so every run of it crosses the wrap within its first
+ * acquisitions.
  */
 
 #include <sys/param.h>

@@ -32,7 +32,5 @@
  * fallbacks' membar_exit(), membar_enter() and membar_sync() cannot be
  * traded for anything lighter, and the swap is an ldq_l/stq_c loop in
  * any case.  alpha may also reorder a load after a load it depends on;
- * the fallbacks do not rely on dependencies.  No compiler available to
- * the regress targets alpha, so assembly written here could not even
- * be assembled by it.
+ * the fallbacks do not rely on dependencies.
  */

@@ -30,6 +30,6 @@
  * store-release instructions (they came with ARMv8), so a tuned
  * version would be the fallbacks' own sequence, dmb around an
  * ldrex/strex swap, with the barrier's domain narrowed from the full
- * system to the inner shareable one.  That is not worth assembly the
- * regress does not run.
+ * system to the inner shareable one: too little to gain for assembly of
+ * our own.
  */

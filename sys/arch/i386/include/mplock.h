@@ -34,7 +34,9 @@
  * release, and only the compiler has to be held back.  The MI fallbacks
  * pay a locked add to the stack after the swap (membar_enter) and
  * another after the wait (membar_sync); neither is needed.  The MI
- * spin step is already right: CPU_BUSY_CYCLE() is pause.
+ * spin step is already right: CPU_BUSY_CYCLE() is pause.  So is the
+ * MI compare-and-swap: its membar_exit() is only a compiler barrier
+ * here, and lock cmpxchg orders everything.
  */
 #if defined(_KERN_MPLOCK_H_) && !defined(_MACHINE_MPLOCK_MD_)
 #define _MACHINE_MPLOCK_MD_

@@ -33,9 +33,11 @@
  * CPU_BUSY_CYCLE().  The fallbacks end the wait with membar_sync(),
  * membar #Sync, which also waits for every outstanding store, and order
  * the swap's store before later loads (membar_enter(), #StoreLoad),
- * where an acquire needs only #LoadLoad and #LoadStore.  The masks below
- * are what each primitive needs in RMO, the weakest memory model, so
- * they hold whichever model the kernel runs in.
+ * where an acquire needs only #LoadLoad and #LoadStore.  The releasing
+ * store and the compare-and-swap stay the fallbacks: the membar_exit()
+ * in front of each is the release they need.  The masks below are
+ * what each primitive needs in RMO, the weakest memory model, so they
+ * hold whichever model the kernel runs in.
  */
 #if defined(_KERN_MPLOCK_H_) && !defined(_MACHINE_MPLOCK_MD_)
 #define _MACHINE_MPLOCK_MD_

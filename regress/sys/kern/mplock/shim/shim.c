@@ -108,7 +108,11 @@ shim_busy_cycle(void)
 #else
 	barrier();
 #endif
-	/* More CPU threads than cores: let a preempted owner run. */
+	/*
+	 * More CPU threads than cores: let a preempted owner run.  Every
+	 * spin step ends here, the MD ones (mpl_spin_wait()) too, since
+	 * kern_mplock.h has them end with CPU_BUSY_CYCLE().
+	 */
 	if (shim_yield_every != 0 && ++shim_spins >= shim_yield_every) {
 		shim_spins = 0;
 		sched_yield();
