@@ -28,6 +28,6 @@
  * No ordering primitives of our own: the MI fallbacks in
  * sys/kern/kern_mplock.h are used.  They rest on the port's atomic(9)
  * and membar_sync(9), whose contracts are all the lock needs; luna88k
- * machines have at most four processors, too few for tuned barriers to
- * matter.
+ * machines have at most four processors, where a tuned sequence would
+ * buy little.
  */
