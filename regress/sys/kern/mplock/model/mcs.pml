@@ -18,6 +18,7 @@
  *@ holds    arm-after-swap       MUT_ARM_AFTER_SWAP  tso   the predecessor writes locked only after it read our link, a later store
  *@ mutant   arm64-llsc-plain-link MUT_LLSC_PLAIN_LINK pso  arm64 LL/SC swap (one-way halves), link by a plain store: it lands before locked = 1, the hand-off is overwritten
  *@ holds    arm64-llsc           ARM64_LLSC          pso rmo  arm64 LL/SC swap, link by a release store (stlr): locked = 1 lands first
+ *@ holds    arm64-llsc-dmb       ARM64_LLSC_DMB      pso rmo  arm64 LL/SC swap, dmb ish after it, plain link store: the barrier orders locked = 1 before the link
  *@ mutant   no-swap-release      MUT_NO_SWAP_REL     pso  no membar_exit before the swap
  *@ holds    no-swap-release      MUT_NO_SWAP_REL     tso  x86: the locked swap is a full barrier
  *@ holds    no-swap-acquire      MUT_NO_SWAP_ACQ     rmo alpha  nothing after the swap loads through it; the wait ends with mpl_acquire()
@@ -34,15 +35,20 @@
 
 /*
  * arm64 without LSE: mpl_swap_ptr() is the ldaxr/stlxr loop, whose halves
- * are one-way (SWAP_ONEWAY, lib/mem.pml).  ARM64_LLSC: the link is then
- * stored with release (stlr), so the stores before the swap, locked = 1
- * among them, land before it.  MUT_LLSC_PLAIN_LINK: the same swap with
- * the plain link store, the sequence before that fix.
+ * are one-way (SWAP_ONEWAY, lib/mem.pml).  Two fixes of the link:
+ * ARM64_LLSC stores it with release (stlr), so the stores before the
+ * swap, locked = 1 among them, land before it; ARM64_LLSC_DMB keeps the
+ * plain link store and ends the swap with dmb ish.  MUT_LLSC_PLAIN_LINK:
+ * the swap alone with the plain link store, the sequence before a fix.
  */
-#if defined(ARM64_LLSC) || defined(MUT_LLSC_PLAIN_LINK)
+#if defined(ARM64_LLSC) || defined(ARM64_LLSC_DMB) || \
+    defined(MUT_LLSC_PLAIN_LINK)
 #define SWAP_ONEWAY
 #endif
-#if defined(SWAP_ONEWAY) && !defined(MUT_LLSC_PLAIN_LINK)
+#ifdef ARM64_LLSC_DMB
+#define SWAP_TRAILING_FENCE
+#endif
+#if defined(ARM64_LLSC)
 #define LINK_STORE(c, l, v)	STORE_REL(c, l, v)
 #else
 #define LINK_STORE(c, l, v)	STORE(c, l, v)

@@ -34,6 +34,8 @@
  *  SWAP_ONEWAY		 mpl_swap_ptr() is arm64's ldaxr/stlxr loop (ARMv8.0,
  *			 no LSE): one-way acquire and release halves, not
  *			 a fence (lib/mem.pml)
+ *  SWAP_TRAILING_FENCE	 with SWAP_ONEWAY: a full barrier after the loop
+ *			 (dmb ish)
  */
 
 #ifndef NCPU
@@ -120,6 +122,9 @@ inline MPL_SWAP_PTR(c, l, v, old)
 		;
 		GHOST_ENQ(c)
 	}
+#ifdef SWAP_TRAILING_FENCE
+	FULL_FENCE(c)
+#endif
 #else
 #ifndef MUT_NO_SWAP_REL
 	REL_FENCE(c);					/* [prim.swap.rel] */
