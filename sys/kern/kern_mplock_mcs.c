@@ -47,8 +47,8 @@
  *     few instructions) with its interrupts disabled, so the wait is
  *     that short unless the successor's CPU itself is stopped, as a
  *     preempted virtual CPU can be.  So an unlock can wait, with
- *     interrupts disabled; MP_LOCKDEBUG bounds that wait like any
- *     other spin on the lock.
+ *     interrupts disabled; MP_LOCKDEBUG reports a long wait there as
+ *     it does any other spin on the lock.
  *  5. Reuse: when mpl_be_handoff() returns nobody touches our node any
  *     more.  The predecessor's last access was its store of 0, which
  *     we read before we owned the lock; the successor's was its link,
