@@ -64,8 +64,10 @@ for x in ${CROSS_TARGETS:-$(cross_targets)}; do
 		fi
 		stress=$STRESS_TESTS
 		for t in $($X_QEMU "$b/mplocktest" -l); do
-			# intr and lockorder raise interrupts (signals).
-			if [ "$t" = intr -o "$t" = lockorder ] &&
+			# intr, intrunlock and lockorder raise interrupts
+			# (signals).
+			if [ "$t" = intr -o "$t" = intrunlock -o \
+			    "$t" = lockorder ] &&
 			    [ $intr_ok = 0 ]; then
 				t_skip "$n/$t" "${X_QEMU%% *} loses TLS across signals:\
  $(tail -n 1 "$d/tls-signal.log")"

@@ -712,19 +712,9 @@ t_multi(void)
 /*
  * spinout: MP_LOCKDEBUG reports a wait longer than __mp_lock_spinout
  * spins and enters ddb, then the waiter carries on; an unlock of a lock
- * not held is reported too, also from an interrupt on a CPU that only
- * waits for the lock (its depth is not 0, but it does not own it).
+ * not held is reported too.  MCS: an owner's wait for its successor's
+ * link spins out the same way.
  */
-#ifdef MP_LOCKDEBUG
-static volatile int so_intr_done;
-
-static void
-so_intr_unlock(void)
-{
-	__mp_unlock(&L);
-	so_intr_done = so_intr_done + 1;
-}
-#endif
 
 #if defined(MP_LOCKDEBUG) && defined(MPLOCK_MCS)
 /*
@@ -852,20 +842,62 @@ t_spinout(void)
 	srv_call(2, OP_UNLOCK, 0);
 	printf("spinout: ddb output:\n%s", shim_db_output());
 
-	/*
-	 * Unlock from an interrupt on CPU 1 while it waits behind CPU 0:
-	 * reported and refused, so CPU 1 keeps its place and its depth.
-	 */
+#ifdef MPLOCK_MCS
+	__mp_lock_spinout = 20000;
+	so_mcs_link_wait();
+	__mp_lock_spinout = saved;
+#endif
+	srv_stop(n);
+	check_idle(n);
+	return (report("spinout", "%lu spin-out reports, ddb entered %lu "
+	    "times, %lu violations", reports, enters, violations));
+#else
+	printf("%s/spinout: SKIP (built without MP_LOCKDEBUG)\n", mpl_be_name);
+	return (SKIP);
+#endif
+}
+
+/*
+ * intrunlock: with MP_LOCKDEBUG, an unlock from an interrupt handler on
+ * a CPU that only waits for the lock (its depth is not 0, but it does
+ * not own the lock) is reported and refused: the CPU keeps its place
+ * and its depth, and gets the lock in its turn.
+ */
+#ifdef MP_LOCKDEBUG
+static volatile int iu_done;
+
+static void
+iu_intr(void)
+{
+	__mp_unlock(&L);
+	iu_done = iu_done + 1;
+}
+#endif
+
+static int
+t_intrunlock(void)
+{
+#ifdef MP_LOCKDEBUG
+	char want[128];
+	double t0;
+	int n = 3;
+
+	srv_start(n);
 	shim_db_reset();
-	shim_intr_init(so_intr_unlock);
+	shim_intr_init(iu_intr);
 	srv_call(0, OP_LOCK, 0);
 	srv_post(1, OP_LOCK, 0);
 	srv_wait_spinning(1);
-	so_intr_done = 0;
+	iu_done = 0;
 	shim_intr_raise(shim_cpu_thread(1));
-	while (so_intr_done == 0)
+	t0 = shim_now();
+	while (iu_done == 0 && shim_now() - t0 < 5) {
+		shim_tick();
 		sched_yield();
+	}
 	shim_intr_init(NULL);
+	if (iu_done == 0)
+		VIOLATION("the interrupt handler did not run");
 #ifdef MPLOCK_DEBUG
 	snprintf(want, sizeof(want), "__mp_unlock on a CPU that is not the "
 	    "owner: cpu 1 depth 1 owner cpu 0 at ");
@@ -885,18 +917,14 @@ t_spinout(void)
 		VIOLATION("the waiter did not get the lock after the refused "
 		    "unlock");
 	srv_call(1, OP_UNLOCK, 0);
-	printf("spinout: ddb output:\n%s", shim_db_output());
-#ifdef MPLOCK_MCS
-	__mp_lock_spinout = 20000;
-	so_mcs_link_wait();
-	__mp_lock_spinout = saved;
-#endif
+	printf("intrunlock: ddb output:\n%s", shim_db_output());
 	srv_stop(n);
 	check_idle(n);
-	return (report("spinout", "%lu spin-out reports, ddb entered %lu "
-	    "times, %lu violations", reports, enters, violations));
+	return (report("intrunlock", "unlock from an interrupt on a waiting "
+	    "CPU refused, %lu violations", violations));
 #else
-	printf("%s/spinout: SKIP (built without MP_LOCKDEBUG)\n", mpl_be_name);
+	printf("%s/intrunlock: SKIP (built without MP_LOCKDEBUG)\n",
+	    mpl_be_name);
 	return (SKIP);
 #endif
 }
@@ -979,6 +1007,7 @@ static const struct {
 	{ "intr",	t_intr },
 	{ "multi",	t_multi },
 	{ "spinout",	t_spinout },
+	{ "intrunlock",	t_intrunlock },
 	{ "witness",	t_witness },
 	{ "lockorder",	t_lockorder },
 #ifdef MPLOCK_DEBUG

@@ -4,5 +4,5 @@
 # CPU does not own.
 # file: sys/kern/kern_mplock.c
 # backend: all
-# tests: spinout
+# tests: intrunlock
 s/if (!__mp_lock_held(mpl, curcpu())) {/if (c->mplc_depth == 0) {/
