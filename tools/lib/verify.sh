@@ -368,8 +368,8 @@ _v_tsan_seam() {
 # verify_tsan: the harness built with -fsanitize=thread, the lock's
 # primitives as C11 atomics (shim/tsan/), for every backend: the stress
 # tests report nothing; a relaxed hand-off store, a relaxed spin load
-# and (for a backend that uses it) a relaxed compare-and-swap that
-# empties the queue must each be reported.
+# and (for a backend that uses them) a relaxed compare-and-swap that
+# empties the queue and a relaxed link store must each be reported.
 verify_tsan() {
 	_tcc=$(_v_tsan_cc) || {
 		t_fail "verify/tsan" "no compiler links -fsanitize=thread\
@@ -412,6 +412,9 @@ verify_tsan() {
 		    _ms="$_ms LOAD:spin-load:mutex"
 		grep -q mpl_cas_ptr_release "$ROOT/sys/kern/kern_mplock_$_be.c" &&
 		    _ms="$_ms CAS:empty-cas:multi"
+		grep -q mpl_store_ptr_release \
+		    "$ROOT/sys/kern/kern_mplock_$_be.c" &&
+		    _ms="$_ms PTR:link-store:mutex"
 		for _m in $_ms; do
 			_mo=${_m%%:*} _mt=${_m##*:} _m=${_m#*:}
 			_m=${_m%:*}

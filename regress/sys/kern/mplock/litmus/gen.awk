@@ -25,6 +25,8 @@
 #
 # Mutants (MUT), the barrier or ordering removed or weakened:
 #	swap-rel swap-acq	the swap's release or acquire half
+#	swap-acq-nodep		powerpc: the swap's isync without the
+#				branch on the loaded value before it
 #	swap-split		the swap as a plain load and store
 #	cas-rel			the compare-and-swap's release
 #	strel			mpl_store_release as a plain store
@@ -235,7 +237,7 @@ function llsc(r, loc, v, lld, ssc,    k, l) {
 	}
 }
 
-function op_swap(r, loc, v,    tmp) {
+function op_swap(r, loc, v,    tmp, l) {
 	tmp = rtmp()
 	if (has("swap-split")) {
 		load(r, loc)
@@ -263,9 +265,18 @@ function op_swap(r, loc, v,    tmp) {
 		li(tmp, v)
 		if (!has("swap-rel")) fence("lwsync")
 		llsc(r, loc, tmp)
-		# isync after the loop's branch: herd sees the branch on
-		# the stwcx. result, so the isync orders later loads.
-		if (!has("swap-acq")) fence("isync")
+		# A branch on the loaded value, then isync.  Mutant
+		# swap-acq-nodep: isync after the loop's branch only (on
+		# the stwcx. result).
+		if (!has("swap-acq")) {
+			if (!has("swap-acq-nodep")) {
+				l = label()
+				I("cmpw " r "," r)
+				I("bne " l)
+				I(l ":")
+			}
+			fence("isync")
+		}
 	} else {
 		# MI: membar_exit, atomic_swap_ptr (LL/SC, no barrier),
 		# membar_enter.
