@@ -12,7 +12,6 @@
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
-. "$ROOT/tools/lib/litmus.sh"
 
 rc=0
 
@@ -135,6 +134,7 @@ lint_backends() {
 
 # The litmus tests' MAPPING and the hashes of the lines it maps.
 lint_litmus() {
+	. "$ROOT/tools/lib/litmus.sh"
 	litmus_check_map || rc=1
 }
 
