@@ -142,6 +142,68 @@ _l_verdict() {
 	echo "${_lv:-error}"
 }
 
+# _l_arch ARCH MODEL: run ARCH's tests and mutants; write one line per
+# check to $LOBJ/res.ARCH: KIND|NAME|DETAIL|LOG, KIND pass or fail.
+_l_arch() {
+	_la=$1 _lmodel=$2
+	_lres=$LOBJ/res.$_la
+	: >"$_lres"
+	_lt0=$(date +%s)
+	mkdir -p "$LOBJ/run/$_la"
+	for _lp in $(litmus_patterns); do
+		_lf=$LOBJ/run/$_la/$_lp.litmus
+		cp "$LITMUS/tests/$_la/$_lp.litmus" "$_lf"
+		_lv=$(_l_verdict "$_lf" "$_lmodel")
+		if [ "$_lv" = Never ]; then
+			echo "pass|verify/litmus/$_la/$_lp|Never|" >>"$_lres"
+		else
+			echo "fail|verify/litmus/$_la/$_lp|$_lv (must be\
+ Never)|$_lf.out" >>"$_lres"
+		fi
+	done
+	for _lm in $(litmus_arch_field "$_la" 3); do
+		_ld=$LOBJ/mut/$_lm
+		rm -rf "$_ld/$_la"
+		mkdir -p "$_ld/$_la"
+		_lcaught=
+		for _lp in $(litmus_patterns); do
+			_lf=$_ld/$_la/$_lp.litmus
+			awk -v ARCH="$_la" -v PAT="$_lp" -v MUT="$_lm" \
+			    -f "$LITMUS/gen.awk" "$LITMUS/patterns" \
+			    >"$_lf" || { _lcaught="$_lcaught gen-error"
+			    continue; }
+			_lv=$(_l_verdict "$_lf" "$_lmodel")
+			case $_lv in
+			Sometimes|Always) _lcaught="$_lcaught $_lp" ;;
+			Never)	;;
+			*)	_lcaught="$_lcaught error:$_lp" ;;
+			esac
+		done
+		_lred=$(awk -v a="$_la" -v m="$_lm" '$1 == a && $2 == m {
+		    $1 = $2 = ""; print substr($0, 3) }' "$LITMUS/redundant")
+		_lname=verify/litmus-mutant/$_la/$_lm
+		case $_lcaught in
+		*error*)
+			echo "fail|$_lname|herd failed:$_lcaught|" ;;
+		"")
+			if [ -n "$_lred" ]; then
+				echo "pass|$_lname|redundant: $_lred|"
+			else
+				echo "fail|$_lname|not caught by any test, and\
+ not recorded in litmus/redundant|"
+			fi ;;
+		*)
+			if [ -n "$_lred" ]; then
+				echo "fail|$_lname|recorded redundant, but\
+ caught by$_lcaught: drop the record|"
+			else
+				echo "pass|$_lname|caught by$_lcaught|"
+			fi ;;
+		esac >>"$_lres"
+	done
+	echo "$(($(date +%s) - _lt0))" >"$LOBJ/time.$_la"
+}
+
 verify_litmus() {
 	mkdir -p "$LOBJ"
 	t_check "verify/litmus/generated" _l_check_generated
@@ -156,69 +218,43 @@ verify_litmus() {
 		    "$HERD_DIR/build.log"
 		return ;;
 	esac
+	# The architectures run VERIFY_JOBS at a time (verify.sh); their
+	# results are recorded in order.
+	_lpids=
+	_ln=0
 	for _la in $(litmus_archs); do
 		_lmodel=$(litmus_arch_field "$_la" 2)
-		if [ "$_lmodel" = - ]; then
+		[ "$_lmodel" = - ] && continue
+		_l_arch "$_la" "$_lmodel" &
+		_lpids="$_lpids $!"
+		_ln=$((_ln + 1))
+		if [ "$_ln" -ge "${VERIFY_JOBS:-1}" ]; then
+			wait $_lpids
+			_lpids=
+			_ln=0
+		fi
+	done
+	wait $_lpids
+	for _la in $(litmus_archs); do
+		if [ "$(litmus_arch_field "$_la" 2)" = - ]; then
 			t_skip "verify/litmus/$_la" "herd7 7.56.3 cannot run\
  $_la tests (litmus/README.md)"
 			continue
 		fi
-		_lt0=$(date +%s)
-		mkdir -p "$LOBJ/run/$_la"
-		for _lp in $(litmus_patterns); do
-			_lf=$LOBJ/run/$_la/$_lp.litmus
-			cp "$LITMUS/tests/$_la/$_lp.litmus" "$_lf"
-			_lv=$(_l_verdict "$_lf" "$_lmodel")
-			if [ "$_lv" = Never ]; then
-				t_pass "verify/litmus/$_la/$_lp" "Never"
+		if [ ! -f "$LOBJ/res.$_la" ]; then
+			t_fail "verify/litmus/$_la" "no results"
+			continue
+		fi
+		while IFS='|' read -r _lk _lname _ldet _llog; do
+			if [ "$_lk" = pass ]; then
+				t_pass "$_lname" "$_ldet"
 			else
-				t_fail "verify/litmus/$_la/$_lp" \
-				    "$_lv (must be Never)" "$_lf.out"
+				t_fail "$_lname" "$_ldet" $_llog
 			fi
-		done
-		for _lm in $(litmus_arch_field "$_la" 3); do
-			_ld=$LOBJ/mut/$_lm
-			rm -rf "$_ld/$_la"
-			mkdir -p "$_ld/$_la"
-			_lcaught=
-			for _lp in $(litmus_patterns); do
-				_lf=$_ld/$_la/$_lp.litmus
-				awk -v ARCH="$_la" -v PAT="$_lp" -v MUT="$_lm" \
-				    -f "$LITMUS/gen.awk" "$LITMUS/patterns" \
-				    >"$_lf" || { _lcaught="$_lcaught gen-error"
-				    continue; }
-				_lv=$(_l_verdict "$_lf" "$_lmodel")
-				case $_lv in
-				Sometimes|Always) _lcaught="$_lcaught $_lp" ;;
-				Never)	;;
-				*)	_lcaught="$_lcaught error:$_lp" ;;
-				esac
-			done
-			_lred=$(awk -v a="$_la" -v m="$_lm" '$1 == a &&
-			    $2 == m { $1 = $2 = ""; print substr($0, 3) }' \
-			    "$LITMUS/redundant")
-			_lname=verify/litmus-mutant/$_la/$_lm
-			case $_lcaught in
-			*error*)
-				t_fail "$_lname" "herd failed:$_lcaught" ;;
-			"")
-				if [ -n "$_lred" ]; then
-					t_pass "$_lname" "redundant: $_lred"
-				else
-					t_fail "$_lname" "not caught by any\
- test, and not recorded in litmus/redundant"
-				fi ;;
-			*)
-				if [ -n "$_lred" ]; then
-					t_fail "$_lname" "recorded redundant,\
- but caught by$_lcaught: drop the record"
-				else
-					t_pass "$_lname" "caught by$_lcaught"
-				fi ;;
-			esac
-		done
+		done <"$LOBJ/res.$_la"
 		printf '%s|%s|%s|%s\n' "litmus/$_la" "-" \
-		    "$(($(date +%s) - _lt0))" "tests and mutants" \
+		    "$(cat "$LOBJ/time.$_la" 2>/dev/null)" \
+		    "$(grep -c . "$LOBJ/res.$_la") tests and mutants" \
 		    >>"$VERIFY_TABLE"
 	done
 }
