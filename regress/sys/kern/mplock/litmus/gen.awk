@@ -310,8 +310,11 @@ function op_cas(r, loc, o, n,    tmp, l, c) {
 	if (HARCH == "PPC" || HARCH == "ARM" || HARCH == "MIPS")
 		if (!has("cas-rel")) fence(HARCH == "PPC" ? "lwsync" : mibar())
 	# The load-linked, the compare, the store-conditional: a failed
-	# compare skips the store, as the real loop does.
+	# compare skips the store, as the real loop does, and leaves the
+	# status register as initialised: "failed".
 	l = label()
+	if (HARCH == "AArch64" || HARCH == "ARM" || HARCH == "RISCV")
+		init = init " " t ":" rstatc(nstat[t]) "=1;"
 	if (HARCH == "AArch64") {
 		I("LDXR " r ",[" A(loc) "]")
 		I("CMP " r "," c)
