@@ -9,6 +9,13 @@
 # same for that many CPUs contending.
 #
 #	tools/bench-md.sh [-r reps] [-d seconds] [-t threads] [-o dir]
+#
+# Another architecture under qemu-user: CC a cross compiler (static),
+# MDARCH its sys/arch, BENCH_RUN the emulator, e.g.
+#	CC="aarch64-linux-gnu-gcc -march=armv8-a -static" MDARCH=arm64 \
+#	BENCH_RUN="qemu-aarch64 -cpu cortex-a57" tools/bench-md.sh
+# (emulated figures: only the relative cost of the code paths means
+# anything).
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
@@ -51,11 +58,12 @@ raw=$out/raw.txt
 : >"$raw"
 # bench_one PATH VARIANT: one run of each workload, tagged with VARIANT.
 bench_one() {
-	"$1/mplockbench" -d "$secs" uncontended >"$out/run" ||
+	${BENCH_RUN:-} "$1/mplockbench" -d "$secs" uncontended >"$out/run" ||
 	    die "$1/mplockbench failed"
 	sed "s/^/variant=$2 /" "$out/run" >>"$raw"
 	[ -z "$threads" ] && return
-	"$1/mplockbench" -d "$secs" -t "$threads" contended >"$out/run" ||
+	${BENCH_RUN:-} "$1/mplockbench" -d "$secs" -t "$threads" contended \
+	    >"$out/run" ||
 	    die "$1/mplockbench failed"
 	sed "s/^/variant=$2 /" "$out/run" >>"$raw"
 }
@@ -76,8 +84,8 @@ done
 printf '\r%20s\r' '' >&2
 
 echo "mplock MD vs MI: sys/arch/$md/include/mplock.h against the MI" \
-    "fallbacks, $(ncpu_online) CPUs, $(uname -sm), $reps interleaved" \
-    "runs of ${secs}s"
+    "fallbacks, $(ncpu_online) CPUs, $(uname -sm)${BENCH_RUN:+ under \
+$BENCH_RUN}, $reps interleaved runs of ${secs}s"
 echo "median ns per lock+unlock (uncontended) or per acquisition" \
     "(contended), [min-max]; MD/MI below 1 means the MD path is faster"
 awk -v csv="$out/bench-md.csv" '

@@ -3,10 +3,12 @@
 # Lint: man pages with mandoc -Tlint, kernel sources against the parts of
 # style(9) a script can check, and the backend registry: every backend in
 # Makefile.backends has its source file, its option in sys/sys/mplock.h
-# and its entries in mplock.9, and no backend file is left unregistered.
+# and its entries in mplock.9, and no backend file is left unregistered;
+# the source lines the herd7 litmus tests stand for are as they were
+# when the tests were last checked (regress/sys/kern/mplock/litmus).
 # Prints every problem; exit status 1 if there was any.
 #
-#	tools/lint.sh [man | style | backends]
+#	tools/lint.sh [man | style | backends | litmus]
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
@@ -130,11 +132,18 @@ lint_backends() {
 	done
 }
 
+# The litmus tests' MAPPING and the hashes of the lines it maps.
+lint_litmus() {
+	. "$ROOT/tools/lib/litmus.sh"
+	litmus_check_map || rc=1
+}
+
 case ${1:-all} in
 man)	lint_man ;;
 style)	lint_style ;;
 backends) lint_backends ;;
-all)	lint_man; lint_style; lint_backends ;;
-*)	echo "usage: $0 [man | style | backends]" >&2; exit 2 ;;
+litmus)	lint_litmus ;;
+all)	lint_man; lint_style; lint_backends; lint_litmus ;;
+*)	echo "usage: $0 [man | style | backends | litmus]" >&2; exit 2 ;;
 esac
 exit $rc

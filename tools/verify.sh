@@ -13,19 +13,34 @@
 #	tools/verify.sh hashes	the current hashes, to be recorded in
 #				regress/sys/kern/mplock/model/sources.sha256
 #				after the model was re-checked
+#	tools/verify.sh litmus	the herd7 litmus tests and their mutants
+#				(regress/sys/kern/mplock/litmus/README.md)
+#	tools/verify.sh litmus-gen	write the litmus tests again
+#	tools/verify.sh litmus-hashes	the hashes of the source lines the
+#				litmus tests stand for, to be recorded in
+#				regress/sys/kern/mplock/litmus/lines.sha256
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
 . "$ROOT/tools/lib/testlib.sh"
 . "$ROOT/tools/lib/harness.sh"
 . "$ROOT/tools/lib/verify.sh"
+. "$ROOT/tools/lib/vendor.sh"
+. "$ROOT/tools/lib/herd.sh"
+. "$ROOT/tools/lib/litmus.sh"
 
 what=${1:-all}
 case $what in
 hashes)	verify_print_hashes; exit 0 ;;
 map)	verify_print_map; exit 0 ;;
-all|models|tsan|mapping) ;;
-*)	echo "usage: $0 [all|models|tsan|mapping|map|hashes]" >&2; exit 2 ;;
+litmus-hashes)	litmus_print_hashes; exit 0 ;;
+litmus-gen)
+	rm -rf "$LITMUS/tests" && litmus_gen "$LITMUS/tests"
+	exit ;;
+all|models|tsan|mapping|litmus) ;;
+*)	echo "usage: $0 [all|models|tsan|mapping|map|hashes|litmus|\
+litmus-gen|litmus-hashes]" >&2
+	exit 2 ;;
 esac
 
 mkdir -p "$VOBJ"
@@ -36,6 +51,9 @@ export RESULTS
 start=$(date +%s)
 case $what in
 all|mapping)	verify_mapping ;;
+esac
+case $what in
+all|litmus)	verify_litmus ;;
 esac
 case $what in
 all|models)	verify_models ;;

@@ -134,10 +134,21 @@ void	mpld_acquire_count(struct __mp_lock *, int, void *);
  * mpl_load_ptr(p)		the same for a pointer.
  * mpl_store_ptr(p, v)		*p = v for a pointer another CPU reads;
  *				no ordering of its own.
+ * mpl_store_ptr_release(p, v)	the same, after every earlier load and
+ *				store.
  * mpl_swap_ptr(p, v)		exchange *p and v atomically, return the old
- *				value; ordered after every earlier load and
- *				store (release) and before every later one
- *				(acquire).
+ *				value.  Two one-way halves: every earlier
+ *				load and store is ordered before its store
+ *				(release), every later load and store after
+ *				its load (acquire).  Not a fence: nothing
+ *				orders an access before the swap with one
+ *				after it, except through the swap itself.
+ *				An earlier store may be seen after a later
+ *				one (a load-linked/store-conditional swap
+ *				with acquire on the load and release on the
+ *				store, as on arm64 without LSE, does that);
+ *				a caller that needs the two in order must
+ *				order the later one itself.
  * mpl_cas_ptr_release(p, o, n)	if *p == o, *p = n, atomically; return the
  *				old *p.  The store, if any, is ordered after
  *				every earlier load and store (release); no
@@ -205,6 +216,12 @@ mpl_mi_store_release(volatile u_int *p, u_int v)
 #ifndef mpl_store_ptr
 #define mpl_store_ptr(p, v)		\
 	(*(__typeof__(*(p)) volatile *)(p) = (v))
+#endif
+#ifndef mpl_store_ptr_release
+#define mpl_store_ptr_release(p, v)	do {				\
+	membar_exit();							\
+	mpl_store_ptr((p), (v));					\
+} while (0)
 #endif
 #ifndef mpl_swap_ptr
 #define mpl_swap_ptr(p, v)		mpl_mi_swap_ptr((p), (v))

@@ -62,25 +62,28 @@
  *
  * Ordering (barrier pairs):
  *  - enqueue: next = NULL and locked = 1 are ordered before the swap
- *    that publishes the node, and before our own link store, by the
- *    release side of mpl_swap_ptr.  Our successor's link store comes
- *    after its swap found our node in mlb_tail (its address is what the
- *    swap returned): our NULL cannot land on top of its link.  The
- *    predecessor stores 0 into our mmn_locked only after reading our
- *    link, so its 0 comes after our 1 and is never overwritten.  The
- *    swap's acquire side is not needed: nothing loads through the
- *    pointer it returns, and the wait ends with mpl_acquire().
+ *    that publishes the node by the release half of mpl_swap_ptr, and
+ *    before our link store by that store's own release: the swap is not
+ *    a fence, so its release half alone lets the link be seen before
+ *    locked = 1.  The predecessor stores 0 into our mmn_locked only
+ *    after reading our link, so its 0 comes after our 1 and is never
+ *    overwritten.  Our successor's link store comes after its swap's
+ *    load found our node in mlb_tail (the acquire half; the link's
+ *    address is also what that load returned), which came after our
+ *    swap's store, which came after our NULL: the NULL cannot land on
+ *    top of its link.
  *  - empty queue: the release of the CAS by which the last owner
- *    emptied the queue pairs with mpl_acquire() after the wait in
- *    __mp_lock() of the CPU whose swap then returned NULL.
+ *    emptied the queue pairs with the acquire half of the swap that
+ *    then returned NULL (and with mpl_acquire() after that CPU's wait,
+ *    which on every port so far orders the swap's load too).
  *  - handoff: the release before storing 0 into the successor's
  *    mmn_locked pairs with mpl_acquire() after the successor's wait in
  *    __mp_lock().  It also keeps our read of mmn_next before that store.
  *    The CAS needs no acquire side: when it fails we only read our own
  *    mmn_next again, and store into the node it names.
  *  - mmn_next is written by the successor while its owner may read it:
- *    both sides use mpl_store_ptr()/mpl_load_ptr(), which add no
- *    ordering to the pairs above.
+ *    the link is mpl_store_ptr_release() (above), the reads are
+ *    mpl_load_ptr(), which adds no ordering to the pairs above.
  */
 
 #include <sys/param.h>
@@ -125,7 +128,7 @@ mpl_be_enqueue(struct __mp_lock *mpl, struct __mp_lock_cpu *c)
 	c->mplc_wait = &me->mmn_locked;
 	pred = mpl_swap_ptr(&mpl->mpl_be.mlb_tail, me);
 	if (pred != NULL)
-		mpl_store_ptr(&pred->mmn_next, me);
+		mpl_store_ptr_release(&pred->mmn_next, me);
 	else
 		me->mmn_locked = 0;
 }

@@ -59,3 +59,36 @@ lint_backends_catches() {
 	done
 }
 t_check "lint/backends-selftest" lint_backends_catches
+
+# The litmus tests' source lines: MAPPING and their hashes are current.
+t_check "lint/litmus" sh "$ROOT/tools/lint.sh" litmus
+
+# ... and a changed line, or a pattern MAPPING does not name, fails lint.
+lint_litmus_catches() {
+	_d=$OBJ/lint-litmus-selftest
+	rm -rf "$_d"
+	mkdir -p "$_d/tools/lib" "$_d/regress/sys/kern/mplock"
+	cp "$ROOT/tools/lint.sh" "$_d/tools/"
+	cp "$ROOT/tools/lib/common.sh" "$ROOT/tools/lib/litmus.sh" \
+	    "$_d/tools/lib/"
+	cp "$REGRESS/Makefile.backends" "$_d/regress/sys/kern/mplock/"
+	cp -R "$REGRESS/litmus" "$_d/regress/sys/kern/mplock/"
+	cp -R "$ROOT/sys" "$_d/"
+	sh "$_d/tools/lint.sh" litmus || { echo "fails on a clean copy"
+	    return 1; }
+	# One mapped line of the MCS enqueue changes (the link store).
+	sed 's/mpl_store_ptr_release(&pred->mmn_next, me);/mpl_store_ptr(\&pred->mmn_next, me);/' \
+	    "$ROOT/sys/kern/kern_mplock_mcs.c" >"$_d/sys/kern/kern_mplock_mcs.c"
+	cmp -s "$ROOT/sys/kern/kern_mplock_mcs.c" \
+	    "$_d/sys/kern/kern_mplock_mcs.c" && { echo "sed did nothing"
+	    return 1; }
+	echo "pattern unmapped" >>"$_d/regress/sys/kern/mplock/litmus/patterns"
+	_out=$(sh "$_d/tools/lint.sh" litmus 2>&1)
+	echo "$_out"
+	echo "$_out" | grep -Eq \
+	    'kern_mplock_mcs\.c:[0-9]+-[0-9]+ changed since the litmus test' ||
+	    { echo "missed: the changed line"; return 1; }
+	echo "$_out" | grep -qF "pattern unmapped has no line in MAPPING" ||
+	    { echo "missed: the unmapped pattern"; return 1; }
+}
+t_check "lint/litmus-selftest" lint_litmus_catches

@@ -62,8 +62,17 @@ mpl_md_store_release(volatile u_int *p, u_int v)
 	*p = v;
 }
 
+/* The same for a pointer. */
+static inline void
+mpl_md_store_ptr_release(volatile void *p, void *v)
+{
+	__asm volatile("" : : : "memory");
+	*(void *volatile *)p = v;
+}
+
 #define mpl_swap_ptr(p, v)	mpl_md_swap_ptr((p), (v))
 #define mpl_store_release(p, v)	mpl_md_store_release((p), (v))
+#define mpl_store_ptr_release(p, v) mpl_md_store_ptr_release((p), (v))
 /* TSO: later loads and stores cannot pass the loads that saw the lock. */
 #define mpl_acquire()		__asm volatile("" : : : "memory")
 

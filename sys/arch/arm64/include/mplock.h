@@ -31,7 +31,7 @@
  *
  * arm64 is weakly ordered.  The MI fallbacks put a dmb sy on each side
  * of the swap (whose generic version only acquires) and another after
- * the wait.  Here the swap and the releasing store carry their own
+ * the wait.  Here the swap and the releasing stores carry their own
  * ordering, the wait ends with a load-only barrier, and a waiting CPU
  * sleeps in wfe until the word it waits on is written.  dmb ish rather
  * than sy: the ordering is between CPUs, which all share the inner
@@ -41,15 +41,18 @@
 #define _MACHINE_MPLOCK_MD_
 
 /*
- * Swap with release and acquire semantics.  With LSE, when the kernel
- * is built for ARMv8.1 or later (__ARM_FEATURE_ATOMICS), one swpal.
- * Otherwise an ldaxr/stlxr loop: stlxr is a release, so every earlier
- * load and store (the store that arms our lock variable) is observed
- * before the new tail is; ldaxr is an acquire, so every later access
- * (the reads of the predecessor's variable) comes after the old tail
- * was read.  Earlier accesses may still be observed after the ldaxr
- * and later ones before the stlxr; the lock does not care, it needs
- * only the release of the store and the acquire of the load.
+ * Swap with a release half and an acquire half, and no more: what
+ * kern_mplock.h promises.  With LSE, when the kernel is built for
+ * ARMv8.1 or later (__ARM_FEATURE_ATOMICS), one swpal.  Otherwise an
+ * ldaxr/stlxr loop: stlxr is a release, so every earlier load and
+ * store (the store that arms our lock variable) is observed before
+ * the new tail is; ldaxr is an acquire, so every later access (the
+ * reads of the predecessor's variable) comes after the old tail was
+ * read.  Nothing orders an earlier access with a later one: a later
+ * store may be observed before the stlxr, and so before an earlier
+ * store.  A caller that needs that order releases the later store
+ * (MCS's link: mpl_store_ptr_release).  A dmb after the loop would
+ * make every swap pay for the one caller that needs it.
  */
 static inline void *
 mpl_md_swap_ptr(volatile void *p, void *v)
@@ -107,9 +110,17 @@ mpl_md_store_release(volatile u_int *p, u_int v)
 	__asm volatile("stlr %w1, [%0]" : : "r" (p), "r" (v) : "memory");
 }
 
+/* The same for a pointer: stlr of the whole register. */
+static inline void
+mpl_md_store_ptr_release(volatile void *p, void *v)
+{
+	__asm volatile("stlr %1, [%0]" : : "r" (p), "r" (v) : "memory");
+}
+
 #define mpl_swap_ptr(p, v)	mpl_md_swap_ptr((p), (v))
 #define mpl_cas_ptr_release(p, o, n) mpl_md_cas_ptr_release((p), (o), (n))
 #define mpl_store_release(p, v)	mpl_md_store_release((p), (v))
+#define mpl_store_ptr_release(p, v) mpl_md_store_ptr_release((p), (v))
 /*
  * dmb ishld orders the loads that saw the lock become ours before every
  * later load and store: an acquire, without the store-to-load ordering

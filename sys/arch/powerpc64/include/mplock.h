@@ -42,10 +42,14 @@
 /*
  * lwsync before the ldarx/stdcx. loop: every earlier load and store
  * (the store that arms our lock variable) before the store of the new
- * tail (release).  isync after the loop's branch on the stdcx. result:
- * no later instruction starts before the swap succeeded, so every
- * later load (the reads of the predecessor's variable) comes after the
- * old tail was read (acquire).
+ * tail (release).  After the loop a branch on the loaded value (cmpd
+ * with itself, never taken) and isync: no later instruction starts
+ * before the old tail was read, so every later load (the reads of the
+ * predecessor's variable) comes after it (acquire).  The loop's own
+ * branch does not do: it depends on the stdcx. result, not on the
+ * load, and the architecture lets a later load be satisfied before
+ * the ldarx's.  No fence: a later store may still be seen before an
+ * earlier one is (kern_mplock.h).
  */
 static inline void *
 mpl_md_swap_ptr(volatile void *p, void *v)
@@ -57,7 +61,9 @@ mpl_md_swap_ptr(volatile void *p, void *v)
 	    "1:	ldarx	%0, 0, %1\n"
 	    "	stdcx.	%2, 0, %1\n"
 	    "	bne-	1b\n"
-	    "	isync\n"
+	    "	cmpd	%0, %0\n"
+	    "	bne-	2f\n"
+	    "2:	isync\n"
 	    : "=&r" (o) : "r" (p), "r" (v) : "cr0", "memory");
 	return (o);
 }
@@ -91,6 +97,14 @@ mpl_md_store_release(volatile u_int *p, u_int v)
 	*p = v;
 }
 
+/* The same for a pointer. */
+static inline void
+mpl_md_store_ptr_release(volatile void *p, void *v)
+{
+	__asm volatile("lwsync" : : : "memory");
+	*(void *volatile *)p = v;
+}
+
 /*
  * lwsync: the loads that saw the lock become ours before every later
  * load and store.  The wait's branch followed by isync would do as
@@ -110,5 +124,6 @@ mpl_md_store_release(volatile u_int *p, u_int v)
 #define mpl_swap_ptr(p, v)	mpl_md_swap_ptr((p), (v))
 #define mpl_cas_ptr_release(p, o, n) mpl_md_cas_ptr_release((p), (o), (n))
 #define mpl_store_release(p, v)	mpl_md_store_release((p), (v))
+#define mpl_store_ptr_release(p, v) mpl_md_store_ptr_release((p), (v))
 
 #endif /* _KERN_MPLOCK_H_ && !_MACHINE_MPLOCK_MD_ */

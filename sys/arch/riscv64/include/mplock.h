@@ -85,9 +85,18 @@ mpl_md_store_release(volatile u_int *p, u_int v)
 	*p = v;
 }
 
+/* The same for a pointer. */
+static inline void
+mpl_md_store_ptr_release(volatile void *p, void *v)
+{
+	__asm volatile("fence rw,w" : : : "memory");
+	*(void *volatile *)p = v;
+}
+
 #define mpl_swap_ptr(p, v)	mpl_md_swap_ptr((p), (v))
 #define mpl_cas_ptr_release(p, o, n) mpl_md_cas_ptr_release((p), (o), (n))
 #define mpl_store_release(p, v)	mpl_md_store_release((p), (v))
+#define mpl_store_ptr_release(p, v) mpl_md_store_ptr_release((p), (v))
 /* fence r,rw: the loads that saw the lock before every later access. */
 #define mpl_acquire()		__asm volatile("fence r,rw" : : : "memory")
 

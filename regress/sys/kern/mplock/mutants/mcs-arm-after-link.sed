@@ -7,4 +7,4 @@
 # backend: mcs
 # tests: mutex
 /^	me->mmn_locked = 1;$/d
-s/^		mpl_store_ptr(&pred->mmn_next, me);$/		{ mpl_store_ptr(\&pred->mmn_next, me); delay(1); me->mmn_locked = 1; }/
+s/^		mpl_store_ptr_release(&pred->mmn_next, me);$/		{ mpl_store_ptr_release(\&pred->mmn_next, me); delay(1); me->mmn_locked = 1; }/

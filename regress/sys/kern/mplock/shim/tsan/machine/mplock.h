@@ -5,16 +5,17 @@
  * here each primitive carries its ordering on the access itself, which
  * is the role kern_mplock.h gives it:
  *  - mpl_load: acquire load (it subsumes mpl_acquire(), which is empty);
- *  - mpl_load_ptr, mpl_store_ptr: acquire load, release store.  In the
- *    kernel they have no ordering of their own: the MCS link is ordered
- *    after the node is armed by the swap's barriers, which TSan does
- *    not see (the model checks those barriers);
+ *  - mpl_load_ptr: acquire load.  In the kernel it has no ordering of
+ *    its own: the MCS owner's read of the link is ordered before its
+ *    hand-off by that store's release, which TSan does not see;
+ *  - mpl_store_ptr: relaxed store, as in the kernel;
+ *  - mpl_store_ptr_release: release store (the MCS link);
  *  - mpl_store_release: release store;
  *  - mpl_swap_ptr: acquire+release exchange;
  *  - mpl_cas_ptr_release: compare-and-swap, release when it stores;
  *  - mpl_spin_wait: CPU_BUSY_CYCLE(), as the MI version.
- * MPL_TSAN_STORE_ORDER, MPL_TSAN_LOAD_ORDER and MPL_TSAN_CAS_ORDER exist
- * to seed a too-weak ordering (tools/verify.sh builds with
+ * MPL_TSAN_STORE_ORDER, MPL_TSAN_LOAD_ORDER, MPL_TSAN_CAS_ORDER and
+ * MPL_TSAN_PTR_ORDER exist to seed a too-weak ordering (tools/verify.sh builds with
  * __ATOMIC_RELAXED and requires TSan to report the race).
  */
 #ifndef _MACHINE_MPLOCK_H_
@@ -37,13 +38,18 @@
 #ifndef MPL_TSAN_CAS_ORDER
 #define MPL_TSAN_CAS_ORDER	__ATOMIC_RELEASE
 #endif
+#ifndef MPL_TSAN_PTR_ORDER
+#define MPL_TSAN_PTR_ORDER	__ATOMIC_RELEASE
+#endif
 
 #define mpl_load(p)							\
 	__atomic_load_n((volatile u_int *)(p), MPL_TSAN_LOAD_ORDER)
 #define mpl_store_release(p, v)						\
 	__atomic_store_n((volatile u_int *)(p), (v), MPL_TSAN_STORE_ORDER)
 #define mpl_load_ptr(p)		__atomic_load_n((p), __ATOMIC_ACQUIRE)
-#define mpl_store_ptr(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define mpl_store_ptr(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#define mpl_store_ptr_release(p, v)					\
+	__atomic_store_n((p), (v), MPL_TSAN_PTR_ORDER)
 #define mpl_swap_ptr(p, v)						\
 	__atomic_exchange_n((void **)(p), (void *)(v), __ATOMIC_ACQ_REL)
 #define mpl_cas_ptr_release(p, o, n) __extension__ ({			\

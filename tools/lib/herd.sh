@@ -1,0 +1,58 @@
+# herd7, the memory-model simulator of herdtools7, built from the
+# vendored tarball (tools/lib/vendor.sh) under $OBJ/herd7.  The build is
+# keyed by the tarball's SHA-256: a second run, or a CI cache of
+# build/herd7, reuses the binary.  Sourced after common.sh and vendor.sh.
+#
+# herd_build
+#	Build herd.exe if not built from this tarball yet; set HERD (the
+#	binary) and HERD_LIB (the models it ships: aarch64.cat, ...).
+#	Returns 77 (skip) when the tarball or OCaml/dune/menhir are
+#	missing, 1 when the build fails (log in $OBJ/herd7/build.log).
+# herd_run MODEL FILE
+#	herd7 with that model on one litmus test; prints its output.
+
+HERD_PKG=herdtools7-7.56.3
+HERD_DIR=$OBJ/herd7
+
+herd_build() {
+	_hsrc=$(vendor_tree "$HERD_PKG") || return $?
+	_hsum=$(cat "$_hsrc/.extracted")
+	HERD=$HERD_DIR/bin/herd.exe
+	HERD_LIB=$_hsrc/herd/libdir
+	if [ -x "$HERD" ] && [ -f "$HERD_DIR/bin/.built" ] &&
+	    [ "$(cat "$HERD_DIR/bin/.built")" = "$_hsum" ]; then
+		return 0
+	fi
+	for _ht in ocamlfind dune menhir; do
+		command -v "$_ht" >/dev/null 2>&1 || {
+			echo "herd_build: $_ht not installed (Debian: ocaml-nox" \
+			    "ocaml-dune menhir libmenhir-ocaml-dev" \
+			    "ocaml-findlib)" >&2
+			return 77
+		}
+	done
+	mkdir -p "$HERD_DIR" || return 1
+	_hlog=$HERD_DIR/build.log
+	echo "herd_build: building herd7 from $HERD_PKG (a few minutes," \
+	    "once) ..." >&2
+	# A copy of the sources: version-gen.sh and dune write into the
+	# tree, and the extracted one stays as extracted.
+	rm -rf "$HERD_DIR/src" "$HERD_DIR/bin"
+	if ! (cp -R "$_hsrc" "$HERD_DIR/src" && cd "$HERD_DIR/src" &&
+	    sh version-gen.sh /usr/local &&
+	    nice dune build --profile release herd/herd.exe) >"$_hlog" 2>&1
+	then
+		echo "herd_build: build failed, see $_hlog" >&2
+		return 1
+	fi
+	mkdir -p "$HERD_DIR/bin" &&
+	    cp "$HERD_DIR/src/_build/default/herd/herd.exe" "$HERD" &&
+	    chmod +x "$HERD" || return 1
+	# The binary is all that is needed: drop dune's build tree.
+	rm -rf "$HERD_DIR/src"
+	echo "$_hsum" >"$HERD_DIR/bin/.built"
+}
+
+herd_run() {
+	"$HERD" -set-libdir "$HERD_LIB" -model "$1" "$2"
+}
