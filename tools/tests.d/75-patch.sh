@@ -98,15 +98,34 @@ verify_applied() {
 		cat "$PT/kl.diff"
 		_rc=1
 	fi
-	# sys/conf/files: every new kernel C file, after kern_lock.c.
+	# sys/conf/files: every new kernel C file, after kern_lock.c;
+	# the torture test only with its option.
 	for _f in "$_r"/sys/kern/kern_mplock*.c; do
 		_k=kern/$(basename "$_f")
-		grep -Eq "^file[[:space:]]+$_k[[:space:]]+multiprocessor\$" \
+		_cond=multiprocessor
+		[ "$_k" = kern/kern_mplock_torture.c ] && _cond=mplock_torture
+		grep -Eq "^file[[:space:]]+$_k[[:space:]]+$_cond\$" \
 		    "$_t/sys/conf/files" || {
-			echo "sys/conf/files: no line for $_k"
+			echo "sys/conf/files: no line \"file $_k $_cond\""
 			_rc=1
 		}
 	done
+	# init_main.c: the torture test's start, the three lines right
+	# after "cpu_boot_secondary_processors();", nothing else.
+	if [ -f "$_r/sys/kern/kern_mplock_torture.c" ]; then
+		diff "$PT/pristine/sys/kern/init_main.c" \
+		    "$_t/sys/kern/init_main.c" >"$PT/im.diff"
+		printf '%s\n' '> #ifdef MPLOCK_TORTURE' \
+		    '> 	mplock_torture_start();' '> #endif' >"$PT/im.want"
+		_at=$(grep -n 'cpu_boot_secondary_processors();' \
+		    "$PT/pristine/sys/kern/init_main.c" | cut -d: -f1)
+		if [ "$(head -n 1 "$PT/im.diff")" != "${_at}a$((_at + 1)),$((_at + 3))" ] ||
+		    ! sed 1d "$PT/im.diff" | cmp -s - "$PT/im.want"; then
+			echo "init_main.c: not the three-line hook:"
+			cat "$PT/im.diff"
+			_rc=1
+		fi
+	fi
 	[ "$(sed -n '/kern_lock\.c/{n;p;}' "$_t/sys/conf/files" |
 	    cut -d' ' -f2 | cut -f1)" = kern/kern_mplock.c ] || {
 		echo "sys/conf/files: kern_mplock.c does not follow kern_lock.c"
@@ -310,6 +329,17 @@ refuse man9-already "already mentions mplock.9" \
     m_sed share/man/man9/Makefile 's/^MAN=/MAN=	mplock.9/'
 refuse regress-already "already mentions mplock" \
     m_sed regress/sys/kern/Makefile 's/extent/extent mplock/'
+IM=sys/kern/init_main.c
+refuse no-init_main "$IM: missing" m_rm "$IM"
+refuse init_main-no-boot \
+    '"cpu_boot_secondary_processors();" found 0 times' \
+    m_sed "$IM" '/cpu_boot_secondary_processors();/d'
+refuse init_main-boot-twice \
+    '"cpu_boot_secondary_processors();" found 2 times' \
+    m_sed "$IM" '/cpu_boot_secondary_processors();/p'
+refuse_diff init_main-already "already mentions mplock_torture" \
+    m_sed "$IM" '/cpu_boot_secondary_processors();/a\
+	mplock_torture_start();'
 
 # SRC that is no directory at all.
 not_a_dir() {
@@ -614,7 +644,9 @@ kcompile_patched() {	# arch backend options...
 	# sys/sys/mplock.h and arch headers (SRCROOT), not ours.
 	for _f in "$_t"/sys/kern/kern_lock.c "$_t"/sys/kern/kern_mplock.c \
 	    "$_t"/sys/kern/kern_mplock_"$_be".c \
-	    "$_t"/sys/kern/kern_mplock_debug.c "$_t"/sys/ddb/db_command.c; do
+	    "$_t"/sys/kern/kern_mplock_debug.c "$_t"/sys/ddb/db_command.c \
+	    "$_t"/sys/kern/kern_mplock_torture.c "$_t"/sys/kern/init_main.c
+	do
 		SRCROOT=$_t kernel_compile "$_arch" "$_f" -I"$_t/sys" \
 		    -DMPLOCK_$(upper "$_be") "$@" || return 1
 	done
@@ -626,8 +658,8 @@ if ! command -v clang >/dev/null 2>&1; then
 elif MPLOCK_ROOT=$EXT sh "$TOOL" apply "$_t" >"$PT/kc.log" 2>&1; then
 	for arch in amd64 i386; do
 		for be in $BACKENDS; do
-			for o in none: \
-			    all:"-DWITNESS -DMP_LOCKDEBUG -DMPLOCK_DEBUG -DDDB"
+			for o in none: all:"-DWITNESS -DMP_LOCKDEBUG \
+			    -DMPLOCK_DEBUG -DDDB -DMPLOCK_TORTURE"
 			do
 				t_check "patch/kcompile/$arch/$be/${o%%:*}" \
 				    kcompile_patched "$arch" "$be" ${o#*:}
