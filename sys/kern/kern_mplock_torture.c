@@ -24,8 +24,9 @@
  * kernel_lock for MPLOCK_TORTURE_SECS seconds:
  *  - recursion 1 to 3 levels deep, the inner levels checked to keep
  *    the lock;
- *  - __mp_release_all() and __mp_acquire_count() around a sleep or a
- *    yield, and yield() with the lock held (mi_switch() does the same);
+ *  - __mp_release_all() and __mp_acquire_count() around a sleep (at
+ *    most one a tick long every 100 ms) or a yield, and yield() with the
+ *    lock held (mi_switch() does the same);
  *  - __mp_lock_held() of this CPU (true while holding, false after the
  *    last release) and of every other CPU (never true while this CPU
  *    holds the lock);
@@ -79,6 +80,7 @@ struct mplt_cpu {
 	u_long			 mc_levels;	/* every __mp_lock() call */
 	u_long			 mc_incs;	/* counter increments */
 	uint64_t		 mc_waitmax;	/* longest turn wait, ns */
+	uint64_t		 mc_slept;	/* last sleep, ns */
 	volatile u_int		 mc_state;	/* MPLT_*, for the timeout */
 	u_int			 mc_seed;
 	int			 mc_started;
@@ -273,10 +275,12 @@ mplt_worker(void *arg)
 				mplt_violation("release_all: wrong depth");
 			if (__mp_lock_held(&kernel_lock, self))
 				mplt_violation("held after release_all");
-			if (r & (1 << 22))
+			/* A sleep lasts a tick: rarely, or we mostly sleep. */
+			if (nsecuptime() - mc->mc_slept > MSEC_TO_NSEC(100)) {
 				tsleep_nsec(mc, PWAIT, "mpltslp",
 				    MSEC_TO_NSEC(1));
-			else
+				mc->mc_slept = nsecuptime();
+			} else
 				yield();
 			mplt_lock(mc, n);
 			mplt_cs_enter(me);
