@@ -445,9 +445,32 @@ mplt_main(void *arg)
 	kthread_exit(0);
 }
 
+/* A clean slate, so that the test can run more than once. */
+static void
+mplt_reset(void)
+{
+	struct mplt_cpu *mc;
+
+	for (mc = mplt_cpus; mc < &mplt_cpus[MAXCPUS]; mc++) {
+		mc->mc_ci = NULL;
+		mc->mc_acq = mc->mc_levels = mc->mc_incs = 0;
+		mc->mc_waitmax = mc->mc_slept = 0;
+		mc->mc_state = MPLT_OUT;
+		mc->mc_started = 0;
+	}
+	mplt_cs.owner = -1;
+	mplt_cs.a = mplt_cs.b = mplt_cs.count = 0;
+	mplt_cs.intr = mplt_cs.intr_waiting = mplt_cs.intr_incs = 0;
+	mplt_ready = mplt_done = mplt_go = mplt_stop = mplt_finished = 0;
+	mplt_nviol = 0;
+	mplt_first = NULL;
+	mplt_ncpu = 0;
+}
+
 void
 mplock_torture_start(void)
 {
+	mplt_reset();
 	if (kthread_create(mplt_main, NULL, NULL, "mplocktorture") != 0) {
 		printf("mplock_torture: %s no thread violations=1 FAIL\n",
 		    MPLT_NAME);
