@@ -99,7 +99,7 @@ struct {
 	u_long			 intr;		/* timeout calls */
 	u_long			 intr_waiting;	/* ... while waiting */
 	u_long			 intr_incs;	/* ... that added */
-} mplt_cs = { -1 };
+} mplt_cs = { .owner = -1 };
 
 struct timeout mplt_to;
 volatile u_int mplt_ready, mplt_done, mplt_go, mplt_stop;
