@@ -58,6 +58,9 @@
 #ifdef __USE_MI_MPLOCK
 #include "kern_mplock.h"
 #define MPLT_NAME	mpl_be_name
+#ifdef MPLOCK_DEBUG
+#define MPLT_DEBUG	1	/* the debug layer's statistics */
+#endif
 #else
 #define MPLT_NAME	"md"
 #endif
@@ -84,7 +87,7 @@ struct mplt_cpu {
 	volatile u_int		 mc_state;	/* MPLT_*, for the timeout */
 	u_int			 mc_seed;
 	int			 mc_started;
-#ifdef MPLOCK_DEBUG
+#ifdef MPLT_DEBUG
 	u_long			 mc_dbg_acq;	/* debug layer's count */
 #endif
 } __aligned(64);
@@ -244,7 +247,7 @@ mplt_worker(void *arg)
 	while (mplt_go == 0)
 		tsleep_nsec(&mplt_go, PWAIT, "mpltgo", MSEC_TO_NSEC(10));
 	membar_consumer();
-#ifdef MPLOCK_DEBUG
+#ifdef MPLT_DEBUG
 	mc->mc_dbg_acq =
 	    kernel_lock.mpl_cpus[me].mplc_dbg.mdc_stats.mds_acquire;
 #endif
@@ -312,7 +315,7 @@ mplt_worker(void *arg)
 		sched_pause(yield);
 	}
 
-#ifdef MPLOCK_DEBUG
+#ifdef MPLT_DEBUG
 	/* The debug layer counted at least our calls on this CPU. */
 	if (kernel_lock.mpl_cpus[me].mplc_dbg.mdc_stats.mds_acquire -
 	    mc->mc_dbg_acq < mc->mc_levels)
