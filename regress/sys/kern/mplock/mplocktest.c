@@ -860,7 +860,7 @@ t_witness(void)
  * line is read back and checked field by field against what the shim
  * saw: the backend, every CPU took part, every timeout call counted,
  * some of them on a CPU waiting for the lock, 0 violations, PASS.  Then
- * the lock is idle and WITNESS balanced.
+ * the lock is idle and WITNESS balanced.  -n sets the run time in ms.
  */
 extern u_int mplock_torture_msecs;
 
