@@ -669,3 +669,48 @@ elif MPLOCK_ROOT=$EXT sh "$TOOL" apply "$_t" >"$PT/kc.log" 2>&1; then
 else
 	t_fail patch/kcompile "apply failed" "$PT/kc.log"
 fi
+
+# The real tree: a scratch copy of the vendored OpenBSD snapshot
+# (tools/lib/vendor.sh) patched and reverted.  The torture test's start
+# lands in its main(), inside the MULTIPROCESSOR block, right after the
+# secondary CPUs are started; sys/conf/files lists the torture file
+# under its option; revert gives back the same bytes and modes.
+. "$ROOT/tools/lib/vendor.sh"
+real_roundtrip() {	# vendored tree
+	_v=$1 _t=$PT/realtree
+	rm -rf "$_t"
+	cp -Rp "$_v" "$_t" && rm -f "$_t/.extracted" || return 1
+	tree_sig "$_t" >"$_t.sig"
+	sh "$TOOL" check "$_t" >/dev/null || return 1
+	sh "$TOOL" apply "$_t" || return 1
+	awk '
+	    /^#if defined\(MULTIPROCESSOR\)$/ { mp = NR }
+	    /^[ \t]*cpu_boot_secondary_processors\(\);$/ { b = NR }
+	    b && NR == b + 1 && $0 == "#ifdef MPLOCK_TORTURE" { n++ }
+	    b && NR == b + 2 && $0 == "\tmplock_torture_start();" { n++ }
+	    b && NR == b + 3 && $0 == "#endif" { n++ }
+	    b && NR == b + 4 && /^#endif/ { n++ }
+	    /mplock_torture/ { m++ }
+	    END { exit !(n == 4 && m == 1 && mp && b - mp <= 3) }' \
+	    "$_t/sys/kern/init_main.c" || {
+		echo "init_main.c: no hook after the secondary CPUs start:"
+		diff "$_v/sys/kern/init_main.c" "$_t/sys/kern/init_main.c"
+		return 1
+	}
+	[ "$(diff "$_v/sys/kern/init_main.c" "$_t/sys/kern/init_main.c" |
+	    grep -c '^[<>]')" -eq 3 ] || return 1
+	grep -Eq '^file[[:space:]]+kern/kern_mplock_torture\.c[[:space:]]+mplock_torture$' \
+	    "$_t/sys/conf/files" || {
+		echo "sys/conf/files: no torture line"
+		return 1
+	}
+	sh "$TOOL" revert "$_t" || return 1
+	same_as "$_t.sig" "$_t"
+}
+_v=$(vendor_tree openbsd-src 2>"$PT/vendor.err")
+case $? in
+0)	t_check patch/realtree/roundtrip real_roundtrip "$_v" ;;
+77)	t_skip patch/realtree "$(cat "$PT/vendor.err")" ;;
+*)	t_fail patch/realtree "cannot extract the vendored tree" \
+	    "$PT/vendor.err" ;;
+esac
