@@ -86,7 +86,6 @@ struct mplt_cpu {
 	uint64_t		 mc_slept;	/* last sleep, ns */
 	volatile u_int		 mc_state;	/* MPLT_*, for the timeout */
 	u_int			 mc_seed;
-	int			 mc_started;
 #ifdef MPLT_DEBUG
 	u_long			 mc_dbg_acq;	/* debug layer's count */
 #endif
@@ -94,7 +93,11 @@ struct mplt_cpu {
 
 struct mplt_cpu mplt_cpus[MAXCPUS];
 
-/* Only ever touched with kernel_lock held: plain on purpose. */
+/*
+ * Only ever touched with kernel_lock held, so not atomic on purpose:
+ * a second CPU inside tears or loses them.  volatile only makes the
+ * compiler do every access.
+ */
 struct {
 	volatile int		 owner;		/* CPU inside, or -1 */
 	volatile u_long		 a, b;		/* equal outside */
@@ -242,7 +245,6 @@ mplt_worker(void *arg)
 		mplt_violation("thread not on the CPU it was pegged to");
 	/* Kernel threads start with the lock held: start from none. */
 	base = __mp_release_all(&kernel_lock);
-	mc->mc_started = 1;
 	atomic_inc_int(&mplt_ready);
 	while (mplt_go == 0)
 		tsleep_nsec(&mplt_go, PWAIT, "mpltgo", MSEC_TO_NSEC(10));
@@ -459,7 +461,6 @@ mplt_reset(void)
 		mc->mc_acq = mc->mc_levels = mc->mc_incs = 0;
 		mc->mc_waitmax = mc->mc_slept = 0;
 		mc->mc_state = MPLT_OUT;
-		mc->mc_started = 0;
 	}
 	mplt_cs.owner = -1;
 	mplt_cs.a = mplt_cs.b = mplt_cs.count = 0;
