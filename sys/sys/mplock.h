@@ -246,4 +246,9 @@ void	mplock_stats_reset(struct __mp_lock *);
 
 extern struct __mp_lock kernel_lock;
 
+#ifdef MPLOCK_TORTURE
+/* option MPLOCK_TORTURE: main() runs it once every CPU is started. */
+void	mplock_torture_start(void);
+#endif
+
 #endif /* !_MPLOCK_H_ */

@@ -11,7 +11,7 @@ DEFAULT_BACKEND=$(sed -n 's/^DEFAULT_BACKEND=[[:space:]]*//p' \
     "$REGRESS/Makefile.backends")
 # The stress tests, run again from a build without WITNESS and
 # MP_LOCKDEBUG.
-STRESS_TESTS="mutex fifo recurse intr multi"
+STRESS_TESTS="mutex fifo recurse intr multi torture"
 
 # What an OpenBSD kernel build passes, plus the dialect.
 KERNEL_WARNINGS="-Wall -Werror -Wimplicit-function-declaration \

@@ -213,6 +213,36 @@ __mp_unlock(struct __mp_lock *mpl)
 EOF
 	} >sys/kern/kern_lock.c
 
+	# --- sys/kern/init_main.c: main(), where the secondary CPUs are
+	# started (MULTIPROCESSOR only) before the rest of boot goes on.
+	cat >sys/kern/init_main.c <<'EOF'
+/*	fixture	*/
+
+#include <sys/param.h>
+#include <sys/systm.h>
+#include <sys/mplock.h>
+
+#include <machine/cpu.h>
+
+void	cpu_boot_secondary_processors(void);
+void	start_init(void *);
+void	main(void *);
+
+void
+main(void *framep)
+{
+	/* Create the kernel threads of the VM system here. */
+
+#if defined(MULTIPROCESSOR)
+	/* Boot the secondary processors. */
+	cpu_boot_secondary_processors();
+#endif
+
+	/* Off to userland. */
+	start_init(framep);
+}
+EOF
+
 	# --- sys/conf/files: one line per source file.
 	cat >sys/conf/files <<'EOF'
 #	fixture

@@ -17,9 +17,9 @@ kc_srcs() {
 }
 
 # kc_all NAME MACHINE BACKEND [CFLAGS ...]: the backend's sources with
-# the debug options off, and with them on (and the debug layer; every
-# source for the default backend); the objects stay in
-# $OBJ/kcompile/NAME/BACKEND.
+# the debug options off, and with them on (and the debug layer and the
+# torture test, option MPLOCK_TORTURE; every source for the default
+# backend); the objects stay in $OBJ/kcompile/NAME/BACKEND.
 kc_all() {
 	_n=$1 _m=$2 _be=$3
 	shift 3
@@ -31,11 +31,13 @@ kc_all() {
 		    "$_f" -DMPLOCK_$(upper "$_be") "$@" || return 1
 	done
 	_all="$(kc_srcs "$_be") $ROOT/sys/kern/kern_mplock_debug.c"
+	_all="$_all $ROOT/sys/kern/kern_mplock_torture.c"
 	[ "$_be" = "$DEFAULT_BACKEND" ] && _all=$(kernel_sources)
 	for _f in $_all; do
 		KCOMPILE_OUT=$_d/$(basename "$_f" .c)-debug.o kernel_compile \
 		    "$_m" "$_f" -DMPLOCK_$(upper "$_be") "$@" -DWITNESS \
-		    -DMP_LOCKDEBUG -DMPLOCK_DEBUG -DDDB || return 1
+		    -DMP_LOCKDEBUG -DMPLOCK_DEBUG -DDDB -DMPLOCK_TORTURE ||
+		    return 1
 	done
 }
 

@@ -2,8 +2,10 @@
 # regress/sys/kern/mplock/mutants/NAME.sed edits one file of a copy of
 # the tree; the mutated harness must fail (or hang) on the tests the
 # mutant names, for each backend its "# backend:" line names ("all": every
-# backend in Makefile.backends, for bugs of the front end).  The shipped
-# sys/ files are never touched.
+# backend in Makefile.backends, for bugs of the front end); "torture" in
+# "# tests:" is run on its own (mutant/NAME/BACKEND/torture), so that it
+# is shown to catch the bug by itself.  The shipped sys/ files are never
+# touched.
 
 rm -rf "$OBJ/mutants/_base"
 for m in "$REGRESS"/mutants/*.sed; do
@@ -41,7 +43,15 @@ for m in "$REGRESS"/mutants/*.sed; do
 			    "$d/build/build.log"
 			continue
 		fi
-		t_run_fails "mutant/$name/$be" 60 "$d/build/mplocktest" -w 3 \
-		    $tests
+		# "torture" (the kernel's torture test) must catch the bug
+		# on its own: it runs apart from the other tests, 0.5 s.
+		others=$(echo " $tests " | sed 's/ torture / /g')
+		[ -n "${others# }" ] && t_run_fails "mutant/$name/$be" 60 \
+		    "$d/build/mplocktest" -w 3 $others
+		case " $tests " in
+		*" torture "*)
+			t_run_fails "mutant/$name/$be/torture" 60 \
+			    "$d/build/mplocktest" -w 3 -n 500 torture ;;
+		esac
 	done
 done

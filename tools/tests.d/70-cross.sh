@@ -64,10 +64,10 @@ for x in ${CROSS_TARGETS:-$(cross_targets)}; do
 		fi
 		stress=$STRESS_TESTS
 		for t in $($X_QEMU "$b/mplocktest" -l); do
-			# intr, intrunlock and lockorder raise interrupts
-			# (signals).
+			# intr, intrunlock, lockorder and torture raise
+			# interrupts (signals).
 			if [ "$t" = intr -o "$t" = intrunlock -o \
-			    "$t" = lockorder ] &&
+			    "$t" = lockorder -o "$t" = torture ] &&
 			    [ $intr_ok = 0 ]; then
 				t_skip "$n/$t" "${X_QEMU%% *} loses TLS across signals:\
  $(tail -n 1 "$d/tls-signal.log")"
@@ -76,7 +76,7 @@ for x in ${CROSS_TARGETS:-$(cross_targets)}; do
 			t_run "$n/$t" 300 $X_QEMU "$b/mplocktest" -q "$t"
 		done
 		[ $intr_ok = 0 ] && stress=$(echo "$STRESS_TESTS" |
-		    sed 's/ intr//')
+		    sed -e 's/ intr//' -e 's/ torture//')
 
 		case $X_MDARCH in
 		arm64)	;;

@@ -98,15 +98,34 @@ verify_applied() {
 		cat "$PT/kl.diff"
 		_rc=1
 	fi
-	# sys/conf/files: every new kernel C file, after kern_lock.c.
+	# sys/conf/files: every new kernel C file, after kern_lock.c;
+	# the torture test only with its option.
 	for _f in "$_r"/sys/kern/kern_mplock*.c; do
 		_k=kern/$(basename "$_f")
-		grep -Eq "^file[[:space:]]+$_k[[:space:]]+multiprocessor\$" \
+		_cond=multiprocessor
+		[ "$_k" = kern/kern_mplock_torture.c ] && _cond=mplock_torture
+		grep -Eq "^file[[:space:]]+$_k[[:space:]]+$_cond\$" \
 		    "$_t/sys/conf/files" || {
-			echo "sys/conf/files: no line for $_k"
+			echo "sys/conf/files: no line \"file $_k $_cond\""
 			_rc=1
 		}
 	done
+	# init_main.c: the torture test's start, the three lines right
+	# after "cpu_boot_secondary_processors();", nothing else.
+	if [ -f "$_r/sys/kern/kern_mplock_torture.c" ]; then
+		diff "$PT/pristine/sys/kern/init_main.c" \
+		    "$_t/sys/kern/init_main.c" >"$PT/im.diff"
+		printf '%s\n' '> #ifdef MPLOCK_TORTURE' \
+		    '> 	mplock_torture_start();' '> #endif' >"$PT/im.want"
+		_at=$(grep -n 'cpu_boot_secondary_processors();' \
+		    "$PT/pristine/sys/kern/init_main.c" | cut -d: -f1)
+		if [ "$(head -n 1 "$PT/im.diff")" != "${_at}a$((_at + 1)),$((_at + 3))" ] ||
+		    ! sed 1d "$PT/im.diff" | cmp -s - "$PT/im.want"; then
+			echo "init_main.c: not the three-line hook:"
+			cat "$PT/im.diff"
+			_rc=1
+		fi
+	fi
 	[ "$(sed -n '/kern_lock\.c/{n;p;}' "$_t/sys/conf/files" |
 	    cut -d' ' -f2 | cut -f1)" = kern/kern_mplock.c ] || {
 		echo "sys/conf/files: kern_mplock.c does not follow kern_lock.c"
@@ -310,6 +329,17 @@ refuse man9-already "already mentions mplock.9" \
     m_sed share/man/man9/Makefile 's/^MAN=/MAN=	mplock.9/'
 refuse regress-already "already mentions mplock" \
     m_sed regress/sys/kern/Makefile 's/extent/extent mplock/'
+IM=sys/kern/init_main.c
+refuse no-init_main "$IM: missing" m_rm "$IM"
+refuse init_main-no-boot \
+    '"cpu_boot_secondary_processors();" found 0 times' \
+    m_sed "$IM" '/cpu_boot_secondary_processors();/d'
+refuse init_main-boot-twice \
+    '"cpu_boot_secondary_processors();" found 2 times' \
+    m_sed "$IM" '/cpu_boot_secondary_processors();/p'
+refuse_diff init_main-already "already mentions mplock_torture" \
+    m_sed "$IM" '/cpu_boot_secondary_processors();/a\
+	mplock_torture_start();'
 
 # SRC that is no directory at all.
 not_a_dir() {
@@ -614,7 +644,9 @@ kcompile_patched() {	# arch backend options...
 	# sys/sys/mplock.h and arch headers (SRCROOT), not ours.
 	for _f in "$_t"/sys/kern/kern_lock.c "$_t"/sys/kern/kern_mplock.c \
 	    "$_t"/sys/kern/kern_mplock_"$_be".c \
-	    "$_t"/sys/kern/kern_mplock_debug.c "$_t"/sys/ddb/db_command.c; do
+	    "$_t"/sys/kern/kern_mplock_debug.c "$_t"/sys/ddb/db_command.c \
+	    "$_t"/sys/kern/kern_mplock_torture.c "$_t"/sys/kern/init_main.c
+	do
 		SRCROOT=$_t kernel_compile "$_arch" "$_f" -I"$_t/sys" \
 		    -DMPLOCK_$(upper "$_be") "$@" || return 1
 	done
@@ -626,8 +658,8 @@ if ! command -v clang >/dev/null 2>&1; then
 elif MPLOCK_ROOT=$EXT sh "$TOOL" apply "$_t" >"$PT/kc.log" 2>&1; then
 	for arch in amd64 i386; do
 		for be in $BACKENDS; do
-			for o in none: \
-			    all:"-DWITNESS -DMP_LOCKDEBUG -DMPLOCK_DEBUG -DDDB"
+			for o in none: all:"-DWITNESS -DMP_LOCKDEBUG \
+			    -DMPLOCK_DEBUG -DDDB -DMPLOCK_TORTURE"
 			do
 				t_check "patch/kcompile/$arch/$be/${o%%:*}" \
 				    kcompile_patched "$arch" "$be" ${o#*:}
@@ -637,3 +669,48 @@ elif MPLOCK_ROOT=$EXT sh "$TOOL" apply "$_t" >"$PT/kc.log" 2>&1; then
 else
 	t_fail patch/kcompile "apply failed" "$PT/kc.log"
 fi
+
+# The real tree: a scratch copy of the vendored OpenBSD snapshot
+# (tools/lib/vendor.sh) patched and reverted.  The torture test's start
+# lands in its main(), inside the MULTIPROCESSOR block, right after the
+# secondary CPUs are started; sys/conf/files lists the torture file
+# under its option; revert gives back the same bytes and modes.
+. "$ROOT/tools/lib/vendor.sh"
+real_roundtrip() {	# vendored tree
+	_v=$1 _t=$PT/realtree
+	rm -rf "$_t"
+	cp -Rp "$_v" "$_t" && rm -f "$_t/.extracted" || return 1
+	tree_sig "$_t" >"$_t.sig"
+	sh "$TOOL" check "$_t" >/dev/null || return 1
+	sh "$TOOL" apply "$_t" || return 1
+	awk '
+	    /^#if defined\(MULTIPROCESSOR\)$/ { mp = NR }
+	    /^[ \t]*cpu_boot_secondary_processors\(\);$/ { b = NR }
+	    b && NR == b + 1 && $0 == "#ifdef MPLOCK_TORTURE" { n++ }
+	    b && NR == b + 2 && $0 == "\tmplock_torture_start();" { n++ }
+	    b && NR == b + 3 && $0 == "#endif" { n++ }
+	    b && NR == b + 4 && /^#endif/ { n++ }
+	    /mplock_torture/ { m++ }
+	    END { exit !(n == 4 && m == 1 && mp && b - mp <= 3) }' \
+	    "$_t/sys/kern/init_main.c" || {
+		echo "init_main.c: no hook after the secondary CPUs start:"
+		diff "$_v/sys/kern/init_main.c" "$_t/sys/kern/init_main.c"
+		return 1
+	}
+	[ "$(diff "$_v/sys/kern/init_main.c" "$_t/sys/kern/init_main.c" |
+	    grep -c '^[<>]')" -eq 3 ] || return 1
+	grep -Eq '^file[[:space:]]+kern/kern_mplock_torture\.c[[:space:]]+mplock_torture$' \
+	    "$_t/sys/conf/files" || {
+		echo "sys/conf/files: no torture line"
+		return 1
+	}
+	sh "$TOOL" revert "$_t" || return 1
+	same_as "$_t.sig" "$_t"
+}
+_v=$(vendor_tree openbsd-src 2>"$PT/vendor.err")
+case $? in
+0)	t_check patch/realtree/roundtrip real_roundtrip "$_v" ;;
+77)	t_skip patch/realtree "$(cat "$PT/vendor.err")" ;;
+*)	t_fail patch/realtree "cannot extract the vendored tree" \
+	    "$PT/vendor.err" ;;
+esac

@@ -34,6 +34,7 @@
 #include <machine/cpu.h>
 
 #include <err.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -994,6 +995,172 @@ t_witness(void)
 #endif
 }
 
+/*
+ * torture: the kernel's own torture test (option MPLOCK_TORTURE,
+ * kern_mplock_torture.c) run as a kernel runs it: main() holds the
+ * kernel lock and calls mplock_torture_start(); CPU 0 runs, the others
+ * come up 50 ms later; kernel threads peg themselves to the CPUs, sleep,
+ * yield and switch CPU through the shim's scheduler, and the shim's
+ * clock runs the test's timeout from CPU 0's interrupt.  Its one summary
+ * line is read back and checked field by field against what the shim
+ * saw: the backend, every CPU took part, every timeout call counted,
+ * some of them on a CPU waiting for the lock, 0 violations, PASS.  Then
+ * the lock is idle and WITNESS balanced.  -n sets the run time in ms.
+ */
+extern u_int mplock_torture_msecs;
+
+static void *
+torture_cpus_up(void *arg)
+{
+	int i, n = *(int *)arg;
+
+	usleep(50 * 1000);
+	for (i = 1; i < n; i++)
+		__atomic_or_fetch(&shim_cpus[i].ci_flags, CPUF_RUNNING,
+		    __ATOMIC_RELEASE);
+	return (NULL);
+}
+
+/* The summary line, field by field; 0 when it does not parse. */
+static int
+torture_parse(const char *line, int n, unsigned long *acq,
+    unsigned long *intr, unsigned long *waiting, unsigned int *viol,
+    char *verdict)
+{
+	char name[32];
+	const char *p;
+	unsigned long long maxwait, nsacq;
+	unsigned int sec, ms;
+	int cpus, off = 0, i;
+	char *ep;
+
+	if (sscanf(line, "mplock_torture: %31s %d cpus %u.%us acq %n", name,
+	    &cpus, &sec, &ms, &off) != 4 || off == 0)
+		return (0);
+	if (strcmp(name, mpl_be_name) != 0 || cpus != n)
+		return (0);
+	p = line + off;
+	for (i = 0; i < n; i++) {
+		acq[i] = strtoul(p, &ep, 10);
+		if (ep == p || (*ep != (i == n - 1 ? ' ' : '/')))
+			return (0);
+		p = ep + 1;
+	}
+	off = 0;
+	if (sscanf(p, "intr %lu (%lu waiting) violations=%u maxwait %lluus "
+	    "%lluns/acq %7s%n", intr, waiting, viol, &maxwait, &nsacq,
+	    verdict, &off) != 6 || p[off] != '\n')
+		return (0);
+	return (1);
+}
+
+/*
+ * One run of the kernel's test; *waiting gets how many timeout calls
+ * found their CPU waiting.  Returns the run's time in seconds.
+ */
+static double
+torture_run(int n, unsigned long *waiting)
+{
+	unsigned long acq[MAXCPUS], intr = 0, calls;
+	unsigned int viol = ~0U;
+	char verdict[8] = "", *out, *line, *p;
+	pthread_t up;
+	int i, nlines = 0, ok = 0;
+	double t0, t;
+
+	*waiting = 0;
+	shim_ncpus = n;
+	for (i = 0; i < n; i++) {
+		shim_cpus[i].ci_cpuid = i;
+		shim_cpus[i].ci_flags = i == 0 ? CPUF_RUNNING : 0;
+		shim_cpus[i].ci_schedstate.spc_schedflags = 0;
+	}
+	__mp_lock_init(&kernel_lock);
+	shim_witness_reset();
+	shim_clock_start(1000);
+	if (pthread_create(&up, NULL, torture_cpus_up, &n) != 0)
+		err(2, "pthread_create");
+
+	t0 = shim_now();
+	shim_capture_start();
+	__mp_lock(&kernel_lock);	/* main() runs with it held */
+	mplock_torture_start();
+	__mp_unlock(&kernel_lock);
+	out = shim_capture_end();
+	t = shim_now() - t0;
+	fputs(out, stdout);
+
+	pthread_join(up, NULL);
+	shim_kthread_join();
+	shim_clock_stop();
+	calls = shim_timeouts_run();
+
+	for (line = out; *line != '\0'; line = p + 1) {
+		if ((p = strchr(line, '\n')) == NULL)
+			break;
+		if (strncmp(line, "mplock_torture: ", 16) != 0 ||
+		    strncmp(line + 16, "first violation: ", 17) == 0)
+			continue;
+		nlines++;
+		ok = torture_parse(line, n, acq, &intr, waiting, &viol,
+		    verdict);
+	}
+	if (nlines != 1)
+		VIOLATION("not exactly one mplock_torture line");
+	else if (!ok)
+		VIOLATION("the summary line does not parse");
+	else {
+		if (strcmp(verdict, "PASS") != 0 || viol != 0)
+			VIOLATION("the kernel's torture test reported FAIL");
+		for (i = 0; i < n; i++)
+			if (acq[i] == 0)
+				VIOLATION("a CPU took no part");
+		if (intr == 0 || intr != calls)
+			VIOLATION("timeout calls differ from the shim's count");
+	}
+	for (i = 0; i < MAXCPUS; i++)
+		if (kernel_lock.mpl_cpus[i].mplc_depth != 0 ||
+		    __mp_lock_held(&kernel_lock, &shim_cpus[i]))
+			VIOLATION("the kernel lock is not idle afterwards");
+	for (i = 0; i < n; i++)
+		if (shim_cpus[i].ci_schedstate.spc_spinning != 0)
+			VIOLATION("spc_spinning not back to 0");
+	witness_balanced();
+	free(out);
+	shim_ncpus = 0;
+	return (t);
+}
+
+/*
+ * A slow or crowded machine (an emulator, more CPU threads than cores)
+ * may let no timeout land on a waiting CPU in a short run: then run
+ * again, twice as long, up to 4 runs; each run is checked in full.
+ */
+static int
+t_torture(void)
+{
+	unsigned long waiting = 0, w;
+	unsigned long kt = shim_kthreads_created();
+	double t = 0;
+	int runs;
+
+	mplock_torture_msecs = DEFAULT(2000);
+	for (runs = 1; ; runs++) {
+		t += torture_run(ncpus, &w);
+		waiting += w;
+		if (waiting > 0 || violations != 0 || runs == 4)
+			break;
+		mplock_torture_msecs *= 2;
+	}
+	if (waiting == 0)
+		VIOLATION("no timeout ran on a CPU waiting for the lock");
+	if (shim_kthreads_created() - kt != (unsigned long)runs * (ncpus + 1))
+		VIOLATION("not one kernel thread per CPU and a coordinator");
+	return (report("torture", "%d cpus, %d run(s), last %u ms, %.2f s "
+	    "in all, %lu timeout calls while waiting, %lu violations",
+	    ncpus, runs, mplock_torture_msecs, t, waiting, violations));
+}
+
 /* Tests of the debug layer and the WITNESS checker. */
 #include "mplocktest_debug.c"
 
@@ -1010,6 +1177,7 @@ static const struct {
 	{ "intrunlock",	t_intrunlock },
 	{ "witness",	t_witness },
 	{ "lockorder",	t_lockorder },
+	{ "torture",	t_torture },
 #ifdef MPLOCK_DEBUG
 	{ "misuse",	t_misuse },
 	{ "report",	t_report },

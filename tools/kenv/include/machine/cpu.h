@@ -13,6 +13,7 @@
 
 struct schedstate_percpu {
 	volatile u_int		spc_spinning;	/* spinning on a lock */
+	volatile u_int		spc_schedflags;	/* SPCF_* */
 };
 
 struct device {
@@ -22,9 +23,20 @@ struct device {
 struct cpu_info {
 	struct device		*ci_dev;
 	struct cpu_info		*ci_self;
+	struct cpu_info		*ci_next;
 	u_int			 ci_cpuid;
+	volatile u_int		 ci_flags;
 	struct schedstate_percpu ci_schedstate;
 };
+
+#define CPUF_RUNNING		0x2000
+#define CPU_IS_RUNNING(ci)	((ci)->ci_flags & CPUF_RUNNING)
+
+/* As most ports: a list, the iterator only ever set. */
+extern struct cpu_info *cpu_info_list;
+#define CPU_INFO_ITERATOR	int
+#define CPU_INFO_FOREACH(cii, ci)	for ((cii) = 0, (ci) = cpu_info_list; \
+					    (ci) != NULL; (ci) = (ci)->ci_next)
 
 struct cpu_info	*kenv_curcpu(void) __attribute__((__const__));
 u_long	intr_disable(void);

@@ -12,6 +12,7 @@
 #define __unused		__attribute__((__unused__))
 
 #define NULL			((void *)0)
+#define PWAIT			32
 #define nitems(a)		(sizeof((a)) / sizeof((a)[0]))
 
 #include <machine/param.h>

@@ -11,6 +11,11 @@ int	printf(const char *, ...)
 void	panic(const char *, ...)
 	    __attribute__((__noreturn__, __format__(__printf__, 1, 2)));
 void	db_enter(void);
+
+#define INFSLP		0xffffffffffffffffULL
+int	tsleep_nsec(const volatile void *, int, const char *, uint64_t);
+void	wakeup(const volatile void *);
+void	yield(void);
 void	__assert(const char *, const char *, int, const char *)
 	    __attribute__((__noreturn__));
 

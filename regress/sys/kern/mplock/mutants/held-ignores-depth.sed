@@ -2,5 +2,5 @@
 # matches looks like the owner.
 # file: sys/kern/kern_mplock.h
 # backend: mlock mcs anderson
-# tests: fifo recurse
+# tests: fifo recurse torture
 s/return (c->mplc_depth > 0 && mpl_load(c->mplc_wait) == c->mplc_want);/return (*c->mplc_wait == c->mplc_want);/

@@ -22,8 +22,11 @@
 
 #include <sys/param.h>
 #include <sys/systm.h>
+#include <sys/kthread.h>
 #include <sys/mplock.h>
+#include <sys/sched.h>
 #include <sys/time.h>
+#include <sys/timeout.h>
 #include <sys/witness.h>
 
 #include <machine/cpu.h>
@@ -878,4 +881,480 @@ shim_delay(unsigned int usec)
 
 	while (shim_now() < end)
 		barrier();
+}
+
+/*
+ * Kernel threads.  Each is a thread with a spare CPU identity of its own
+ * (a struct cpu_info above the shim_ncpus CPUs the kernel sees) until it
+ * pegs itself to one of the machine's CPUs; then it is that CPU, and
+ * that CPU's interrupts go to it, until it unpegs.  Switching CPU,
+ * sleeping and yielding let go of the kernel lock and take it back, as
+ * mi_switch() does.  The threads are joined by shim_kthread_join(), so
+ * a thread id the clock signals stays valid until then.
+ */
+int shim_ncpus;
+static volatile int kt_slot[MAXCPUS];		/* spare identity taken */
+static pthread_t kt_threads[MAXCPUS];
+static int kt_nthreads;
+static unsigned long kt_created;
+static pthread_mutex_t kt_mtx = PTHREAD_MUTEX_INITIALIZER;
+static __thread int kt_home = -1;		/* own identity */
+static pthread_t cpu_runner[MAXCPUS];		/* thread that is the CPU */
+static volatile int cpu_has_runner[MAXCPUS];
+static volatile unsigned long shim_wakeups;
+
+struct kt_start {
+	void		(*fn)(void *);
+	void		*arg;
+	int		 id;
+};
+
+static int
+kt_slot_get(void)
+{
+	int i;
+
+	for (i = shim_ncpus; i < MAXCPUS - 1; i++)
+		if (__atomic_exchange_n(&kt_slot[i], 1, __ATOMIC_ACQ_REL) == 0)
+			return (i);
+	return (-1);
+}
+
+/* mi_switch(): let go of the kernel lock if this CPU holds it. */
+static int
+kt_release(void)
+{
+	if (shim_curcpu == NULL || !__mp_lock_held(&kernel_lock, shim_curcpu))
+		return (0);
+	return (__mp_release_all(&kernel_lock));
+}
+
+/* Become CPU "to": the kernel lock is let go of and taken back. */
+static void
+kt_switch(struct cpu_info *to)
+{
+	unsigned long s;
+	unsigned int from;
+	int n;
+
+	n = kt_release();
+	s = intr_disable();
+	from = shim_curcpu->ci_cpuid;
+	if ((int)from < shim_ncpus)
+		__atomic_store_n(&cpu_has_runner[from], 0, __ATOMIC_RELEASE);
+	shim_curcpu = to;
+	if ((int)to->ci_cpuid < shim_ncpus) {
+		cpu_runner[to->ci_cpuid] = pthread_self();
+		__atomic_store_n(&cpu_has_runner[to->ci_cpuid], 1,
+		    __ATOMIC_RELEASE);
+	}
+	intr_restore(s);
+	sched_yield();
+	__mp_acquire_count(&kernel_lock, n);
+}
+
+static void *
+kt_main(void *v)
+{
+	struct kt_start ks = *(struct kt_start *)v;
+
+	free(v);
+	shim_cpu_attach(ks.id);
+	kt_home = ks.id;
+	shim_proc_switch(shim_proc(ks.id));
+	__mp_lock(&kernel_lock);	/* a new thread starts holding it */
+	ks.fn(ks.arg);
+	kthread_exit(0);
+}
+
+int
+kthread_create(void (*fn)(void *), void *arg, struct proc **pp,
+    const char *name)
+{
+	struct kt_start *ks;
+	unsigned long s;
+	int id, rv;
+
+	(void)name;
+	if (pp != NULL)
+		*pp = NULL;
+	if ((id = kt_slot_get()) == -1)
+		return (EAGAIN);
+	if ((ks = malloc(sizeof(*ks))) == NULL) {
+		__atomic_store_n(&kt_slot[id], 0, __ATOMIC_RELEASE);
+		return (ENOMEM);
+	}
+	ks->fn = fn;
+	ks->arg = arg;
+	ks->id = id;
+	/* No interrupt may spin on the kernel lock while we hold kt_mtx. */
+	s = intr_disable();
+	pthread_mutex_lock(&kt_mtx);
+	rv = EAGAIN;
+	if (kt_nthreads < MAXCPUS &&
+	    (rv = pthread_create(&kt_threads[kt_nthreads], NULL, kt_main,
+	    ks)) == 0) {
+		kt_nthreads++;
+		kt_created++;
+	}
+	pthread_mutex_unlock(&kt_mtx);
+	intr_restore(s);
+	if (rv != 0) {
+		free(ks);
+		__atomic_store_n(&kt_slot[id], 0, __ATOMIC_RELEASE);
+	}
+	return (rv);
+}
+
+void
+kthread_exit(int ecode)
+{
+	sigset_t set;
+
+	(void)ecode;
+	kt_release();			/* exit1() lets go of it */
+	if (kt_home >= 0 && shim_curcpu != &shim_cpus[kt_home])
+		kt_switch(&shim_cpus[kt_home]);
+	/* No interrupt may use the identity once it is free. */
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	shim_curcpu = NULL;
+	if (kt_home >= 0)
+		__atomic_store_n(&kt_slot[kt_home], 0, __ATOMIC_RELEASE);
+	pthread_exit(NULL);
+}
+
+unsigned long
+shim_kthreads_created(void)
+{
+	return (kt_created);
+}
+
+void
+shim_kthread_join(void)
+{
+	int i;
+
+	pthread_mutex_lock(&kt_mtx);
+	for (i = 0; i < kt_nthreads; i++)
+		pthread_join(kt_threads[i], NULL);
+	kt_nthreads = 0;
+	pthread_mutex_unlock(&kt_mtx);
+}
+
+void
+sched_peg_curproc(struct cpu_info *ci)
+{
+	kt_switch(ci);
+}
+
+void
+sched_unpeg_curproc(void)
+{
+	if (kt_home >= 0 && shim_curcpu != &shim_cpus[kt_home])
+		kt_switch(&shim_cpus[kt_home]);
+}
+
+int
+tsleep_nsec(const volatile void *ident, int prio, const char *wmesg,
+    uint64_t nsecs)
+{
+	struct timespec ts = { 0, 100 * 1000 };
+	unsigned long gen;
+	uint64_t end;
+	int n, rv = EWOULDBLOCK;
+
+	(void)ident;
+	(void)prio;
+	(void)wmesg;
+	gen = __atomic_load_n(&shim_wakeups, __ATOMIC_ACQUIRE);
+	end = nsecs == INFSLP ? 0 : nsecuptime() + nsecs;
+	n = kt_release();
+	for (;;) {
+		if (__atomic_load_n(&shim_wakeups, __ATOMIC_ACQUIRE) != gen) {
+			rv = 0;
+			break;
+		}
+		if (nsecs != INFSLP && nsecuptime() >= end)
+			break;
+		nanosleep(&ts, NULL);
+	}
+	__mp_acquire_count(&kernel_lock, n);
+	return (rv);
+}
+
+/* Every sleeper wakes and looks again: tsleep(9) callers loop. */
+void
+wakeup(const volatile void *ident)
+{
+	(void)ident;
+	__atomic_add_fetch(&shim_wakeups, 1, __ATOMIC_RELEASE);
+}
+
+void
+yield(void)
+{
+	int n;
+
+	n = kt_release();
+	__atomic_and_fetch(&shim_curcpu->ci_schedstate.spc_schedflags,
+	    ~SPCF_SHOULDYIELD, __ATOMIC_RELAXED);
+	sched_yield();
+	shim_tick();
+	__mp_acquire_count(&kernel_lock, n);
+}
+
+/*
+ * The clock and timeouts.  A spin lock taken with interrupts held back
+ * guards the list, as timeout_mutex does at IPL_HIGH.
+ */
+#define TMO_MAX		16
+
+static struct timeout *tmo_list[TMO_MAX];
+static int tmo_n;
+static volatile int tmo_lk;
+static struct timeout *volatile tmo_running;
+static volatile unsigned long tmo_calls;
+static volatile int shim_ticks;
+static volatile int clk_run;
+static unsigned int clk_hz;
+static pthread_t clk_thread;
+static int clk_id = -1;
+
+static unsigned long
+tmo_enter(void)
+{
+	unsigned long s = intr_disable();
+
+	while (__atomic_test_and_set(&tmo_lk, __ATOMIC_ACQUIRE))
+		;
+	return (s);
+}
+
+static void
+tmo_leave(unsigned long s)
+{
+	__atomic_clear(&tmo_lk, __ATOMIC_RELEASE);
+	intr_restore(s);
+}
+
+void
+timeout_set(struct timeout *to, void (*fn)(void *), void *arg)
+{
+	unsigned long s;
+	int i;
+
+	to->to_func = fn;
+	to->to_arg = arg;
+	to->to_flags = TIMEOUT_INITIALIZED;
+	to->to_time = 0;
+	s = tmo_enter();
+	for (i = 0; i < tmo_n && tmo_list[i] != to; i++)
+		;
+	if (i == tmo_n) {
+		if (tmo_n == TMO_MAX) {
+			tmo_leave(s);
+			panic("shim: more than %d timeouts", TMO_MAX);
+		}
+		tmo_list[tmo_n++] = to;
+	}
+	tmo_leave(s);
+}
+
+int
+timeout_add(struct timeout *to, int nticks)
+{
+	unsigned long s;
+	int was;
+
+	s = tmo_enter();
+	was = to->to_flags & TIMEOUT_ONQUEUE;
+	to->to_time = shim_ticks + (nticks > 0 ? nticks : 1);
+	to->to_flags |= TIMEOUT_ONQUEUE;
+	tmo_leave(s);
+	return (!was);
+}
+
+int
+timeout_del(struct timeout *to)
+{
+	unsigned long s;
+	int was;
+
+	s = tmo_enter();
+	was = to->to_flags & TIMEOUT_ONQUEUE;
+	to->to_flags &= ~TIMEOUT_ONQUEUE;
+	tmo_leave(s);
+	return (was != 0);
+}
+
+/* The barrier sleeps in the kernel: the kernel lock is let go of. */
+int
+timeout_del_barrier(struct timeout *to)
+{
+	int n, rv;
+
+	rv = timeout_del(to);
+	n = kt_release();
+	while (__atomic_load_n(&tmo_running, __ATOMIC_ACQUIRE) == to)
+		sched_yield();
+	__mp_acquire_count(&kernel_lock, n);
+	return (rv);
+}
+
+/* The softclock: every due timeout, one at a time. */
+static void
+shim_softclock(void)
+{
+	struct timeout *to;
+	unsigned long s;
+	int i, mpsafe;
+
+	for (;;) {
+		s = tmo_enter();
+		to = NULL;
+		for (i = 0; i < tmo_n; i++)
+			if ((tmo_list[i]->to_flags & TIMEOUT_ONQUEUE) &&
+			    tmo_list[i]->to_time - shim_ticks <= 0) {
+				to = tmo_list[i];
+				break;
+			}
+		if (to != NULL) {
+			to->to_flags &= ~TIMEOUT_ONQUEUE;
+			to->to_flags |= TIMEOUT_TRIGGERED;
+			__atomic_store_n(&tmo_running, to, __ATOMIC_RELEASE);
+		}
+		tmo_leave(s);
+		if (to == NULL)
+			return;
+		mpsafe = to->to_flags & TIMEOUT_MPSAFE;
+		if (!mpsafe)
+			__mp_lock(&kernel_lock);
+		to->to_func(to->to_arg);
+		if (!mpsafe)
+			__mp_unlock(&kernel_lock);
+		__atomic_add_fetch(&tmo_calls, 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&tmo_running, NULL, __ATOMIC_RELEASE);
+	}
+}
+
+static int
+tmo_due(void)
+{
+	int i;
+
+	for (i = 0; i < tmo_n; i++)
+		if ((tmo_list[i]->to_flags & TIMEOUT_ONQUEUE) &&
+		    tmo_list[i]->to_time - shim_ticks <= 0)
+			return (1);
+	return (0);
+}
+
+static void *
+clk_main(void *v)
+{
+	struct timespec ts;
+	int i, t;
+
+	(void)v;
+	shim_cpu_attach(clk_id);
+	kt_home = clk_id;
+	shim_proc_switch(shim_proc(clk_id));
+	ts.tv_sec = 0;
+	ts.tv_nsec = 1000000000L / clk_hz;
+	while (__atomic_load_n(&clk_run, __ATOMIC_ACQUIRE)) {
+		nanosleep(&ts, NULL);
+		t = __atomic_add_fetch(&shim_ticks, 1, __ATOMIC_RELEASE);
+		if (t % 10 == 0)
+			for (i = 0; i < shim_ncpus; i++)
+				__atomic_or_fetch(&shim_cpus[i].ci_schedstate.
+				    spc_schedflags, SPCF_SHOULDYIELD,
+				    __ATOMIC_RELAXED);
+		if (!tmo_due())
+			continue;
+		if (__atomic_load_n(&cpu_has_runner[0], __ATOMIC_ACQUIRE))
+			pthread_kill(cpu_runner[0], SIGUSR1);
+		else
+			shim_softclock();	/* CPU 0 is idle */
+	}
+	return (NULL);
+}
+
+void
+shim_clock_start(unsigned int hz)
+{
+	if (hz < 1 || hz > 10000 || (clk_id = kt_slot_get()) == -1) {
+		fprintf(stderr, "shim: cannot start a clock at %u Hz\n", hz);
+		exit(2);
+	}
+	clk_hz = hz;
+	tmo_calls = 0;
+	shim_intr_init(shim_softclock);
+	__atomic_store_n(&clk_run, 1, __ATOMIC_RELEASE);
+	if ((errno = pthread_create(&clk_thread, NULL, clk_main, NULL)) != 0) {
+		perror("pthread_create");
+		exit(2);
+	}
+}
+
+void
+shim_clock_stop(void)
+{
+	__atomic_store_n(&clk_run, 0, __ATOMIC_RELEASE);
+	pthread_join(clk_thread, NULL);
+	shim_intr_init(NULL);
+	__atomic_store_n(&kt_slot[clk_id], 0, __ATOMIC_RELEASE);
+	clk_id = -1;
+	tmo_n = 0;
+}
+
+unsigned long
+shim_timeouts_run(void)
+{
+	return (__atomic_load_n(&tmo_calls, __ATOMIC_RELAXED));
+}
+
+/*
+ * Capture of stdout: the kernel's printf(9) is the program's printf(3)
+ * here, so a test reads back what the kernel code printed.
+ */
+static FILE *cap_file;
+static int cap_saved = -1;
+
+void
+shim_capture_start(void)
+{
+	fflush(stdout);
+	if ((cap_file = tmpfile()) == NULL || (cap_saved = dup(1)) == -1 ||
+	    dup2(fileno(cap_file), 1) == -1) {
+		perror("shim: capture");
+		exit(2);
+	}
+}
+
+char *
+shim_capture_end(void)
+{
+	char *buf;
+	long n;
+
+	fflush(stdout);
+	dup2(cap_saved, 1);
+	close(cap_saved);
+	cap_saved = -1;
+	n = lseek(fileno(cap_file), 0, SEEK_END);
+	if (n < 0 || (buf = malloc(n + 1)) == NULL) {
+		perror("shim: capture");
+		exit(2);
+	}
+	lseek(fileno(cap_file), 0, SEEK_SET);
+	if (read(fileno(cap_file), buf, n) != n) {
+		perror("shim: capture");
+		exit(2);
+	}
+	buf[n] = '\0';
+	fclose(cap_file);
+	cap_file = NULL;
+	return (buf);
 }

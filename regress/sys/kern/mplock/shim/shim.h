@@ -91,6 +91,24 @@ void	shim_sym_add(const char *, const void *);
 void	shim_watchdog_start(unsigned int);
 #define shim_tick()	__atomic_add_fetch(&shim_progress, 1, __ATOMIC_RELAXED)
 
+/*
+ * Kernel threads, sleep, the clock and timeouts (the kernel services the
+ * torture test of kern_mplock_torture.c uses).  shim_ncpus is the number
+ * of CPUs CPU_INFO_FOREACH sees (set by the test, with ci_flags);
+ * kernel threads take spare identities above them.  The clock ticks at
+ * hz, asks the CPUs to yield every 10 ticks and runs due timeouts from
+ * an interrupt of CPU 0 (from itself while no thread is on CPU 0).
+ */
+void	shim_clock_start(unsigned int);
+void	shim_clock_stop(void);
+unsigned long shim_timeouts_run(void);	/* timeout functions called */
+unsigned long shim_kthreads_created(void);
+void	shim_kthread_join(void);	/* wait until every one exited */
+
+/* What the program prints to stdout meanwhile (printf(9) included). */
+void	shim_capture_start(void);
+char	*shim_capture_end(void);	/* malloc(3)ed */
+
 /* Small helpers. */
 double	shim_now(void);
 unsigned int shim_rand(unsigned int *);

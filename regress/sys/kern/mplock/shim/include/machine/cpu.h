@@ -9,16 +9,27 @@
 
 struct schedstate_percpu {
 	volatile unsigned int	spc_spinning;	/* spinning on a lock */
+	volatile unsigned int	spc_schedflags;	/* SPCF_*, <sys/sched.h> */
 };
 
 struct cpu_info {
 	unsigned int		 ci_cpuid;
+	volatile unsigned int	 ci_flags;	/* CPUF_RUNNING */
 	struct schedstate_percpu ci_schedstate;
 	unsigned long		 ci_intr_count;	/* interrupts delivered */
 	unsigned long		 ci_intr_waiting; /* ... while waiting */
 } __attribute__((__aligned__(64)));
 
 extern __thread struct cpu_info *shim_curcpu;
+extern struct cpu_info shim_cpus[];
+extern int shim_ncpus;		/* CPUs 0..shim_ncpus-1 are the machine's */
+
+#define CPUF_RUNNING		0x2000
+#define CPU_IS_RUNNING(ci)	((ci)->ci_flags & CPUF_RUNNING)
+#define CPU_INFO_ITERATOR	int
+#define CPU_INFO_FOREACH(cii, ci)					\
+	for ((cii) = 0, (ci) = &shim_cpus[0]; (cii) < shim_ncpus;	\
+	    (cii)++, (ci) = &shim_cpus[(cii)])
 extern __thread volatile int shim_intr_off;
 extern __thread volatile int shim_intr_pending;
 

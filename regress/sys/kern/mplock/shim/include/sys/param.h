@@ -24,4 +24,18 @@
 #define NULL		((void *)0)
 #endif
 
+#define PWAIT		32	/* tsleep_nsec(9) priority */
+
+/*
+ * The harness is a MULTIPROCESSOR kernel built with option
+ * MPLOCK_TORTURE: its "torture" test runs the kernel's torture test
+ * (kern_mplock_torture.c) on the shim's CPUs.
+ */
+#ifndef MULTIPROCESSOR
+#define MULTIPROCESSOR	1
+#endif
+#ifndef MPLOCK_TORTURE
+#define MPLOCK_TORTURE	1
+#endif
+
 #endif /* _SHIM_SYS_PARAM_H_ */

@@ -4,6 +4,8 @@
 #ifndef _SHIM_SYS_SYSTM_H_
 #define _SHIM_SYS_SYSTM_H_
 
+#include <stdint.h>
+
 void	db_enter(void);
 void	panic(const char *, ...)
 	    __attribute__((__noreturn__, __format__(__printf__, 1, 2)));
@@ -14,5 +16,15 @@ extern int db_active;		/* set by the tests: "inside ddb" */
 
 int	printf(const char *, ...)
 	    __attribute__((__format__(__printf__, 1, 2)));
+
+/*
+ * Sleep, wakeup and yield (shim.c): each lets go of the kernel lock
+ * and takes it back after, as mi_switch() does.  A sleep ends on any
+ * wakeup() or when its time is up.
+ */
+#define INFSLP		UINT64_MAX
+int	tsleep_nsec(const volatile void *, int, const char *, uint64_t);
+void	wakeup(const volatile void *);
+void	yield(void);
 
 #endif /* _SHIM_SYS_SYSTM_H_ */

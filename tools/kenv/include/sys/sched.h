@@ -1,0 +1,16 @@
+/* kenv: the parts of <sys/sched.h> kernel lock code may use. */
+#ifndef _KENV_SYS_SCHED_H_
+#define _KENV_SYS_SCHED_H_
+
+#define SPCF_SHOULDYIELD	0x0002
+
+struct cpu_info;
+void	sched_peg_curproc(struct cpu_info *);
+void	sched_unpeg_curproc(void);
+
+#define sched_pause(func) do {						\
+	if (curcpu()->ci_schedstate.spc_schedflags & SPCF_SHOULDYIELD)	\
+		func();							\
+} while (0)
+
+#endif /* !_KENV_SYS_SCHED_H_ */
