@@ -17,7 +17,7 @@ mkdir -p "$PT/tmp"
 TMPDIR=$PT/tmp
 export TMPDIR
 TOOL=$ROOT/tools/mplock-patch
-unset MPLOCK_ROOT _MPLOCK_PATCH_FAULT
+unset MPLOCK_ROOT MPLOCK_PATCH_FAULT
 
 fixture_tree "$PT/pristine" && tree_sig "$PT/pristine" >"$PT/pristine.sig"
 fixture_tree "$PT/pristine-old" old
@@ -88,13 +88,18 @@ verify_applied() {
 		_rc=1
 	}
 
-	# kern_lock.c: one line changed, the block's opening.
+	# kern_lock.c: the ticket lock block removed, from its #ifdef to
+	# its #endif and the blank line after, nothing else.
 	diff "$PT/pristine/sys/kern/kern_lock.c" "$_t/sys/kern/kern_lock.c" \
 	    >"$PT/kl.diff"
-	if [ "$(grep -c '^[<>]' "$PT/kl.diff")" -ne 2 ] ||
-	    ! grep -q '^< #ifdef __USE_MI_MPLOCK$' "$PT/kl.diff" ||
-	    ! grep -q '^> #if 0 /\* __USE_MI_MPLOCK' "$PT/kl.diff"; then
-		echo "kern_lock.c: not the one-line change:"
+	if grep -q '^>' "$PT/kl.diff" ||
+	    [ "$(grep -c '^[0-9]' "$PT/kl.diff")" -ne 1 ] ||
+	    [ "$(sed -n 2p "$PT/kl.diff")" != "< #ifdef __USE_MI_MPLOCK" ] ||
+	    ! grep -qx '< /\* Ticket lock implementation \*/' "$PT/kl.diff" ||
+	    [ "$(tail -n 2 "$PT/kl.diff" | head -n 1)" != \
+	    "< #endif /* __USE_MI_MPLOCK */" ] ||
+	    [ "$(tail -n 1 "$PT/kl.diff")" != "< " ]; then
+		echo "kern_lock.c: not the ticket block removed:"
 		cat "$PT/kl.diff"
 		_rc=1
 	fi
@@ -305,7 +310,7 @@ refuse_diff partial-copy "sys/kern/kern_mplock.c: already exists" \
     m_copy sys/kern/kern_mplock.c
 refuse partial-mplock.h "sys/sys/mplock.h: already ours" \
     m_copy sys/sys/mplock.h
-refuse_diff patched-by-patch1 "the ticket lock block is disabled" m_patched
+refuse_diff patched-by-patch1 "no ticket lock block" m_patched
 refuse man9-already "already mentions mplock.9" \
     m_sed share/man/man9/Makefile 's/^MAN=/MAN=	mplock.9/'
 refuse regress-already "already mentions mplock" \
@@ -340,40 +345,8 @@ old_tree_refused() {
 }
 t_check patch/refuse/openbsd-7.5-tree old_tree_refused
 
-# The number of changes apply makes (directories, files).
-nchanges=$(sh "$TOOL" check "$PT/pristine" | grep -c '^	')
-
-# An error in the middle of apply: it undoes what it did.
-fail_midway() {	# N
-	_t=$(fresh "fail-$1")
-	_MPLOCK_PATCH_FAULT=fail:$1 sh "$TOOL" apply "$_t" 2>"$PT/err" &&
-	    return 1
-	grep -q "nothing changed" "$PT/err" || { cat "$PT/err"; return 1; }
-	same_as "$PT/pristine.sig" "$_t"
-}
-for n in 1 $((nchanges / 2)) $nchanges; do
-	t_check "patch/fail-at-change-$n-of-$nchanges/undone" fail_midway "$n"
-done
-
-# apply killed (kill -9) in the middle: the next apply and check refuse,
-# revert restores.
-killed_midway() {	# N
-	_t=$(fresh "kill-$1")
-	_MPLOCK_PATCH_FAULT=kill:$1 sh "$TOOL" apply "$_t" 2>/dev/null
-	[ -d "$_t/.mplock-patch" ] || { echo "no record left"; return 1; }
-	tree_sig "$_t" >"$_t.sig"
-	sh "$TOOL" apply "$_t" 2>"$PT/err" && return 1
-	grep -q "an earlier apply did not finish" "$PT/err" || return 1
-	sh "$TOOL" check "$_t" 2>"$PT/err" && return 1
-	grep -q "an earlier apply did not finish" "$PT/err" || return 1
-	same_as "$_t.sig" "$_t" || return 1
-	sh "$TOOL" revert "$_t" || return 1
-	same_as "$PT/pristine.sig" "$_t"
-}
-for n in 1 $((nchanges / 2)) $nchanges; do
-	t_check "patch/killed-at-change-$n-of-$nchanges/reverted" \
-	    killed_midway "$n"
-done
+# Failures, signals and kills at every step of apply, revert and
+# config: suite patchfault (76-patchfault.sh).
 
 # revert: refuses what it cannot restore without losing changes.
 revert_cases() {
@@ -530,7 +503,7 @@ config_cases() {
 	    "amd64 -b clh:clh: no such backend" \
 	    "amd64 -o MPLOCK_TICKET:choose the backend with -b" \
 	    "amd64 -o lower:not a kernel option name" \
-	    "amd64 -n GENERIC.MP:not a name for our config"; do
+	    "amd64 -n GENERIC.MP:the stock configs are not ours to write"; do
 		sh "$TOOL" config ${_bad%%:*} -s "$_t" 2>"$_err" && {
 			echo "config ${_bad%%:*} succeeded"
 			return 1
@@ -560,8 +533,9 @@ config_cases() {
 	    "$PT/out" || return 1
 	# Again, other options: ours, so rewritten.
 	MPLOCK_ROOT=$EXT sh "$TOOL" config amd64 -b ticket -w -l -d \
-	    -o MPLOCK_STATS -s "$_t" >/dev/null || return 1
-	for _o in MPLOCK_TICKET WITNESS MP_LOCKDEBUG MPLOCK_DEBUG MPLOCK_STATS
+	    -o MPLOCK_DEBUG_NEVENTS=64 -s "$_t" >/dev/null || return 1
+	for _o in MPLOCK_TICKET WITNESS MP_LOCKDEBUG MPLOCK_DEBUG \
+	    MPLOCK_DEBUG_NEVENTS=64
 	do
 		grep -Eqx "option[[:space:]]+$_o" "$_c" || {
 			echo "no option $_o"
@@ -596,7 +570,7 @@ config_no_debug() {
 	tree_sig "$_t" >"$_t.sig"
 	MPLOCK_ROOT=$_r sh "$TOOL" config amd64 -d -s "$_t" 2>"$PT/err" &&
 	    return 1
-	grep -q "has no debug layer" "$PT/err" || return 1
+	grep -q "has no sys/kern/kern_mplock_debug.c" "$PT/err" || return 1
 	same_as "$_t.sig" "$_t"
 }
 t_check patch/config/debug-needs-debug-layer config_no_debug
