@@ -611,3 +611,131 @@ elif MPLOCK_ROOT=$EXT sh "$TOOL" apply "$_t" >"$PT/kc.log" 2>&1; then
 else
 	t_fail patch/kcompile "apply failed" "$PT/kc.log"
 fi
+
+# ---------------------------------------------------------------------
+# The defects of issue 13, one test each (each failed with the tool
+# before its fix).
+
+# 1. config -n with glob, blank, quote or leading-dash characters is
+# refused in one line and changes nothing; a record naming such a path
+# is refused by revert and revert -f, which delete nothing.
+d1_names() {
+	_t=$(fresh d1)
+	sh "$TOOL" apply "$_t" >/dev/null || return 1
+	tree_sig "$_t" >"$_t.sig"
+	for _n in '*' 'a b' 'X"Y' '-x' "it's" 'a?' '[A]' 'a;b' '$(x)' \
+	    '..' '.hidden' 'a/b' ''; do
+		sh "$TOOL" config amd64 -n "$_n" -s "$_t" >"$PT/out" \
+		    2>"$PT/err" && {
+			echo "config -n '$_n' accepted"
+			return 1
+		}
+		[ "$(wc -l <"$PT/err")" -eq 1 ] || {
+			echo "config -n '$_n': not one line:"
+			cat "$PT/err"
+			return 1
+		}
+		same_as "$_t.sig" "$_t" || return 1
+	done
+	# A record naming a glob (hand-made): nothing deleted.
+	echo "A sys/arch/amd64/conf/* 1-1" >>"$_t/.mplock-patch/journal"
+	tree_sig "$_t" >"$_t.sig"
+	for _f in "" -f; do
+		sh "$TOOL" revert $_f "$_t" 2>"$PT/err" && return 1
+		cat "$PT/err"
+		grep -q "the record was changed by hand" "$PT/err" || return 1
+		same_as "$_t.sig" "$_t" || return 1
+	done
+}
+t_check patch/defect1/names-checked d1_names
+
+# 2. (a failed record write) is covered by suite patchfault: a full disk
+# at every size and a failed write at every step.
+
+# 3. A journal whose last line was cut while written: revert finishes,
+# or refuses in one line saying what to do; never a path glued from two
+# lines.
+d3_torn_journal() {
+	_t=$(fresh d3)
+	sh "$TOOL" apply "$_t" >/dev/null || return 1
+	cp "$_t/.mplock-patch/journal" "$PT/d3.journal"
+	_sz=$(wc -c <"$PT/d3.journal")
+	_last=$(tail -n 1 "$PT/d3.journal" | wc -c)
+	_cut=$((_sz - _last + 1))
+	while [ "$_cut" -lt "$_sz" ]; do
+		head -c "$_cut" "$PT/d3.journal" >"$_t/.mplock-patch/journal"
+		if sh "$TOOL" revert "$_t" >"$PT/out" 2>"$PT/err"; then
+			same_as "$PT/pristine.sig" "$_t" || return 1
+			sh "$TOOL" apply "$_t" >/dev/null || return 1
+		else
+			echo "cut at $_cut of $_sz:"
+			cat "$PT/err"
+			[ "$(wc -l <"$PT/err")" -eq 1 ] || return 1
+			grep -q 'since apply' "$PT/err" && return 1
+		fi
+		_cut=$((_cut + 7))
+	done
+	sh "$TOOL" revert "$_t" >/dev/null || return 1
+	same_as "$PT/pristine.sig" "$_t"
+}
+t_check patch/defect3/torn-journal-line d3_torn_journal
+
+# 4. revert killed (kill -9) in the middle: the next plain revert
+# finishes it.  The kill comes from a cp(1) in PATH that kills the tool
+# on its Nth call, so that it works without the tool's own hooks.
+d4_killed_revert() {
+	mkdir -p "$PT/cpkill"
+	cat >"$PT/cpkill/cp" <<'EOS'
+#!/bin/sh
+n=$(($(cat "$CPKILL_COUNT") + 1))
+echo $n >"$CPKILL_COUNT"
+[ "$n" -eq "$CPKILL_AT" ] && kill -9 $PPID
+exec /bin/cp "$@"
+EOS
+	chmod +x "$PT/cpkill/cp"
+	for _at in 1 2 3 5; do
+		_t=$(fresh "d4-$_at")
+		sh "$TOOL" apply "$_t" >/dev/null || return 1
+		echo 0 >"$PT/cpkill.count"
+		CPKILL_COUNT=$PT/cpkill.count CPKILL_AT=$_at \
+		    PATH=$PT/cpkill:$PATH sh "$TOOL" revert "$_t" \
+		    >/dev/null 2>&1
+		sh "$TOOL" revert "$_t" || return 1
+		same_as "$PT/pristine.sig" "$_t" || return 1
+	done
+}
+t_check patch/defect4/killed-revert-finished d4_killed_revert
+
+# 7. config: options GENERIC.MP sets and repeated ones are not written
+# twice (config(8) refuses them), unknown MPLOCK_* options are refused,
+# and -o '*' is not a glob.
+d7_config_options() {
+	_t=$(fresh d7)
+	sh "$TOOL" apply "$_t" >/dev/null || return 1
+	sh "$TOOL" config amd64 -s "$_t" -w -w -o DDB -o MULTIPROCESSOR \
+	    -o WITNESS >/dev/null 2>"$PT/err" || return 1
+	cat "$PT/err"
+	_c=$_t/sys/arch/amd64/conf/MLOCK.MP
+	cat "$_c"
+	# Every option once over the config and what it includes.
+	cat "$_c" "$_t/sys/arch/amd64/conf/GENERIC.MP" \
+	    "$_t/sys/arch/amd64/conf/GENERIC" |
+	    awk '$1 == "option" { print $2 }' | sort | uniq -d >"$PT/dups"
+	[ ! -s "$PT/dups" ] || { echo "twice:"; cat "$PT/dups"; return 1; }
+	grep -qx 'option[[:space:]]*WITNESS' "$_c" || return 1
+	tree_sig "$_t" >"$_t.sig"
+	mkdir -p "$PT/globdir"
+	: >"$PT/globdir/WITNESS_GLOB"
+	for _o in MPLOCK_FOO MPLOCK_DEBUGX '*' 'W*' 'A B' 'a'; do
+		(cd "$PT/globdir" && sh "$TOOL" config amd64 -o "$_o" \
+		    -s "$_t") >/dev/null 2>"$PT/err" && {
+			echo "-o '$_o' accepted"
+			return 1
+		}
+		[ "$(wc -l <"$PT/err")" -eq 1 ] || { cat "$PT/err"; return 1; }
+		same_as "$_t.sig" "$_t" || return 1
+	done
+	sh "$TOOL" revert "$_t" >/dev/null || return 1
+	same_as "$PT/pristine.sig" "$_t"
+}
+t_check patch/defect7/config-options d7_config_options
