@@ -17,6 +17,11 @@ test:
 bench:
 	@${SH} tools/bench.sh
 
+# tools/mplock-patch under faults at every step with this whole
+# checkout, and a full disk at every size (make test: a small checkout).
+test-patchfault:
+	@MPLOCK_FAULT_LONG=1 ${SH} tools/test.sh patchfault
+
 test-cross:
 	@${SH} tools/cross.sh
 
@@ -39,4 +44,4 @@ revert:
 clean:
 	rm -rf build
 
-.PHONY: all test test-cross bench lint verify clean patch apply revert
+.PHONY: all test test-patchfault test-cross bench lint verify clean patch apply revert
