@@ -739,3 +739,109 @@ d7_config_options() {
 	same_as "$PT/pristine.sig" "$_t"
 }
 t_check patch/defect7/config-options d7_config_options
+
+# ---------------------------------------------------------------------
+# diff modes: -k (the kernel: sys/ and the manual pages), -r (the
+# regress directory), -b (one backend's file); the diffstat on stderr.
+
+# diffstat_ok DIFF STAT: STAT's totals are DIFF's, file for file.
+diffstat_ok() {
+	awk '/^Index: / { n++; next } /^(\+\+\+|---) / { next }
+	    /^\+/ { a++ } /^-/ { d++ }
+	    END { printf " %d files changed, %d insertions(+), %d deletions(-)\n",
+		n, a, d }' "$1" | diff - "$(tail -n 1 "$2" >"$2.last"; echo "$2.last")"
+}
+
+diff_modes() {
+	_a=$(fresh dm-apply)
+	sh "$TOOL" apply "$_a" >/dev/null || return 1
+	_p=$(fresh dm-patch)
+	sh "$TOOL" diff -k "$_p" >"$PT/k.diff" 2>"$PT/k.stat" || return 1
+	sh "$TOOL" diff --regress "$_p" >"$PT/r.diff" 2>"$PT/r.stat" ||
+	    return 1
+	sh "$TOOL" diff -q -k -b mlock "$_p" >"$PT/kb.diff" 2>"$PT/kb.stat" ||
+	    return 1
+	[ ! -s "$PT/kb.stat" ] || { echo "-q printed a diffstat"; return 1; }
+	same_as "$PT/pristine.sig" "$_p" || return 1
+	cat "$PT/k.stat"
+	diffstat_ok "$PT/k.diff" "$PT/k.stat" || return 1
+	diffstat_ok "$PT/r.diff" "$PT/r.stat" || return 1
+	[ "$(head -n 1 "$PT/k.diff" | cut -c1-7)" = "Index: " ] || return 1
+	grep '^Index: ' "$PT/k.diff" | grep -v '^Index: \(sys\|share/man\)/' &&
+	    { echo "-k has more than sys/ and share/man/"; return 1; }
+	grep '^Index: ' "$PT/r.diff" | grep -v '^Index: regress/' &&
+	    { echo "-r has more than regress/"; return 1; }
+	# The kernel diff removes the ticket lock block; no #if 0.
+	grep -q '^+#if 0' "$PT/k.diff" && return 1
+	grep -q '^-/\* Ticket lock implementation \*/' "$PT/k.diff" ||
+	    return 1
+	# Kernel, then regress: what apply makes.
+	(cd "$_p" && patch -p0 -s <"$PT/k.diff") || return 1
+	for _f in $(sed -n 's/^Index: //p' "$PT/k.diff"); do
+		cmp "$_a/$_f" "$_p/$_f" || return 1
+	done
+	(cd "$_p" && patch -p0 -s <"$PT/r.diff") || return 1
+	mv "$_a/.mplock-patch" "$PT/dm-record"
+	tree_sig "$_a" >"$_a.sig"
+	same_as "$_a.sig" "$_p" || return 1
+	# One backend: the others' files and sys/conf/files lines left out.
+	_b=$(fresh dm-backend)
+	(cd "$_b" && patch -p0 -s <"$PT/kb.diff") || return 1
+	for _be in $BACKENDS; do
+		if [ "$_be" = mlock ]; then
+			[ -f "$_b/sys/kern/kern_mplock_mlock.c" ] || return 1
+		else
+			[ ! -e "$_b/sys/kern/kern_mplock_$_be.c" ] &&
+			    ! grep -q "kern_mplock_$_be\.c" \
+			    "$_b/sys/conf/files" || {
+				echo "-b mlock has $_be"
+				return 1
+			}
+		fi
+	done
+	sh "$TOOL" diff -b nosuch "$_p" 2>"$PT/err" && return 1
+	grep -q "nosuch: no such backend" "$PT/err"
+}
+t_check patch/diff/modes-kernel-regress-backend diff_modes
+
+# The vendored OpenBSD tree: apply and revert (byte for byte), and the
+# kernel diff applied with patch -p0 to a pristine copy gives the files
+# apply gives.  Its size is printed (README).
+. "$ROOT/tools/lib/vendor.sh"
+real_tree() {	# vendored-tree
+	_v=$1
+	_r=$PT/real
+	rm -rf "$_r" "$PT/real-applied"
+	cp -Rp "$_v" "$_r"
+	tree_sig "$_r" >"$PT/real.sig"
+	sh "$TOOL" apply "$_r" || return 1
+	grep -q '__USE_MI_MPLOCK' "$_r/sys/kern/kern_lock.c" &&
+	    { echo "kern_lock.c keeps the ticket block"; return 1; }
+	mkdir -p "$PT/real-applied"
+	(cd "$_r" && tar -cf - sys share) | (cd "$PT/real-applied" &&
+	    tar -xf -) || return 1
+	sh "$TOOL" revert "$_r" || return 1
+	same_as "$PT/real.sig" "$_r" || return 1
+	sh "$TOOL" diff -k "$_r" >"$PT/real-k.diff" 2>"$PT/real-k.stat" ||
+	    return 1
+	sh "$TOOL" diff -k -b mlock "$_r" >"$PT/real-kb.diff" 2>/dev/null ||
+	    return 1
+	sh "$TOOL" diff "$_r" >"$PT/real-all.diff" 2>/dev/null || return 1
+	sh "$TOOL" diff -r "$_r" >"$PT/real-r.diff" 2>/dev/null || return 1
+	(cd "$_r" && patch -p0 -s <"$PT/real-k.diff") || return 1
+	for _f in $(sed -n 's/^Index: //p' "$PT/real-k.diff"); do
+		cmp "$PT/real-applied/$_f" "$_r/$_f" || return 1
+	done
+	(cd "$_r" && patch -R -p0 -s <"$PT/real-k.diff") || return 1
+	same_as "$PT/real.sig" "$_r" || return 1
+	(cd "$_r" && patch -p0 -s --dry-run <"$PT/real-kb.diff") || return 1
+	cat "$PT/real-k.stat"
+	echo "lines: diff $(wc -l <"$PT/real-all.diff"), -k" \
+	    "$(wc -l <"$PT/real-k.diff"), -k -b mlock" \
+	    "$(wc -l <"$PT/real-kb.diff"), -r $(wc -l <"$PT/real-r.diff")"
+}
+if _v=$(vendor_tree openbsd-src 2>"$PT/vendor.err"); then
+	t_check patch/real-tree/apply-revert-diff-kernel real_tree "$_v"
+else
+	t_skip patch/real-tree "no vendored openbsd-src: $(cat "$PT/vendor.err")"
+fi
