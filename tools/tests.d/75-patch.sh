@@ -673,7 +673,7 @@ d3_torn_journal() {
 			[ "$(wc -l <"$PT/err")" -eq 1 ] || return 1
 			grep -q 'since apply' "$PT/err" && return 1
 		fi
-		_cut=$((_cut + 7))
+		_cut=$((_cut + 13))
 	done
 	sh "$TOOL" revert "$_t" >/dev/null || return 1
 	same_as "$PT/pristine.sig" "$_t"
@@ -844,4 +844,32 @@ if _v=$(vendor_tree openbsd-src 2>"$PT/vendor.err"); then
 	t_check patch/real-tree/apply-revert-diff-kernel real_tree "$_v"
 else
 	t_skip patch/real-tree "no vendored openbsd-src: $(cat "$PT/vendor.err")"
+fi
+
+# Every config "mplock-patch config" can write (tools/lib/configcheck.sh):
+# written, the same file for the same choices in another order; with
+# MPLOCK_CONFIG8 set to a config(8) binary, run through it on the
+# patched vendored tree.
+. "$ROOT/tools/lib/configcheck.sh"
+config_every() {	# config8 tree arch
+	config_check_all "$@" >"$PT/configcheck.out"
+	_rc=$?
+	cat "$PT/configcheck.out"
+	[ "$_rc" -eq 0 ] && ! grep -q '^FAIL' "$PT/configcheck.out"
+}
+_t=$(fresh config-every)
+sh "$TOOL" apply "$_t" >/dev/null &&
+    t_check patch/config/every-variant-deterministic config_every true \
+    "$_t" amd64
+if [ -z "${MPLOCK_CONFIG8:-}" ]; then
+	t_skip patch/config/config8 "MPLOCK_CONFIG8 not set (a config(8)" \
+	    "binary, as the kernel build makes)"
+elif ! _v=$(vendor_tree openbsd-src 2>/dev/null); then
+	t_skip patch/config/config8 "no vendored openbsd-src"
+else
+	_t=$PT/real-config8
+	rm -rf "$_t"
+	cp -Rp "$_v" "$_t"
+	sh "$TOOL" apply "$_t" >/dev/null &&
+	    t_check patch/config/config8 config_every "$MPLOCK_CONFIG8" "$_t"
 fi
