@@ -40,7 +40,8 @@ LONG=${MPLOCK_FAULT_LONG:-0}
 if [ "$LONG" = 1 ]; then
 	R=$ROOT
 else
-	R=$PF/root
+	# A blank in its path, as a checkout may have.
+	R="$PF/the root"
 	for _f in sys/sys/mplock.h sys/kern/kern_mplock.c \
 	    sys/kern/kern_mplock.h sys/kern/kern_mplock_mlock.c \
 	    sys/kern/kern_mplock_debug.c sys/arch/amd64/include/mplock.h \
@@ -407,6 +408,37 @@ odd_src() {
 	tmp_clean
 }
 t_check "patchfault/odd-source-names" odd_src
+
+# The work directory goes on every exit: success, refusal, usage
+# error, and a signal in the middle of a command that does not change
+# the tree.
+tmp_every_exit() {
+	_t=$(fresh tmpx)
+	rm -rf "${TMPDIR:?}"/*
+	for _c in "check" "diff" "diff -k" "diff -r -q" "revert" "config amd64 -s"
+	do
+		pt $_c "$_t" >/dev/null 2>&1
+		tmp_clean || { echo "after $_c on the pristine tree"; return 1; }
+	done
+	pt apply "$_t" >/dev/null || return 1
+	for _c in "check" "diff" "apply" "config vax -s" "config amd64 -n * -s" \
+	    "diff -b nosuch" "nosuch"; do
+		pt $_c "$_t" >/dev/null 2>&1
+		tmp_clean || { echo "after $_c on the patched tree"; return 1; }
+	done
+	pt revert "$_t" >/dev/null || return 1
+	for _sig in INT TERM HUP; do
+		for _d in 0.05 0.2 0.4; do
+			pt diff "$_t" >/dev/null 2>&1 &
+			sleep $_d
+			kill -$_sig $! 2>/dev/null
+			wait $!
+			tmp_clean || { echo "after SIG$_sig at ${_d}s"; return 1; }
+		done
+	done
+	pristine "$_t"
+}
+t_check "patchfault/temp-dir-removed-on-every-exit" tmp_every_exit
 
 _pts=$(awk '{ s += $1 } END { print s + 0 }' "$PF/points" 2>/dev/null)
 _disk=$(awk '{ s += $1 } END { print s + 0 }' "$PF/disk" 2>/dev/null)
