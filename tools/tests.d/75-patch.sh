@@ -396,10 +396,19 @@ t_check patch/diff/patch-p0-equals-apply diff_patch
 make_targets() {	# make
 	_t=$(fresh "make-$1")
 	(cd "$ROOT" && $1 -s patch SRC="$_t") >"$PT/make.diff" || return 1
-	sh "$TOOL" diff "$_t" | cmp -s - "$PT/make.diff" || {
+	sh "$TOOL" diff "$_t" 2>/dev/null | cmp -s - "$PT/make.diff" || {
 		echo "make patch differs from mplock-patch diff"
 		return 1
 	}
+	for _m in kernel:-k regress:-r; do
+		(cd "$ROOT" && $1 -s "patch-${_m%:*}" SRC="$_t") \
+		    >"$PT/make.diff" 2>/dev/null || return 1
+		sh "$TOOL" diff "${_m#*:}" "$_t" 2>/dev/null |
+		    cmp -s - "$PT/make.diff" || {
+			echo "make patch-${_m%:*} differs from diff ${_m#*:}"
+			return 1
+		}
+	done
 	(cd "$ROOT" && $1 -s apply SRC="$_t") || return 1
 	verify_applied "$_t" || return 1
 	(cd "$ROOT" && $1 -s revert SRC="$_t") || return 1
