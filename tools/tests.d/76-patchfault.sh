@@ -429,10 +429,15 @@ tmp_every_exit() {
 	pt revert "$_t" >/dev/null || return 1
 	for _sig in INT TERM HUP; do
 		for _d in 0.05 0.2 0.4; do
-			pt diff "$_t" >/dev/null 2>&1 &
+			# The tool itself in the background (not a
+			# function: a subshell would take the signal), with
+			# SIGINT not ignored (as sh makes it for "&").
+			MPLOCK_ROOT=$R perl -e '$SIG{INT} = "DEFAULT";
+			    exec @ARGV' sh "$TOOL" diff "$_t" >/dev/null 2>&1 &
 			sleep $_d
 			kill -$_sig $! 2>/dev/null
 			wait $!
+			echo "SIG$_sig after ${_d}s: exit $?"
 			tmp_clean || { echo "after SIG$_sig at ${_d}s"; return 1; }
 		done
 	done
