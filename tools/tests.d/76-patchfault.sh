@@ -427,13 +427,25 @@ tmp_every_exit() {
 		tmp_clean || { echo "after $_c on the patched tree"; return 1; }
 	done
 	pt revert "$_t" >/dev/null || return 1
-	for _sig in INT TERM HUP; do
-		for _d in 0.05 0.2 0.4; do
+	# This whole checkout's diff: long enough to be signalled halfway.
+	_sigs="INT TERM HUP"
+	command -v perl >/dev/null 2>&1 || {
+		echo "no perl: SIGINT not tested"
+		_sigs="TERM HUP"
+	}
+	for _sig in $_sigs; do
+		for _d in 0.02 0.05 0.1 0.2; do
 			# The tool itself in the background (not a
 			# function: a subshell would take the signal), with
 			# SIGINT not ignored (as sh makes it for "&").
-			MPLOCK_ROOT=$R perl -e '$SIG{INT} = "DEFAULT";
-			    exec @ARGV' sh "$TOOL" diff "$_t" >/dev/null 2>&1 &
+			if [ "$_sig" = INT ]; then
+				MPLOCK_ROOT=$ROOT perl -e '$SIG{INT} = "DEFAULT";
+				    exec @ARGV' sh "$TOOL" diff "$_t" \
+				    >/dev/null 2>&1 &
+			else
+				MPLOCK_ROOT=$ROOT sh "$TOOL" diff "$_t" \
+				    >/dev/null 2>&1 &
+			fi
 			sleep $_d
 			kill -$_sig $! 2>/dev/null
 			wait $!
