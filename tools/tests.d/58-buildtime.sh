@@ -368,3 +368,29 @@ bt_odd_logs() {
 	done
 }
 t_check "buildtime/odd-inputs/import" bt_odd_logs
+
+# Names and numbers: a label that is no plain file name, -j 0, -n 0,
+# a -C that is no directory: one line of error, nothing written.
+bt_bad_args() {
+	rm -rf "$BTD/args"
+	mkdir -p "$BTD/args"
+	for _a in "-l a/b" "-l -x" "-l .x" "-l *" "-l a_b" "-j 0" "-n 0" \
+	    "-j x" "-C $BTD/nosuch"; do
+		_o=${_a%% *} _v=${_a#* }
+		(cd "$BTD/args" && sh "$BT" run -C ../proj -n 1 -w 0 "$_o" "$_v") \
+		    >/dev/null 2>"$BTD/args.err"
+		_rc=$?
+		case $_a in
+		"-l a_b")
+			[ "$_rc" -eq 0 ] || { cat "$BTD/args.err"; return 1; }
+			rm -f "$BTD/args"/*
+			continue ;;
+		esac
+		echo "$_a: $(cat "$BTD/args.err")"
+		[ "$_rc" -ne 0 ] && [ "$(wc -l <"$BTD/args.err")" -eq 1 ] &&
+		    [ -z "$(ls "$BTD/args")" ] || return 1
+	done
+	sh "$BT" import -l 'a b' "$BTD/times.log" >/dev/null 2>&1 && return 1
+	return 0
+}
+t_check "buildtime/bad-arguments" bt_bad_args
