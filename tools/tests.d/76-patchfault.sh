@@ -52,8 +52,9 @@ else
 		cp "$ROOT/$_f" "$R/$_f"
 	done
 fi
+PTSH=sh
 pt() {
-	MPLOCK_ROOT=$R sh "$TOOL" "$@"
+	MPLOCK_ROOT=$R $PTSH "$TOOL" "$@"
 }
 
 fixture_tree "$PF/pristine" && tree_sig "$PF/pristine" >"$PF/pristine.sig"
@@ -187,6 +188,37 @@ for cmd in apply revert revert-f config; do
 		t_check "patchfault/$cmd/$mode-at-every-step" sweep $cmd $mode
 	done
 done
+
+# The same under mksh (a pdksh, as OpenBSD's ksh), at the first, a
+# middle and the last step of each command, each way.
+sweep_ends() {
+	_cmd=$1 _mode=$2
+	case $_cmd in
+	apply)	_stage=pristine _args=apply ;;
+	revert)	_stage=configured _args=revert ;;
+	revert-f) _stage=changed _args="revert -f" ;;
+	config)	_stage=applied _args="config $CONF_ARGS -s" ;;
+	esac
+	_n=$(steps "$_stage" $_args)
+	[ "$_n" -gt 0 ] 2>/dev/null || { echo "no steps counted"; return 1; }
+	for _i in 1 $(((_n + 1) / 2)) "$_n"; do
+		fault_at "$_i" || { echo "$_cmd, $_mode at step $_i of $_n"
+			return 1; }
+		echo 1 >>"$PF/points"
+	done
+}
+if command -v mksh >/dev/null 2>&1; then
+	PTSH=mksh
+	for cmd in apply revert revert-f config; do
+		for mode in $MODES; do
+			t_check "patchfault/mksh/$cmd/$mode-first-middle-last" \
+			    sweep_ends $cmd $mode
+		done
+	done
+	PTSH=sh
+else
+	t_skip "patchfault/mksh" "mksh not installed"
+fi
 
 # ---------------------------------------------------------------------
 # A full disk: a tmpfs, filled up to K pages free, for K from 0 up to
