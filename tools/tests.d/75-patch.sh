@@ -306,6 +306,14 @@ refuse read-only-dir "sys/kern: directory not writable" \
     m_chmod 555 sys/kern
 refuse read-only-top "directory not writable" m_chmod 555 .
 refuse_diff stray-record "an earlier apply did not finish" m_state
+m_state_file() {	# dir: a file where the record directory goes
+	: >"$1/.mplock-patch"
+}
+m_state_link() {	# dir: a link there
+	ln -s /tmp "$1/.mplock-patch"
+}
+refuse state-is-a-file ".mplock-patch is not a directory" m_state_file
+refuse state-is-a-link ".mplock-patch is not a directory" m_state_link
 refuse_diff partial-copy "sys/kern/kern_mplock.c: already exists" \
     m_copy sys/kern/kern_mplock.c
 refuse partial-mplock.h "sys/sys/mplock.h: already ours" \
