@@ -17,6 +17,11 @@ test:
 bench:
 	@${SH} tools/bench.sh
 
+# tools/mplock-patch under faults at every step with this whole
+# checkout, and a full disk at every size (make test: a small checkout).
+test-patchfault:
+	@MPLOCK_FAULT_LONG=1 ${SH} tools/test.sh patchfault
+
 test-cross:
 	@${SH} tools/cross.sh
 
@@ -30,6 +35,14 @@ verify:
 patch:
 	@${SH} tools/mplock-patch diff ${SRC}
 
+# The kernel change alone (sys/ and the manual pages), for review; and
+# the regress directory as a diff of its own.
+patch-kernel:
+	@${SH} tools/mplock-patch diff -k ${SRC}
+
+patch-regress:
+	@${SH} tools/mplock-patch diff -r ${SRC}
+
 apply:
 	@${SH} tools/mplock-patch apply ${SRC}
 
@@ -39,4 +52,4 @@ revert:
 clean:
 	rm -rf build
 
-.PHONY: all test test-cross bench lint verify clean patch apply revert
+.PHONY: all test test-patchfault test-cross bench lint verify clean patch patch-kernel patch-regress apply revert

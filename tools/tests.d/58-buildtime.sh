@@ -218,3 +218,179 @@ if command -v original-awk >/dev/null 2>&1 &&
 else
 	t_skip "buildtime/bsd-awk-and-ksh" "original-awk or mksh missing"
 fi
+
+# Issue 13, defect 5: import without -o appends to what stdout is; it
+# does not open /dev/stdout anew (which truncates the file on Linux).
+bt_import_append() {
+	echo "my notes" >"$BTD/notes"
+	sh "$BT" import "$BTD/times.log" >>"$BTD/notes" || return 1
+	cat "$BTD/notes"
+	[ "$(sed -n 1p "$BTD/notes")" = "my notes" ] || return 1
+	grep -v '^#' "$BTD/notes" | sed 1d | diff "$BTD/want.data" -
+}
+t_check "buildtime/defect5/import-appends" bt_import_append
+
+# Defect 6: a relative -o (or the default name) is where the user is,
+# not in -C's directory, and a failed build's message names the log
+# that has its output.
+bt_relative_out() {
+	rm -rf "$BTD/cwd"
+	mkdir -p "$BTD/cwd"
+	(cd "$BTD/cwd" && sh "$BT" run -C ../proj -n 1 -w 0 -o rel.txt) ||
+	    return 1
+	[ -s "$BTD/cwd/rel.txt" ] && [ -s "$BTD/cwd/rel.log" ] ||
+	    { echo "results or log not in the current directory"; return 1; }
+	[ ! -e "$BTD/proj/rel.txt" ] && [ ! -e "$BTD/proj/rel.log" ] ||
+	    { echo "written into -C's directory"; return 1; }
+	(cd "$BTD/cwd" && sh "$BT" run -C ../broken -n 1 -w 0 -l fails) \
+	    2>"$BTD/cwd.err" && return 1
+	cat "$BTD/cwd.err"
+	_log=$(sed -n 's/.*build failed, see //p' "$BTD/cwd.err")
+	case $_log in
+	"$BTD"/cwd/fails-*.log)	;;
+	*)	echo "log named: $_log"; return 1 ;;
+	esac
+	grep -q false "$_log"
+}
+t_check "buildtime/defect6/relative-output" bt_relative_out
+
+# Odd inputs to compare: every file gets the answer ministat gives (the
+# same lines from the tool's own statistics) or one line of error, the
+# same from both, never a silent misreading.  Files written by hand,
+# then random ones (seeded).
+bt_odd_inputs() {
+	_d=$BTD/odd
+	rm -rf "$_d"
+	mkdir -p "$_d"
+	printf '1\n2\n3\n' >"$_d/ok"
+	: >"$_d/empty"
+	printf '1\r\n2\r\n3\r\n' >"$_d/crlf"
+	printf '1 2 3\r\n4 5 6\r\n7 8 9\r\n' >"$_d/crlf3"
+	printf '1\000\n2\n3\n' >"$_d/nul"
+	printf '\377\376x\n2\n3\n' >"$_d/binary"
+	printf '1e300\n2e300\n3e300\n' >"$_d/huge"
+	printf '1e400\n2\n3\n' >"$_d/inf"
+	printf '12345678901234567890.5\n1\n2\n' >"$_d/digits"
+	printf '1 2 3\n4 5\n6 7 8\n9 1 2\n' >"$_d/missing"
+	printf '# c\n\n1\n2\n3\n' >"$_d/blank"
+	printf '1\n2\n3' >"$_d/nonl"
+	printf '0x10\n2\n3\n' >"$_d/hex"
+	printf 'nan\n2\n3\n' >"$_d/nan"
+	printf -- '-1\n2\n3\n' >"$_d/negative"
+	printf '1,5\n2,5\n3,5\n' >"$_d/comma"
+	printf '1\n2\n' >"$_d/two"
+	printf '55.83 400 260\n' >"$_d/oneline"
+	awk 'BEGIN { srand(7)
+	    for (f = 0; f < 12; f++) {
+		n = int(rand() * 6)
+		for (i = 0; i < n; i++) {
+			l = ""
+			m = int(rand() * 12)
+			for (j = 0; j < m; j++)
+				l = l substr("0123456789.e- +#\t\r x", \
+				    int(rand() * 22) + 1, 1)
+			print l > ("'"$_d"'/rand" f)
+		}
+		close("'"$_d"'/rand" f)
+	    } }'
+	for _f in "$_d"/*; do
+		[ "$_f" = "$_d/ok" ] && continue
+		for _fld in real user; do
+			sh "$BT" compare -f $_fld "$_d/ok" "$_f" \
+			    >"$_d/m.out" 2>"$_d/m.err"
+			_mrc=$?
+			sh "$BT" compare -s -f $_fld "$_d/ok" "$_f" \
+			    >"$_d/o.out" 2>"$_d/o.err"
+			_orc=$?
+			echo "${_f##*/} ($_fld): exit $_mrc / $_orc:" \
+			    "$(cat "$_d/m.err")"
+			sed '/^column /,$!d' "$_d/m.out" | sed 1d >"$_d/m.cmp"
+			sed '/^column /,$!d' "$_d/o.out" | sed 1d >"$_d/o.cmp"
+			[ "$_mrc" -eq "$_orc" ] &&
+			    diff "$_d/m.cmp" "$_d/o.cmp" &&
+			    diff "$_d/m.err" "$_d/o.err" || {
+				echo "ministat and the tool differ"
+				return 1
+			}
+			if [ "$_mrc" -ne 0 ]; then
+				[ "$(wc -l <"$_d/m.err")" -eq 1 ] ||
+				    { echo "not one line"; return 1; }
+			else
+				grep -q 'confidence' "$_d/m.cmp" || return 1
+			fi
+		done
+	done
+	# The ones that must be refused, and the ones read as ministat does.
+	for _f in nul binary huge inf digits missing hex nan comma; do
+		sh "$BT" compare -s "$_d/ok" "$_d/$_f" >/dev/null 2>&1 && {
+			echo "$_f accepted"
+			return 1
+		}
+	done
+	for _f in crlf crlf3 blank nonl negative; do
+		sh "$BT" compare -s "$_d/ok" "$_d/$_f" >/dev/null || {
+			echo "$_f refused"
+			return 1
+		}
+	done
+}
+if command -v ministat >/dev/null 2>&1; then
+	t_check "buildtime/odd-inputs/compare" bt_odd_inputs
+else
+	t_skip "buildtime/odd-inputs/compare" "ministat not installed"
+fi
+
+# Odd inputs to import: a CRLF log reads as the same log; an incomplete
+# report, a figure twice, a huge figure, a missing or binary file: one
+# line of error, nothing written.
+bt_odd_logs() {
+	_d=$BTD/oddlog
+	rm -rf "$_d"
+	mkdir -p "$_d"
+	sed 's/$/\r/' "$BTD/times.log" >"$_d/crlf.log"
+	sh "$BT" import "$_d/crlf.log" | grep -v '^#' |
+	    diff "$BTD/want.data" - || return 1
+	printf 'real 1.00\nuser 2.00\nreal 3.00\nuser 4.00\nsys 5.00\n' \
+	    >"$_d/incomplete.log"
+	printf 'real 1.00\nuser 2.00\nsys 3.00\nreal 4.00\n' >"$_d/cut.log"
+	printf 'real 9999999999.00\nuser 1\nsys 1\n' >"$_d/huge.log"
+	printf '\000\001\377real\n' >"$_d/binary.log"
+	: >"$_d/empty.log"
+	for _l in incomplete cut huge binary empty nosuch; do
+		rm -f "$_d/out"
+		sh "$BT" import -o "$_d/out" "$_d/$_l.log" 2>"$_d/err" && {
+			echo "$_l: accepted"
+			return 1
+		}
+		echo "$_l: $(cat "$_d/err")"
+		[ "$(wc -l <"$_d/err")" -eq 1 ] || return 1
+		[ ! -e "$_d/out" ] || { echo "$_l: wrote a file"; return 1; }
+	done
+}
+t_check "buildtime/odd-inputs/import" bt_odd_logs
+
+# Names and numbers: a label that is no plain file name, -j 0, -n 0,
+# a -C that is no directory: one line of error, nothing written.
+bt_bad_args() {
+	rm -rf "$BTD/args"
+	mkdir -p "$BTD/args"
+	for _a in "-l a/b" "-l -x" "-l .x" "-l *" "-l a_b" "-j 0" "-n 0" \
+	    "-j x" "-C $BTD/nosuch"; do
+		_o=${_a%% *} _v=${_a#* }
+		(cd "$BTD/args" && sh "$BT" run -C ../proj -n 1 -w 0 "$_o" "$_v") \
+		    >/dev/null 2>"$BTD/args.err"
+		_rc=$?
+		case $_a in
+		"-l a_b")
+			[ "$_rc" -eq 0 ] || { cat "$BTD/args.err"; return 1; }
+			rm -f "$BTD/args"/*
+			continue ;;
+		esac
+		echo "$_a: $(cat "$BTD/args.err")"
+		[ "$_rc" -ne 0 ] && [ "$(wc -l <"$BTD/args.err")" -eq 1 ] &&
+		    [ -z "$(ls "$BTD/args")" ] || return 1
+	done
+	sh "$BT" import -l 'a b' "$BTD/times.log" >/dev/null 2>&1 && return 1
+	return 0
+}
+t_check "buildtime/bad-arguments" bt_bad_args

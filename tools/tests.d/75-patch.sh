@@ -17,7 +17,7 @@ mkdir -p "$PT/tmp"
 TMPDIR=$PT/tmp
 export TMPDIR
 TOOL=$ROOT/tools/mplock-patch
-unset MPLOCK_ROOT _MPLOCK_PATCH_FAULT
+unset MPLOCK_ROOT MPLOCK_PATCH_FAULT
 
 fixture_tree "$PT/pristine" && tree_sig "$PT/pristine" >"$PT/pristine.sig"
 fixture_tree "$PT/pristine-old" old
@@ -88,13 +88,18 @@ verify_applied() {
 		_rc=1
 	}
 
-	# kern_lock.c: one line changed, the block's opening.
+	# kern_lock.c: the ticket lock block removed, from its #ifdef to
+	# its #endif and the blank line after, nothing else.
 	diff "$PT/pristine/sys/kern/kern_lock.c" "$_t/sys/kern/kern_lock.c" \
 	    >"$PT/kl.diff"
-	if [ "$(grep -c '^[<>]' "$PT/kl.diff")" -ne 2 ] ||
-	    ! grep -q '^< #ifdef __USE_MI_MPLOCK$' "$PT/kl.diff" ||
-	    ! grep -q '^> #if 0 /\* __USE_MI_MPLOCK' "$PT/kl.diff"; then
-		echo "kern_lock.c: not the one-line change:"
+	if grep -q '^>' "$PT/kl.diff" ||
+	    [ "$(grep -c '^[0-9]' "$PT/kl.diff")" -ne 1 ] ||
+	    [ "$(sed -n 2p "$PT/kl.diff")" != "< #ifdef __USE_MI_MPLOCK" ] ||
+	    ! grep -qx '< /\* Ticket lock implementation \*/' "$PT/kl.diff" ||
+	    [ "$(tail -n 2 "$PT/kl.diff" | head -n 1)" != \
+	    "< #endif /* __USE_MI_MPLOCK */" ] ||
+	    [ "$(tail -n 1 "$PT/kl.diff")" != "< " ]; then
+		echo "kern_lock.c: not the ticket block removed:"
 		cat "$PT/kl.diff"
 		_rc=1
 	fi
@@ -320,11 +325,19 @@ refuse read-only-dir "sys/kern: directory not writable" \
     m_chmod 555 sys/kern
 refuse read-only-top "directory not writable" m_chmod 555 .
 refuse_diff stray-record "an earlier apply did not finish" m_state
+m_state_file() {	# dir: a file where the record directory goes
+	: >"$1/.mplock-patch"
+}
+m_state_link() {	# dir: a link there
+	ln -s /tmp "$1/.mplock-patch"
+}
+refuse state-is-a-file ".mplock-patch is not a directory" m_state_file
+refuse state-is-a-link ".mplock-patch is not a directory" m_state_link
 refuse_diff partial-copy "sys/kern/kern_mplock.c: already exists" \
     m_copy sys/kern/kern_mplock.c
 refuse partial-mplock.h "sys/sys/mplock.h: already ours" \
     m_copy sys/sys/mplock.h
-refuse_diff patched-by-patch1 "the ticket lock block is disabled" m_patched
+refuse_diff patched-by-patch1 "no ticket lock block" m_patched
 refuse man9-already "already mentions mplock.9" \
     m_sed share/man/man9/Makefile 's/^MAN=/MAN=	mplock.9/'
 refuse regress-already "already mentions mplock" \
@@ -370,40 +383,8 @@ old_tree_refused() {
 }
 t_check patch/refuse/openbsd-7.5-tree old_tree_refused
 
-# The number of changes apply makes (directories, files).
-nchanges=$(sh "$TOOL" check "$PT/pristine" | grep -c '^	')
-
-# An error in the middle of apply: it undoes what it did.
-fail_midway() {	# N
-	_t=$(fresh "fail-$1")
-	_MPLOCK_PATCH_FAULT=fail:$1 sh "$TOOL" apply "$_t" 2>"$PT/err" &&
-	    return 1
-	grep -q "nothing changed" "$PT/err" || { cat "$PT/err"; return 1; }
-	same_as "$PT/pristine.sig" "$_t"
-}
-for n in 1 $((nchanges / 2)) $nchanges; do
-	t_check "patch/fail-at-change-$n-of-$nchanges/undone" fail_midway "$n"
-done
-
-# apply killed (kill -9) in the middle: the next apply and check refuse,
-# revert restores.
-killed_midway() {	# N
-	_t=$(fresh "kill-$1")
-	_MPLOCK_PATCH_FAULT=kill:$1 sh "$TOOL" apply "$_t" 2>/dev/null
-	[ -d "$_t/.mplock-patch" ] || { echo "no record left"; return 1; }
-	tree_sig "$_t" >"$_t.sig"
-	sh "$TOOL" apply "$_t" 2>"$PT/err" && return 1
-	grep -q "an earlier apply did not finish" "$PT/err" || return 1
-	sh "$TOOL" check "$_t" 2>"$PT/err" && return 1
-	grep -q "an earlier apply did not finish" "$PT/err" || return 1
-	same_as "$_t.sig" "$_t" || return 1
-	sh "$TOOL" revert "$_t" || return 1
-	same_as "$PT/pristine.sig" "$_t"
-}
-for n in 1 $((nchanges / 2)) $nchanges; do
-	t_check "patch/killed-at-change-$n-of-$nchanges/reverted" \
-	    killed_midway "$n"
-done
+# Failures, signals and kills at every step of apply, revert and
+# config: suite patchfault (76-patchfault.sh).
 
 # revert: refuses what it cannot restore without losing changes.
 revert_cases() {
@@ -453,10 +434,19 @@ t_check patch/diff/patch-p0-equals-apply diff_patch
 make_targets() {	# make
 	_t=$(fresh "make-$1")
 	(cd "$ROOT" && $1 -s patch SRC="$_t") >"$PT/make.diff" || return 1
-	sh "$TOOL" diff "$_t" | cmp -s - "$PT/make.diff" || {
+	sh "$TOOL" diff "$_t" 2>/dev/null | cmp -s - "$PT/make.diff" || {
 		echo "make patch differs from mplock-patch diff"
 		return 1
 	}
+	for _m in kernel:-k regress:-r; do
+		(cd "$ROOT" && $1 -s "patch-${_m%:*}" SRC="$_t") \
+		    >"$PT/make.diff" 2>/dev/null || return 1
+		sh "$TOOL" diff "${_m#*:}" "$_t" 2>/dev/null |
+		    cmp -s - "$PT/make.diff" || {
+			echo "make patch-${_m%:*} differs from diff ${_m#*:}"
+			return 1
+		}
+	done
 	(cd "$ROOT" && $1 -s apply SRC="$_t") || return 1
 	verify_applied "$_t" || return 1
 	(cd "$ROOT" && $1 -s revert SRC="$_t") || return 1
@@ -560,7 +550,7 @@ config_cases() {
 	    "amd64 -b clh:clh: no such backend" \
 	    "amd64 -o MPLOCK_TICKET:choose the backend with -b" \
 	    "amd64 -o lower:not a kernel option name" \
-	    "amd64 -n GENERIC.MP:not a name for our config"; do
+	    "amd64 -n GENERIC.MP:the stock configs are not ours to write"; do
 		sh "$TOOL" config ${_bad%%:*} -s "$_t" 2>"$_err" && {
 			echo "config ${_bad%%:*} succeeded"
 			return 1
@@ -590,8 +580,9 @@ config_cases() {
 	    "$PT/out" || return 1
 	# Again, other options: ours, so rewritten.
 	MPLOCK_ROOT=$EXT sh "$TOOL" config amd64 -b ticket -w -l -d \
-	    -o MPLOCK_STATS -s "$_t" >/dev/null || return 1
-	for _o in MPLOCK_TICKET WITNESS MP_LOCKDEBUG MPLOCK_DEBUG MPLOCK_STATS
+	    -o MPLOCK_DEBUG_NEVENTS=64 -s "$_t" >/dev/null || return 1
+	for _o in MPLOCK_TICKET WITNESS MP_LOCKDEBUG MPLOCK_DEBUG \
+	    MPLOCK_DEBUG_NEVENTS=64
 	do
 		grep -Eqx "option[[:space:]]+$_o" "$_c" || {
 			echo "no option $_o"
@@ -626,7 +617,7 @@ config_no_debug() {
 	tree_sig "$_t" >"$_t.sig"
 	MPLOCK_ROOT=$_r sh "$TOOL" config amd64 -d -s "$_t" 2>"$PT/err" &&
 	    return 1
-	grep -q "has no debug layer" "$PT/err" || return 1
+	grep -q "has no sys/kern/kern_mplock_debug.c" "$PT/err" || return 1
 	same_as "$_t.sig" "$_t"
 }
 t_check patch/config/debug-needs-debug-layer config_no_debug
@@ -714,3 +705,265 @@ case $? in
 *)	t_fail patch/realtree "cannot extract the vendored tree" \
 	    "$PT/vendor.err" ;;
 esac
+
+# ---------------------------------------------------------------------
+# The defects of issue 13, one test each (each failed with the tool
+# before its fix).
+
+# 1. config -n with glob, blank, quote or leading-dash characters is
+# refused in one line and changes nothing; a record naming such a path
+# is refused by revert and revert -f, which delete nothing.
+d1_names() {
+	_t=$(fresh d1)
+	sh "$TOOL" apply "$_t" >/dev/null || return 1
+	tree_sig "$_t" >"$_t.sig"
+	for _n in '*' 'a b' 'X"Y' '-x' "it's" 'a?' '[A]' 'a;b' '$(x)' \
+	    '..' '.hidden' 'a/b' ''; do
+		sh "$TOOL" config amd64 -n "$_n" -s "$_t" >"$PT/out" \
+		    2>"$PT/err" && {
+			echo "config -n '$_n' accepted"
+			return 1
+		}
+		[ "$(wc -l <"$PT/err")" -eq 1 ] || {
+			echo "config -n '$_n': not one line:"
+			cat "$PT/err"
+			return 1
+		}
+		same_as "$_t.sig" "$_t" || return 1
+	done
+	# A record naming a glob (hand-made): nothing deleted.
+	echo "A sys/arch/amd64/conf/* 1-1" >>"$_t/.mplock-patch/journal"
+	tree_sig "$_t" >"$_t.sig"
+	for _f in "" -f; do
+		sh "$TOOL" revert $_f "$_t" 2>"$PT/err" && return 1
+		cat "$PT/err"
+		grep -q "the record was changed by hand" "$PT/err" || return 1
+		same_as "$_t.sig" "$_t" || return 1
+	done
+}
+t_check patch/defect1/names-checked d1_names
+
+# 2. (a failed record write) is covered by suite patchfault: a full disk
+# at every size and a failed write at every step.
+
+# 3. A journal whose last line was cut while written: revert finishes,
+# or refuses in one line saying what to do; never a path glued from two
+# lines.
+d3_torn_journal() {
+	_t=$(fresh d3)
+	sh "$TOOL" apply "$_t" >/dev/null || return 1
+	cp "$_t/.mplock-patch/journal" "$PT/d3.journal"
+	_sz=$(wc -c <"$PT/d3.journal")
+	_last=$(tail -n 1 "$PT/d3.journal" | wc -c)
+	_cut=$((_sz - _last + 1))
+	while [ "$_cut" -lt "$_sz" ]; do
+		head -c "$_cut" "$PT/d3.journal" >"$_t/.mplock-patch/journal"
+		if sh "$TOOL" revert "$_t" >"$PT/out" 2>"$PT/err"; then
+			same_as "$PT/pristine.sig" "$_t" || return 1
+			sh "$TOOL" apply "$_t" >/dev/null || return 1
+		else
+			echo "cut at $_cut of $_sz:"
+			cat "$PT/err"
+			[ "$(wc -l <"$PT/err")" -eq 1 ] || return 1
+			grep -q 'since apply' "$PT/err" && return 1
+		fi
+		_cut=$((_cut + 13))
+	done
+	sh "$TOOL" revert "$_t" >/dev/null || return 1
+	same_as "$PT/pristine.sig" "$_t"
+}
+t_check patch/defect3/torn-journal-line d3_torn_journal
+
+# 4. revert killed (kill -9) in the middle: the next plain revert
+# finishes it.  The kill comes from a cp(1) in PATH that kills the tool
+# on its Nth call, so that it works without the tool's own hooks.
+d4_killed_revert() {
+	mkdir -p "$PT/cpkill"
+	cat >"$PT/cpkill/cp" <<'EOS'
+#!/bin/sh
+n=$(($(cat "$CPKILL_COUNT") + 1))
+echo $n >"$CPKILL_COUNT"
+[ "$n" -eq "$CPKILL_AT" ] && kill -9 $PPID
+exec /bin/cp "$@"
+EOS
+	chmod +x "$PT/cpkill/cp"
+	for _at in 1 2 3 5; do
+		_t=$(fresh "d4-$_at")
+		sh "$TOOL" apply "$_t" >/dev/null || return 1
+		echo 0 >"$PT/cpkill.count"
+		CPKILL_COUNT=$PT/cpkill.count CPKILL_AT=$_at \
+		    PATH=$PT/cpkill:$PATH sh "$TOOL" revert "$_t" \
+		    >/dev/null 2>&1
+		sh "$TOOL" revert "$_t" || return 1
+		same_as "$PT/pristine.sig" "$_t" || return 1
+	done
+}
+t_check patch/defect4/killed-revert-finished d4_killed_revert
+
+# 7. config: options GENERIC.MP sets and repeated ones are not written
+# twice (config(8) refuses them), unknown MPLOCK_* options are refused,
+# and -o '*' is not a glob.
+d7_config_options() {
+	_t=$(fresh d7)
+	sh "$TOOL" apply "$_t" >/dev/null || return 1
+	sh "$TOOL" config amd64 -s "$_t" -w -w -o DDB -o MULTIPROCESSOR \
+	    -o WITNESS >/dev/null 2>"$PT/err" || return 1
+	cat "$PT/err"
+	_c=$_t/sys/arch/amd64/conf/MLOCK.MP
+	cat "$_c"
+	# Every option once over the config and what it includes.
+	cat "$_c" "$_t/sys/arch/amd64/conf/GENERIC.MP" \
+	    "$_t/sys/arch/amd64/conf/GENERIC" |
+	    awk '$1 == "option" { print $2 }' | sort | uniq -d >"$PT/dups"
+	[ ! -s "$PT/dups" ] || { echo "twice:"; cat "$PT/dups"; return 1; }
+	grep -qx 'option[[:space:]]*WITNESS' "$_c" || return 1
+	tree_sig "$_t" >"$_t.sig"
+	mkdir -p "$PT/globdir"
+	: >"$PT/globdir/WITNESS_GLOB"
+	for _o in MPLOCK_FOO MPLOCK_DEBUGX '*' 'W*' 'A B' 'a'; do
+		(cd "$PT/globdir" && sh "$TOOL" config amd64 -o "$_o" \
+		    -s "$_t") >/dev/null 2>"$PT/err" && {
+			echo "-o '$_o' accepted"
+			return 1
+		}
+		[ "$(wc -l <"$PT/err")" -eq 1 ] || { cat "$PT/err"; return 1; }
+		same_as "$_t.sig" "$_t" || return 1
+	done
+	sh "$TOOL" revert "$_t" >/dev/null || return 1
+	same_as "$PT/pristine.sig" "$_t"
+}
+t_check patch/defect7/config-options d7_config_options
+
+# ---------------------------------------------------------------------
+# diff modes: -k (the kernel: sys/ and the manual pages), -r (the
+# regress directory), -b (one backend's file); the diffstat on stderr.
+
+# diffstat_ok DIFF STAT: STAT's totals are DIFF's, file for file.
+diffstat_ok() {
+	awk '/^Index: / { n++; next } /^(\+\+\+|---) / { next }
+	    /^\+/ { a++ } /^-/ { d++ }
+	    END { printf " %d files changed, %d insertions(+), %d deletions(-)\n",
+		n, a, d }' "$1" | diff - "$(tail -n 1 "$2" >"$2.last"; echo "$2.last")"
+}
+
+diff_modes() {
+	_a=$(fresh dm-apply)
+	sh "$TOOL" apply "$_a" >/dev/null || return 1
+	_p=$(fresh dm-patch)
+	sh "$TOOL" diff -k "$_p" >"$PT/k.diff" 2>"$PT/k.stat" || return 1
+	sh "$TOOL" diff --regress "$_p" >"$PT/r.diff" 2>"$PT/r.stat" ||
+	    return 1
+	sh "$TOOL" diff -q -k -b mlock "$_p" >"$PT/kb.diff" 2>"$PT/kb.stat" ||
+	    return 1
+	[ ! -s "$PT/kb.stat" ] || { echo "-q printed a diffstat"; return 1; }
+	same_as "$PT/pristine.sig" "$_p" || return 1
+	cat "$PT/k.stat"
+	diffstat_ok "$PT/k.diff" "$PT/k.stat" || return 1
+	diffstat_ok "$PT/r.diff" "$PT/r.stat" || return 1
+	[ "$(head -n 1 "$PT/k.diff" | cut -c1-7)" = "Index: " ] || return 1
+	grep '^Index: ' "$PT/k.diff" | grep -v '^Index: \(sys\|share/man\)/' &&
+	    { echo "-k has more than sys/ and share/man/"; return 1; }
+	grep '^Index: ' "$PT/r.diff" | grep -v '^Index: regress/' &&
+	    { echo "-r has more than regress/"; return 1; }
+	# The kernel diff removes the ticket lock block; no #if 0.
+	grep -q '^+#if 0' "$PT/k.diff" && return 1
+	grep -q '^-/\* Ticket lock implementation \*/' "$PT/k.diff" ||
+	    return 1
+	# Kernel, then regress: what apply makes.
+	(cd "$_p" && patch -p0 -s <"$PT/k.diff") || return 1
+	for _f in $(sed -n 's/^Index: //p' "$PT/k.diff"); do
+		cmp "$_a/$_f" "$_p/$_f" || return 1
+	done
+	(cd "$_p" && patch -p0 -s <"$PT/r.diff") || return 1
+	mv "$_a/.mplock-patch" "$PT/dm-record"
+	tree_sig "$_a" >"$_a.sig"
+	same_as "$_a.sig" "$_p" || return 1
+	# One backend: the others' files and sys/conf/files lines left out.
+	_b=$(fresh dm-backend)
+	(cd "$_b" && patch -p0 -s <"$PT/kb.diff") || return 1
+	for _be in $BACKENDS; do
+		if [ "$_be" = mlock ]; then
+			[ -f "$_b/sys/kern/kern_mplock_mlock.c" ] || return 1
+		else
+			[ ! -e "$_b/sys/kern/kern_mplock_$_be.c" ] &&
+			    ! grep -q "kern_mplock_$_be\.c" \
+			    "$_b/sys/conf/files" || {
+				echo "-b mlock has $_be"
+				return 1
+			}
+		fi
+	done
+	sh "$TOOL" diff -b nosuch "$_p" 2>"$PT/err" && return 1
+	grep -q "nosuch: no such backend" "$PT/err"
+}
+t_check patch/diff/modes-kernel-regress-backend diff_modes
+
+# The vendored OpenBSD tree: apply and revert (byte for byte), and the
+# kernel diff applied with patch -p0 to a pristine copy gives the files
+# apply gives.  Its size is printed (README).
+. "$ROOT/tools/lib/vendor.sh"
+real_tree() {	# vendored-tree
+	_v=$1
+	_r=$PT/real
+	rm -rf "$_r" "$PT/real-applied"
+	cp -Rp "$_v" "$_r"
+	tree_sig "$_r" >"$PT/real.sig"
+	sh "$TOOL" apply "$_r" || return 1
+	grep -q '__USE_MI_MPLOCK' "$_r/sys/kern/kern_lock.c" &&
+	    { echo "kern_lock.c keeps the ticket block"; return 1; }
+	mkdir -p "$PT/real-applied"
+	(cd "$_r" && tar -cf - sys share) | (cd "$PT/real-applied" &&
+	    tar -xf -) || return 1
+	sh "$TOOL" revert "$_r" || return 1
+	same_as "$PT/real.sig" "$_r" || return 1
+	sh "$TOOL" diff -k "$_r" >"$PT/real-k.diff" 2>"$PT/real-k.stat" ||
+	    return 1
+	sh "$TOOL" diff -k -b mlock "$_r" >"$PT/real-kb.diff" 2>/dev/null ||
+	    return 1
+	sh "$TOOL" diff "$_r" >"$PT/real-all.diff" 2>/dev/null || return 1
+	sh "$TOOL" diff -r "$_r" >"$PT/real-r.diff" 2>/dev/null || return 1
+	(cd "$_r" && patch -p0 -s <"$PT/real-k.diff") || return 1
+	for _f in $(sed -n 's/^Index: //p' "$PT/real-k.diff"); do
+		cmp "$PT/real-applied/$_f" "$_r/$_f" || return 1
+	done
+	(cd "$_r" && patch -R -p0 -s <"$PT/real-k.diff") || return 1
+	same_as "$PT/real.sig" "$_r" || return 1
+	(cd "$_r" && patch -p0 -s --dry-run <"$PT/real-kb.diff") || return 1
+	cat "$PT/real-k.stat"
+	echo "lines: diff $(wc -l <"$PT/real-all.diff"), -k" \
+	    "$(wc -l <"$PT/real-k.diff"), -k -b mlock" \
+	    "$(wc -l <"$PT/real-kb.diff"), -r $(wc -l <"$PT/real-r.diff")"
+}
+if _v=$(vendor_tree openbsd-src 2>"$PT/vendor.err"); then
+	t_check patch/real-tree/apply-revert-diff-kernel real_tree "$_v"
+else
+	t_skip patch/real-tree "no vendored openbsd-src: $(cat "$PT/vendor.err")"
+fi
+
+# Every config "mplock-patch config" can write (tools/lib/configcheck.sh):
+# written, the same file for the same choices in another order; with
+# MPLOCK_CONFIG8 set to a config(8) binary, run through it on the
+# patched vendored tree.
+. "$ROOT/tools/lib/configcheck.sh"
+config_every() {	# config8 tree arch
+	config_check_all "$@" >"$PT/configcheck.out"
+	_rc=$?
+	cat "$PT/configcheck.out"
+	[ "$_rc" -eq 0 ] && ! grep -q '^FAIL' "$PT/configcheck.out"
+}
+_t=$(fresh config-every)
+sh "$TOOL" apply "$_t" >/dev/null &&
+    t_check patch/config/every-variant-deterministic config_every true \
+    "$_t" amd64
+if [ -z "${MPLOCK_CONFIG8:-}" ]; then
+	t_skip patch/config/config8 "MPLOCK_CONFIG8 not set (a config(8)" \
+	    "binary, as the kernel build makes)"
+elif ! _v=$(vendor_tree openbsd-src 2>/dev/null); then
+	t_skip patch/config/config8 "no vendored openbsd-src"
+else
+	_t=$PT/real-config8
+	rm -rf "$_t"
+	cp -Rp "$_v" "$_t"
+	sh "$TOOL" apply "$_t" >/dev/null &&
+	    t_check patch/config/config8 config_every "$MPLOCK_CONFIG8" "$_t"
+fi

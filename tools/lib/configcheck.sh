@@ -1,0 +1,106 @@
+# Every kernel config "mplock-patch config" can write, run through a
+# config(8) binary.  Sourced after common.sh.
+#
+# config_variants
+#	One line per config: the arguments to "mplock-patch config ARCH"
+#	after the arch: each backend with each set of -w, -l and -d, each
+#	profile, and each MPLOCK_* option of the tool's table (a number
+#	where it takes one).
+# config_check_all CONFIG8 SRC [ARCH ...]
+#	SRC patched by mplock-patch apply: for each arch (those SRC has a
+#	GENERIC.MP and compile/Makefile.inc for, of the tool's MI archs)
+#	and variant, write the
+#	config (mplock-patch config -n CK.MP), check it is the same file
+#	when written again with the arguments in another order, run
+#	"CONFIG8 -b DIR -s SRC/sys FILE" on it and print one line.  Fails
+#	if any config fails; SRC is left as the patch left it (revert
+#	removes the CK.MP files and directories too).
+
+CC_TOOL=${CC_TOOL:-$ROOT/tools/mplock-patch}
+
+config_variants() {
+	_cv_opts=$(sed -n "/^MPLOCK_OPTIONS='/,/^'/p" "$CC_TOOL" |
+	    awk -v root="$ROOT" 'NF == 2 {
+		o = $1
+		if (o ~ /=$/)
+			o = o "64"
+		# Only those this checkout has the file for.
+		if ((getline l < (root "/" $2)) > 0)
+			print o
+		close(root "/" $2)
+	    }')
+	_cv_prof=$(sed -n 's/^PROFILES="\(.*\)"$/\1/p' "$CC_TOOL")
+	for _cv_b in $BACKENDS; do
+		for _cv_s in "" -w -l -d "-w -l" "-w -d" "-l -d" "-w -l -d"; do
+			echo "-b $_cv_b $_cv_s"
+		done
+		for _cv_p in $_cv_prof; do
+			echo "-b $_cv_b -p $_cv_p"
+		done
+	done
+	for _cv_o in $_cv_opts; do
+		case $_cv_o in
+		MPLOCK_DEBUG_*)	echo "-d -o $_cv_o" ;;
+		*)		echo "-o $_cv_o" ;;
+		esac
+	done
+}
+
+config_check_all() {
+	_ck_c8=$1 _ck_src=$2
+	shift 2
+	_ck_archs=$*
+	[ -n "$_ck_archs" ] || _ck_archs=$(sed -n '/^MI_ARCHS="/,/"$/p' \
+	    "$CC_TOOL" | tr -d '"' | sed 's/^MI_ARCHS=//' | tr '\n' ' ')
+	_ck_rc=0 _ck_n=0
+	_ck_b=${TMPDIR:-/tmp}/configcheck.$$
+	for _ck_a in $_ck_archs; do
+		[ -f "$_ck_src/sys/arch/$_ck_a/conf/GENERIC.MP" ] &&
+		    [ -f "$_ck_src/sys/arch/$_ck_a/compile/Makefile.inc" ] ||
+		    continue
+		config_variants >"$_ck_b.variants"
+		while read -r _ck_v; do
+			_ck_n=$((_ck_n + 1))
+			_ck_f=$_ck_src/sys/arch/$_ck_a/conf/CK.MP
+			# shellcheck disable=SC2086
+			sh "$CC_TOOL" config "$_ck_a" -n CK.MP -s "$_ck_src" \
+			    $_ck_v >/dev/null 2>"$_ck_b.err" || {
+				echo "FAIL $_ck_a $_ck_v: mplock-patch:" \
+				    "$(cat "$_ck_b.err")"
+				_ck_rc=1
+				continue
+			}
+			cp "$_ck_f" "$_ck_b.first"
+			# The same choices reversed: the same file.
+			sh "$CC_TOOL" config "$_ck_a" -n CK.MP -s "$_ck_src" \
+			    $(echo "$_ck_v" | awk '{
+				for (i = 1; i <= NF; i++) {
+					u[++n] = $i
+					if ($i ~ /^-[bnops]$/)
+						u[n] = u[n] " " $(++i)
+				}
+				for (i = n; i >= 1; i--)
+					printf "%s ", u[i]
+			    }') \
+			    >/dev/null 2>&1 &&
+			    cmp -s "$_ck_f" "$_ck_b.first" || {
+				echo "FAIL $_ck_a $_ck_v: not the same file" \
+				    "for the same choices"
+				_ck_rc=1
+			}
+			rm -rf "$_ck_b.build"
+			if "$_ck_c8" -b "$_ck_b.build" -s "$_ck_src/sys" "$_ck_f" \
+			    >"$_ck_b.out" 2>&1; then
+				echo "ok   $_ck_a $_ck_v"
+			else
+				echo "FAIL $_ck_a $_ck_v: config(8):" \
+				    "$(tr '\n' ' ' <"$_ck_b.out")"
+				_ck_rc=1
+			fi
+		done <"$_ck_b.variants"
+	done
+	rm -rf "$_ck_b".*
+	echo "$_ck_n configs"
+	[ "$_ck_n" -gt 0 ] || return 1
+	return $_ck_rc
+}

@@ -1,0 +1,496 @@
+# patchfault: tools/mplock-patch under faults.  Every destructive
+# command (apply, revert, revert -f, config) is stopped at every one of
+# its steps (each write to the tree or to the record is one; the tool
+# counts them, MPLOCK_PATCH_FAULT=count) in each way: killed (kill -9)
+# before the step, killed in the middle of its write (a torn write), the
+# write failing (as on a full disk), SIGTERM.  After each, the tree is
+# byte for byte the pristine one, or check says in one line to run
+# revert and revert brings it back.  Then: a real full disk (tmpfs) at
+# every size from nothing free up to enough, read-only and immutable
+# files and file systems, a fuzzed set of config names and options, and
+# source directories with odd names.
+#
+# In make test the checkout installed is a small one with every kind of
+# file this one has (so every kind of step, and first, middle and last
+# of each, is covered; the steps repeat per file); MPLOCK_FAULT_LONG=1
+# (make test-patchfault) uses this whole checkout and every page size of
+# the disk.
+
+. "$ROOT/tools/lib/fixture-tree.sh"
+
+PF=$OBJ/patchfault
+for _m in "$PF/mnt" "$PF"; do
+	mountpoint -q "$_m" 2>/dev/null && umount "$_m"
+done
+chattr -R -i "$PF" 2>/dev/null
+chmod -R u+w "$PF" 2>/dev/null
+rm -rf "$PF"
+mkdir -p "$PF"
+# The trees on a tmpfs when we may mount one: the tool syncs what it
+# writes, which on a busy disk costs more than the rest of the suite.
+[ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=256m tmpfs "$PF" 2>/dev/null
+mkdir -p "$PF/tmp"
+TMPDIR=$PF/tmp
+export TMPDIR
+TOOL=$ROOT/tools/mplock-patch
+unset MPLOCK_ROOT MPLOCK_PATCH_FAULT
+LONG=${MPLOCK_FAULT_LONG:-0}
+
+# The checkout installed from.
+if [ "$LONG" = 1 ]; then
+	R=$ROOT
+else
+	# A blank in its path, as a checkout may have.
+	R="$PF/the root"
+	for _f in sys/sys/mplock.h sys/kern/kern_mplock.c \
+	    sys/kern/kern_mplock.h sys/kern/kern_mplock_mlock.c \
+	    sys/kern/kern_mplock_debug.c sys/arch/amd64/include/mplock.h \
+	    share/man/man9/mplock.9 regress/sys/kern/mplock/Makefile \
+	    regress/sys/kern/mplock/Makefile.backends \
+	    regress/sys/kern/mplock/model/README.md; do
+		mkdir -p "$R/${_f%/*}"
+		cp "$ROOT/$_f" "$R/$_f"
+	done
+fi
+PTSH=sh
+pt() {
+	MPLOCK_ROOT=$R $PTSH "$TOOL" "$@"
+}
+
+fixture_tree "$PF/pristine" && tree_sig "$PF/pristine" >"$PF/pristine.sig"
+
+# fresh NAME [FROM]: a copy of the pristine tree (or of FROM).
+fresh() {
+	rm -rf "${PF:?}/$1"
+	cp -Rp "$PF/${2:-pristine}" "$PF/$1"
+	echo "$PF/$1"
+}
+
+# pristine DIR: DIR is the pristine tree, byte for byte, modes and all.
+pristine() {
+	tree_sig "$1" >"$1.sig.now"
+	cmp -s "$PF/pristine.sig" "$1.sig.now" && return 0
+	echo "$1 differs from the pristine tree:"
+	diff "$PF/pristine.sig" "$1.sig.now" | head -n 10
+	return 1
+}
+
+# tmp_clean: the tool left nothing in TMPDIR.
+tmp_clean() {
+	[ -z "$(ls -A "$TMPDIR")" ] && return 0
+	echo "left in TMPDIR: $(ls -A "$TMPDIR")"
+	return 1
+}
+
+# one_line FILE WORD: FILE is one line, and it says WORD.
+one_line() {
+	[ "$(wc -l <"$1")" -eq 1 ] && grep -q -- "$2" "$1" && return 0
+	echo "not one line saying \"$2\":"
+	cat "$1"
+	return 1
+}
+
+# The stages the commands start from: applied; applied with a config
+# (what revert undoes); that with a local change and a file of the
+# user's in a directory apply made (what revert -f is for).
+CONF_ARGS="amd64 -w -d -n FAULT.MP"
+_t=$(fresh applied) && pt apply "$_t" >/dev/null
+_t=$(fresh configured applied) && pt config $CONF_ARGS -s "$_t" >/dev/null
+cp "$_t/sys/arch/amd64/conf/FAULT.MP" "$PF/FAULT.MP.want"
+_t=$(fresh changed configured)
+echo "/* a local change */" >>"$_t/sys/kern/kern_lock.c"
+: >"$_t/regress/sys/kern/mplock/mine.c"
+
+# steps STAGE ARGS...: how many steps "mplock-patch ARGS TREE" takes
+# from STAGE.
+steps() {
+	_s=$1
+	shift
+	_t=$(fresh count "$_s")
+	MPLOCK_PATCH_FAULT=count pt "$@" "$_t" 2>&1 >/dev/null |
+	    sed -n 's/^mplock-patch: steps: //p'
+}
+
+NPOINTS=0
+# sweep CMD MODE: the fault MODE at every step of CMD.
+sweep() {
+	_cmd=$1 _mode=$2
+	case $_cmd in
+	apply)	_stage=pristine _args=apply ;;
+	revert)	_stage=configured _args=revert ;;
+	revert-f) _stage=changed _args="revert -f" ;;
+	config)	_stage=applied _args="config $CONF_ARGS -s" ;;
+	esac
+	_n=$(steps "$_stage" $_args)
+	[ "$_n" -gt 0 ] 2>/dev/null || { echo "no steps counted"; return 1; }
+	echo "$_cmd: $_n steps"
+	_i=1
+	while [ "$_i" -le "$_n" ]; do
+		fault_at "$_i" || { echo "$_cmd, $_mode at step $_i of $_n"
+			return 1; }
+		_i=$((_i + 1))
+	done
+	echo "$_n" >>"$PF/points"
+}
+
+# fault_at N: one run of $_args from $_stage with $_mode at step N, and
+# what must follow.
+fault_at() {
+	_t=$(fresh f "$_stage")
+	rm -rf "${TMPDIR:?}"/*
+	MPLOCK_PATCH_FAULT=$_mode:$1 pt $_args "$_t" >"$PF/out" 2>"$PF/err"
+	_rc=$?
+	case $_mode in
+	fail|term)
+		[ "$_rc" -ne 0 ] || { echo "exit 0 after the fault"; return 1; }
+		tmp_clean || return 1 ;;
+	esac
+	case $_cmd:$_mode in
+	apply:fail|apply:term)
+		# Undone at once.
+		grep -q "nothing changed" "$PF/err" || { cat "$PF/err"
+			return 1; }
+		pristine "$_t"
+		return ;;
+	apply:*)
+		# Killed: nothing done yet, or check says to revert.
+		[ -d "$_t/.mplock-patch" ] || { pristine "$_t"; return; }
+		pt check "$_t" 2>"$PF/err2" && return 1
+		one_line "$PF/err2" "mplock-patch revert" || return 1 ;;
+	revert*:fail|revert*:term)
+		grep -q "mplock-patch revert" "$PF/err" || { cat "$PF/err"
+			return 1; } ;;
+	config:*)
+		# Config runs again, to the same file.
+		pt config $CONF_ARGS -s "$_t" >/dev/null || return 1
+		cmp "$PF/FAULT.MP.want" "$_t/sys/arch/amd64/conf/FAULT.MP" ||
+		    return 1 ;;
+	esac
+	rm -rf "${TMPDIR:?}"/*
+	# A plain revert finishes; after an interrupted revert -f too,
+	# unless the fault came before it recorded its start.
+	if ! pt revert "$_t" >"$PF/out2" 2>"$PF/err2"; then
+		[ "$_cmd" = revert-f ] && grep -q "nothing reverted; -f" \
+		    "$PF/err2" || { cat "$PF/err2"; return 1; }
+		pt revert -f "$_t" >/dev/null || return 1
+	fi
+	tmp_clean || return 1
+	pristine "$_t"
+}
+
+if [ "$LONG" = 1 ]; then
+	MODES="kill torn fail term"
+else
+	MODES="kill torn fail term"
+fi
+for cmd in apply revert revert-f config; do
+	for mode in $MODES; do
+		t_check "patchfault/$cmd/$mode-at-every-step" sweep $cmd $mode
+	done
+done
+
+# The same under mksh (a pdksh, as OpenBSD's ksh), at the first, a
+# middle and the last step of each command, each way.
+sweep_ends() {
+	_cmd=$1 _mode=$2
+	case $_cmd in
+	apply)	_stage=pristine _args=apply ;;
+	revert)	_stage=configured _args=revert ;;
+	revert-f) _stage=changed _args="revert -f" ;;
+	config)	_stage=applied _args="config $CONF_ARGS -s" ;;
+	esac
+	_n=$(steps "$_stage" $_args)
+	[ "$_n" -gt 0 ] 2>/dev/null || { echo "no steps counted"; return 1; }
+	for _i in 1 $(((_n + 1) / 2)) "$_n"; do
+		fault_at "$_i" || { echo "$_cmd, $_mode at step $_i of $_n"
+			return 1; }
+		echo 1 >>"$PF/points"
+	done
+}
+if command -v mksh >/dev/null 2>&1; then
+	PTSH=mksh
+	for cmd in apply revert revert-f config; do
+		for mode in $MODES; do
+			t_check "patchfault/mksh/$cmd/$mode-first-middle-last" \
+			    sweep_ends $cmd $mode
+		done
+	done
+	PTSH=sh
+else
+	t_skip "patchfault/mksh" "mksh not installed"
+fi
+
+# ---------------------------------------------------------------------
+# A full disk: a tmpfs, filled up to K pages free, for K from 0 up to
+# what apply needs (every page; in make test every 2nd), apply and then
+# revert at each; what fails says so and leaves the tree as it was, or
+# says to revert, which then (with room again) restores it.
+MNT=$PF/mnt
+mkdir -p "$MNT"
+can_mount() {
+	[ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=8m tmpfs "$MNT" \
+	    2>/dev/null
+}
+# fill K: leave K pages (4 KiB) free on $MNT.
+fill() {
+	rm -f "$MNT/filler"
+	_av=$(df -k "$MNT" | awk 'NR == 2 { print $4 }')
+	_fk=$((_av - 4 * $1))
+	[ "$_fk" -le 0 ] || head -c $((_fk * 1024)) /dev/zero \
+	    >"$MNT/filler" 2>/dev/null
+	return 0
+}
+full_disk() {
+	_step=2
+	[ "$LONG" = 1 ] && _step=1
+	_k=0
+	_ok=0
+	while [ "$_k" -le 400 ]; do
+		rm -rf "$MNT/t" "$MNT/filler"
+		cp -Rp "$PF/pristine" "$MNT/t"
+		fill "$_k"
+		rm -rf "${TMPDIR:?}"/*
+		if pt apply "$MNT/t" >"$PF/out" 2>"$PF/err"; then
+			_ok=$((_ok + 1))
+			# Revert on the disk as full as apply left it.
+			fill 0
+			if ! pt revert "$MNT/t" >"$PF/out" 2>"$PF/err"; then
+				grep -q "mplock-patch revert" "$PF/err" ||
+				    { cat "$PF/err"; return 1; }
+				rm -f "$MNT/filler"
+				pt revert "$MNT/t" >/dev/null || return 1
+			fi
+		elif grep -q "nothing changed" "$PF/err"; then
+			:
+		else
+			echo "$_k pages free: apply failed:"
+			cat "$PF/err"
+			grep -q "mplock-patch revert" "$PF/err" || return 1
+			rm -f "$MNT/filler"
+			pt revert "$MNT/t" >/dev/null || return 1
+		fi
+		tmp_clean || return 1
+		rm -f "$MNT/filler"
+		(cd "$MNT" && pristine t) ||
+		    { echo "at $_k pages free"; return 1; }
+		echo "$_k pages free: $(head -n 1 "$PF/err" | cut -c1-100)"
+		# Three sizes past the first that is enough, to see it stay so.
+		[ "$_ok" -ge 3 ] && break
+		_k=$((_k + _step))
+	done
+	[ "$_ok" -ge 3 ] || { echo "apply never succeeded"; return 1; }
+	echo "$((_k / _step + 1)) sizes" >>"$PF/disk"
+}
+if can_mount; then
+	t_check "patchfault/full-disk/every-size" full_disk
+	umount "$MNT"
+else
+	t_skip "patchfault/full-disk" "cannot mount a tmpfs (not root?)"
+fi
+
+# A read-only file system: apply refuses; revert on it fails in one
+# line and, writable again, restores.
+read_only_fs() {
+	rm -rf "$MNT/t"
+	cp -Rp "$PF/pristine" "$MNT/t"
+	mount -o remount,ro "$MNT" || return 1
+	pt apply "$MNT/t" 2>"$PF/err" && return 1
+	cat "$PF/err"
+	grep -q "nothing changed" "$PF/err" || return 1
+	mount -o remount,rw "$MNT" && (cd "$MNT" && pristine t) || return 1
+	pt apply "$MNT/t" >/dev/null || return 1
+	mount -o remount,ro "$MNT" || return 1
+	pt revert "$MNT/t" 2>"$PF/err" && return 1
+	cat "$PF/err"
+	one_line "$PF/err" "nothing reverted" || return 1
+	mount -o remount,rw "$MNT" || return 1
+	pt revert "$MNT/t" >/dev/null || return 1
+	(cd "$MNT" && pristine t)
+}
+if can_mount; then
+	t_check "patchfault/read-only-fs" read_only_fs
+	mount -o remount,rw "$MNT" 2>/dev/null
+	umount "$MNT"
+else
+	t_skip "patchfault/read-only-fs" "cannot mount a tmpfs (not root?)"
+fi
+
+# Immutable files and directories (chattr +i): refused before anything
+# changes; after apply, what revert cannot remove or rename is said in
+# one line, and once mutable again revert finishes.
+immutable() {
+	_t=$(fresh imm)
+	for _p in sys/kern/kern_lock.c sys/kern share/man/man9/Makefile .; do
+		chattr +i "$_t/$_p" || return 1
+		pt apply "$_t" 2>"$PF/err" && return 1
+		chattr -i "$_t/$_p"
+		grep -q "nothing changed" "$PF/err" || { cat "$PF/err"
+			return 1; }
+		pristine "$_t" || return 1
+	done
+	for _p in .mplock-patch/journal .mplock-patch sys/kern/kern_mplock.c \
+	    sys/kern/kern_lock.c regress/sys/kern/mplock; do
+		pt apply "$_t" >/dev/null || return 1
+		chattr +i "$_t/$_p" || return 1
+		pt revert "$_t" 2>"$PF/err" && return 1
+		chattr -i "$_t/$_p"
+		echo "$_p: $(cat "$PF/err")"
+		grep -q "mplock-patch revert\|nothing reverted" "$PF/err" ||
+		    return 1
+		rm -rf "${TMPDIR:?}"/*
+		pt revert "$_t" >/dev/null || return 1
+		pristine "$_t" || return 1
+	done
+	tmp_clean
+}
+_x=$PF/chattr-probe
+: >"$_x"
+if chattr +i "$_x" 2>/dev/null && chattr -i "$_x"; then
+	t_check "patchfault/immutable" immutable
+else
+	t_skip "patchfault/immutable" "chattr +i not supported here"
+fi
+
+# ---------------------------------------------------------------------
+# Names.  config -n and -o with a fuzzed set: each is refused in one
+# line, changing nothing, or written as given (and reverted).
+fuzz_names() {
+	_t=$(fresh fuzz applied)
+	tree_sig "$_t" >"$_t.sig"
+	{
+		printf '%s\n' '*' '?' '[a]' 'a b' ' a' 'a ' 'X"Y' "a'b" \
+		    '-x' '--' '-' '.' '..' '.a' 'a/b' '/a' 'a\b' '$x' \
+		    '$(id)' '`id`' 'a;b' 'a|b' 'a&b' 'a>b' 'a<b' '~a' \
+		    'a=b' 'a,b' '#a' 'a#' '%' 'é' 'GENERIC' 'GENERIC.MP' \
+		    "$(printf 'a\tb')" "$(awk 'BEGIN { while (i++ < 70)
+			printf "A" }')" 'OK.MP' 'ok-2_x.MP' 'a+b'
+		awk 'BEGIN { srand(13)
+		    c = "abcXYZ019._-+ *?[]\"'"'"'$`;|&<>/\\#=,~!%@{}()"
+		    for (i = 0; i < 60; i++) {
+			s = ""
+			n = 1 + int(rand() * 8)
+			for (j = 0; j < n; j++)
+				s = s substr(c, 1 + int(rand() * length(c)), 1)
+			print s
+		    } }'
+	} >"$PF/names"
+	_acc=0 _ref=0
+	while IFS= read -r _n; do
+		for _how in -n -o; do
+			if (cd "$PF/tmp" && pt config amd64 $_how "$_n" \
+			    -s "$_t") >"$PF/out" 2>"$PF/err"; then
+				_acc=$((_acc + 1))
+				if [ "$_how" = -n ]; then
+					[ -f "$_t/sys/arch/amd64/conf/$_n" ] ||
+					    { echo "-n '$_n': no such file"
+					    return 1; }
+				else
+					grep -qx "option		$_n" \
+					    "$_t/sys/arch/amd64/conf/MLOCK.MP" ||
+					    { echo "-o '$_n' not written"
+					    return 1; }
+				fi
+			else
+				_ref=$((_ref + 1))
+				[ "$(wc -l <"$PF/err")" -eq 1 ] || {
+					echo "$_how '$_n': not one line:"
+					cat "$PF/err"
+					return 1
+				}
+				case $_n in
+				OK.MP|ok-2_x.MP)
+					echo "$_how '$_n' refused: $(cat "$PF/err")"
+					[ "$_how" = -o ] || return 1 ;;
+				esac
+			fi
+			# Nothing but the config and its directory.
+			(cd "$_t" && find . -newer "$_t.sig" ! -type d) |
+			    grep -v '^\./\.mplock-patch/\|^\./sys/arch/amd64/conf/\|^\./sys/arch/amd64/compile/' && {
+				echo "$_how '$_n' wrote elsewhere"
+				return 1
+			}
+			tmp_clean || return 1
+		done
+	done <"$PF/names"
+	echo "$_acc accepted, $_ref refused"
+	pt revert "$_t" >/dev/null || return 1
+	pristine "$_t"
+}
+t_check "patchfault/fuzz/config-names-and-options" fuzz_names
+
+# Source directories with odd names: apply, config, revert, as with any.
+odd_src() {
+	for _n in 'a b' '*' 'x"y' "it's" '-lead' 'a$b' 'a\b' '[ab]' 'ü'; do
+		mkdir -p "$PF/odd"
+		rm -rf "$PF/odd/$_n"
+		cp -Rp "$PF/pristine" "$PF/odd/$_n"
+		(cd "$PF/odd" && pt apply "$_n" >/dev/null &&
+		    pt config amd64 -s "$_n" >/dev/null &&
+		    pt revert "$_n" >/dev/null) || {
+			echo "'$_n' failed"
+			return 1
+		}
+		(cd "$PF/odd" && pristine "./$_n") || return 1
+		[ "$(ls "$PF/odd" | grep -vc '\.sig\.now$')" -eq 1 ] || {
+			echo "'$_n': other files made: $(ls "$PF/odd")"
+			return 1
+		}
+		rm -rf "$PF/odd"
+	done
+	tmp_clean
+}
+t_check "patchfault/odd-source-names" odd_src
+
+# The work directory goes on every exit: success, refusal, usage
+# error, and a signal in the middle of a command that does not change
+# the tree.
+tmp_every_exit() {
+	_t=$(fresh tmpx)
+	rm -rf "${TMPDIR:?}"/*
+	for _c in "check" "diff" "diff -k" "diff -r -q" "revert" "config amd64 -s"
+	do
+		pt $_c "$_t" >/dev/null 2>&1
+		tmp_clean || { echo "after $_c on the pristine tree"; return 1; }
+	done
+	pt apply "$_t" >/dev/null || return 1
+	for _c in "check" "diff" "apply" "config vax -s" "config amd64 -n * -s" \
+	    "diff -b nosuch" "nosuch"; do
+		pt $_c "$_t" >/dev/null 2>&1
+		tmp_clean || { echo "after $_c on the patched tree"; return 1; }
+	done
+	pt revert "$_t" >/dev/null || return 1
+	# This whole checkout's diff: long enough to be signalled halfway.
+	_sigs="INT TERM HUP"
+	command -v perl >/dev/null 2>&1 || {
+		echo "no perl: SIGINT not tested"
+		_sigs="TERM HUP"
+	}
+	for _sig in $_sigs; do
+		for _d in 0.02 0.05 0.1 0.2; do
+			# The tool itself in the background (not a
+			# function: a subshell would take the signal), with
+			# SIGINT not ignored (as sh makes it for "&").
+			if [ "$_sig" = INT ]; then
+				MPLOCK_ROOT=$ROOT perl -e '$SIG{INT} = "DEFAULT";
+				    exec @ARGV' sh "$TOOL" diff "$_t" \
+				    >/dev/null 2>&1 &
+			else
+				MPLOCK_ROOT=$ROOT sh "$TOOL" diff "$_t" \
+				    >/dev/null 2>&1 &
+			fi
+			sleep $_d
+			kill -$_sig $! 2>/dev/null
+			wait $!
+			echo "SIG$_sig after ${_d}s: exit $?"
+			tmp_clean || { echo "after SIG$_sig at ${_d}s"; return 1; }
+		done
+	done
+	pristine "$_t"
+}
+t_check "patchfault/temp-dir-removed-on-every-exit" tmp_every_exit
+
+_pts=$(awk '{ s += $1 } END { print s + 0 }' "$PF/points" 2>/dev/null)
+_disk=$(awk '{ s += $1 } END { print s + 0 }' "$PF/disk" 2>/dev/null)
+t_pass "patchfault/points" "$_pts fault points (steps x ways), $_disk disk sizes"
+
+mountpoint -q "$PF" 2>/dev/null && { cd "$ROOT" && umount "$PF"; }
