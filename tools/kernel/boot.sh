@@ -67,7 +67,7 @@ alive() {
 
 # to FIFO TEXT: write a line to qemu; a dead qemu must not block us.
 to() {
-	alive && timeout 5 sh -c 'printf "%s\r\n" "$2" >"$1"' sh "$1" "$2"
+	alive && timeout 5 sh -c 'printf "%s\r" "$2" >"$1"' sh "$1" "$2"
 }
 
 # The registers of every CPU, each RIP with the kernel symbol it is in.
@@ -98,13 +98,13 @@ record() {
 		match($0, /RIP=[0-9a-fA-F]+/)
 		r = tolower(substr($0, RSTART + 4, RLENGTH - 4))
 		s = "?"
-		for (i = n; i >= 1; i--)
-			if (addr[i] <= r && substr(addr[i], 1, 8) ==
-			    substr(r, 1, 8)) {
-				s = sprintf("%s+0x%x", sym[i],
-				    hex(r) - hex(addr[i]))
-				break
-			}
+		for (i = n; i >= 1; i--) {
+			if (addr[i] > r || substr(addr[i], 1, 8) != \
+			    substr(r, 1, 8))
+				continue
+			s = sprintf("%s+0x%x", sym[i], hex(r) - hex(addr[i]))
+			break
+		}
 		printf "%s RIP=%s %s\n", cpu, r, s
 	    }' monitor.log >registers.txt
 }
@@ -148,7 +148,7 @@ while :; do
 	sleep 1
 done
 BOOT_S=$(($(now) - T0))
-wait "$QPID" 2>/dev/null
+[ "$state" = exited ] && wait "$QPID" 2>/dev/null
 echo "boot_s=$BOOT_S" >result
 
 first() {	# the first console line matching ERE $1
@@ -158,7 +158,10 @@ first() {	# the first console line matching ERE $1
 case $state in
 ddb)
 	sleep 2
+	# No paging, no wrapping: the whole trace in the log.
 	to ser.in 'set $lines = 0'
+	sleep 1
+	to ser.in 'set $maxwidth = 0'
 	sleep 1
 	to ser.in "trace"
 	sleep 4

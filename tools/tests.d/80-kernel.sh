@@ -1,0 +1,106 @@
+# kernel: the patched kernel, built from the real OpenBSD tree with its
+# own config(8) and Makefiles, booted under qemu-system-x86_64 -smp 4
+# (tools/kernel.sh; README "From git clone to a booted kernel").
+#
+# make test boots the debug build (the default backend with WITNESS,
+# MP_LOCKDEBUG and MPLOCK_DEBUG) and then, when the suite has used less
+# than KERNEL_TEST_BUDGET seconds (default 600), one seeded bug
+# (hand-off-without-wait).  make kernel-test (KERNEL_MATRIX=1) boots
+# every backend, the debug build, and both seeded bugs below.
+#
+# A boot passes on tools/kernel/boot.sh's criteria (every CPU attached,
+# init's per-CPU load counts right, no panic/ddb/WITNESS report, and
+# the torture's summary with 0 violations and every CPU taking part
+# when the tree has option MPLOCK_TORTURE).  A seeded bug passes when
+# the booted kernel fails, panics or hangs; the result says which.
+
+. "$ROOT/tools/lib/vendor.sh"
+
+KERNEL_MUTANTS="handoff-without-wait held-while-waiting"
+KERNEL_RUN_LIMIT=${KERNEL_RUN_LIMIT:-1200}
+k_t0=$(date +%s)
+FIG=$OBJ/kernel/figures.txt
+
+# k_verdict LOG: the verdict line kernel.sh printed last.
+k_verdict() {
+	grep '^kernel: ' "$1" | tail -n 1 | sed 's/^kernel: [^:]*: //' |
+	    cut -c1-150
+}
+
+# k_boot NAME ARGS...: a run that must pass.
+k_boot() {
+	_kn=$1
+	shift
+	_t_exec "kernel/$_kn" "$KERNEL_RUN_LIMIT" sh "$ROOT/tools/kernel.sh" \
+	    -n "$_kn" "$@"
+	_v=$(k_verdict "$_log")
+	case $_rc in
+	0)	t_pass "$_name" "${_dt}s; $_v" ;;
+	77)	t_skip "$_name" "$(tail -n 1 "$_log")" ;;
+	124)	t_fail "$_name" "no verdict after ${_secs}s" "$_log" ;;
+	*)	t_fail "$_name" "${_v:-exit $_rc}" "$_log" ;;
+	esac
+	k_figures "$_kn" "$_rc"
+}
+
+# k_mutant NAME MUTANT ARGS...: a seeded bug the booted kernel must show.
+k_mutant() {
+	_kn=$1 _km=$2
+	shift 2
+	_t_exec "kernel/$_kn" "$KERNEL_RUN_LIMIT" sh "$ROOT/tools/kernel.sh" \
+	    -n "$_kn" -m "$_km" "$@"
+	_v=$(k_verdict "$_log")
+	case $_rc in
+	0)	t_fail "$_name" "seeded bug NOT caught: $_v" "$_log" ;;
+	1)	t_pass "$_name" "caught (torture/load failed): $_v" ;;
+	3)	t_pass "$_name" "caught (panic, ddb): $_v" ;;
+	4)	t_pass "$_name" "caught (hang; registers recorded): $_v" ;;
+	77)	t_skip "$_name" "$(tail -n 1 "$_log")" ;;
+	124)	t_pass "$_name" "caught: no verdict after ${_secs}s" ;;
+	*)	t_fail "$_name" "exit $_rc, not a boot verdict: $_v" "$_log" ;;
+	esac
+	k_figures "$_kn" "$_rc"
+}
+
+# The figures of one run, for the README's table.
+k_figures() {
+	_r=$OBJ/kernel/run/$1/result
+	[ -f "$_r" ] || return 0
+	printf '%s\t%s\tboot_s=%s\tload_ms=%s\t%s\n' "$1" \
+	    "$(sed -n 's/^status=//p' "$_r")" \
+	    "$(sed -n 's/^boot_s=//p' "$_r")" \
+	    "$(sed -n 's/^load_ms=//p' "$_r")" \
+	    "$(sed -n 's/^torture=//p' "$_r")" >>"$FIG"
+}
+
+if ! command -v qemu-system-x86_64 >/dev/null 2>&1; then
+	t_skip kernel "qemu-system-x86_64 not installed (Debian:" \
+	    "qemu-system-x86 ipxe-qemu)"
+elif [ ! -r "$VENDOR/openbsd-src.tar.xz" ] && [ -z "${SRC:-}" ]; then
+	t_skip kernel "no OpenBSD snapshot ($VENDOR/openbsd-src.tar.xz)"
+else
+	mkdir -p "$OBJ/kernel"
+	: >"$FIG"
+	if [ -n "${KERNEL_MATRIX:-}" ]; then
+		k_boot "$DEFAULT_BACKEND-debug" -d
+		for be in $BACKENDS; do
+			k_boot "$be" -b "$be"
+		done
+		for m in $KERNEL_MUTANTS; do
+			k_mutant "$DEFAULT_BACKEND-debug-$m" "$m" -d
+		done
+	else
+		k_boot "$DEFAULT_BACKEND-debug" -d
+		m=${KERNEL_MUTANTS%% *}
+		used=$(($(date +%s) - k_t0))
+		if [ "$used" -lt "${KERNEL_TEST_BUDGET:-600}" ]; then
+			k_mutant "$DEFAULT_BACKEND-debug-$m" "$m" -d
+		else
+			t_skip "kernel/$DEFAULT_BACKEND-debug-$m" "the boot" \
+			    "took ${used}s of the ${KERNEL_TEST_BUDGET:-600}s" \
+			    "budget; make kernel-test runs it"
+		fi
+	fi
+	echo "   figures (TCG): $FIG"
+	sed 's/^/   | /' "$FIG"
+fi
