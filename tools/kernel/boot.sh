@@ -173,6 +173,7 @@ ddb)
 	echo "kernel.sh: $NAME: stopped in ddb; console: $RUN/serial.log," \
 	    "registers: $RUN/registers.txt" >&2
 	tail -n 40 serial.log | tr -d '\r' >&2
+	echo >&2	# the console's last line, a prompt, has no newline
 	verdict PANIC 3 "${why:-stopped in ddb}"
 	;;
 hang)
@@ -181,6 +182,7 @@ hang)
 	echo "kernel.sh: $NAME: no power-off after ${LIMIT}s; registers:" >&2
 	cat registers.txt >&2
 	tail -n 20 serial.log | tr -d '\r' >&2
+	echo >&2
 	verdict HANG 4 "no power-off after ${LIMIT}s (registers:" \
 	    "$RUN/registers.txt)"
 	;;
