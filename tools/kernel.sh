@@ -140,7 +140,8 @@ if [ ! -x "$CONFIG" ]; then
 	# out and which needs libkvm.
 	( cd "$c" && byacc -d -o gram.c "$cs/gram.y" &&
 	    flex -o scan.c "$cs/scan.l" &&
-	    cc -O2 -DMAKE_BOOTSTRAP -include "$KT/compat.h" -I"$cs" -I. \
+	    cc -O2 -Werror=implicit-function-declaration -DMAKE_BOOTSTRAP \
+	    -include "$KT/compat.h" -I"$cs" -I. \
 	    -o config "$cs/files.c" gram.c "$cs/hash.c" "$cs/main.c" \
 	    "$cs/mkheaders.c" "$cs/mkioconf.c" "$cs/mkmakefile.c" \
 	    "$cs/mkswap.c" "$cs/pack.c" scan.c "$cs/sem.c" "$cs/util.c" \

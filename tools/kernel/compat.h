@@ -4,7 +4,11 @@
  * The sources stay as they are; this supplies what OpenBSD's libc
  * headers would: major()/minor(), strlcpy and friends, err(3),
  * __dead, and pledge(2), which has no counterpart here (a no-op).
+ * _GNU_SOURCE: glibc declares asprintf(3) only with it.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include <sys/types.h>
 #include <sys/sysmacros.h>
 #include <bsd/string.h>
