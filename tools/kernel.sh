@@ -63,7 +63,7 @@ skip() {
 	exit 77
 }
 
-be=$DEFAULT_BACKEND debug= mutant= name= bootit=1
+be=$DEFAULT_BACKEND debug='' mutant='' name='' bootit=1
 while getopts Bb:dm:n: o; do
 	case $o in
 	B)	bootit= ;;
@@ -168,7 +168,6 @@ if [ ! -f "$PXEBOOT" ]; then
 	}
 	mv "$p/pxeboot" "$PXEBOOT" && rm -rf "$p"
 fi
-T_TOOLS=$(now)
 
 # --- The scratch tree, patched.
 S=$RUN/src
@@ -238,12 +237,12 @@ clang --target=x86_64-unknown-openbsd -std=c99 -O2 -Wall -Werror \
     $iflags -c "$KT/init.c" -o "$RUN/init.o" &&
     ld.lld -static --no-pie -nostdlib -T "$KT/init.ld" -o "$RUN/init" \
     "$RUN/init.o" || kdie "init does not build"
-for t in disklabel rdroot; do
-	if [ ! -x "$KDIR/cache/$t" ] || [ "$KT/$t.c" -nt "$KDIR/cache/$t" ]
-	then
-		cc -O2 -Wall -Werror -o "$KDIR/cache/$t" "$KT/$t.c" ||
-		    kdie "$t does not build"
-	fi
+disklabel=$KDIR/cache/disklabel-$(key "$KT/disklabel.c")
+rdroot=$KDIR/cache/rdroot-$(key "$KT/rdroot.c")
+for tool in "$disklabel" "$rdroot"; do
+	src=$KT/$(basename "${tool%-*-*}").c
+	[ -x "$tool" ] || cc -O2 -Wall -Werror -o "$tool" "$src" ||
+	    kdie "$src does not build"
 done
 mkdir -p "$RUN/root/sbin" "$RUN/root/dev" && cp "$RUN/init" "$RUN/root/sbin/"
 cat >"$RUN/root.spec" <<'EOF'
@@ -259,12 +258,11 @@ sbin type=dir
 EOF
 rdsize=$(sed -n 's/.*-DMINIROOTSIZE="\{0,1\}\(0x[0-9a-fA-F]*\|[0-9]*\)"\{0,1\}.*/\1/p' \
     "$K/Makefile")
-rdsize=$(($rdsize * 512))
+rdsize=$((rdsize * 512))
 rm -f "$RUN/root.img"
 makefs -t ffs -B le -s "$rdsize" -o version=1,bsize=8192,fsize=1024 \
     -F "$RUN/root.spec" "$RUN/root.img" "$RUN/root" >"$RUN/makefs.log" 2>&1 &&
-    "$KDIR/cache/disklabel" "$RUN/root.img" &&
-    "$KDIR/cache/rdroot" "$K/bsd" "$RUN/root.img" || {
+    "$disklabel" "$RUN/root.img" && "$rdroot" "$K/bsd" "$RUN/root.img" || {
 	cat "$RUN/makefs.log" >&2
 	kdie "cannot make the ramdisk"
 }
