@@ -73,6 +73,46 @@ k_figures() {
 	    "$(sed -n 's/^torture=//p' "$_r")" >>"$FIG"
 }
 
+# Bad input to our pieces, with the debug run's patched tree and kernel:
+# a clear error, nothing changed.
+k_bad_input() {
+	_r=$OBJ/kernel/run/$DEFAULT_BACKEND-debug
+	[ -f "$_r/obj/bsd" ] || { echo "no kernel in $_r"; return 1; }
+	_w=$OBJ/kernel/badinput
+	rm -rf "$_w" && mkdir -p "$_w" && cp "$_r/obj/bsd" "$_w/bsd" || return 1
+	_sum=$(cksum <"$_w/bsd")
+	_dl=$_w/disklabel _rd=$_w/rdroot
+	cc -O2 -Wall -Werror -o "$_dl" "$ROOT/tools/kernel/disklabel.c" &&
+	    cc -O2 -Wall -Werror -o "$_rd" "$ROOT/tools/kernel/rdroot.c" ||
+	    return 1
+	# An image larger than rd_root_image (MINIROOTSIZE).
+	dd if=/dev/zero of="$_w/big.img" bs=512 count=5000 2>/dev/null
+	"$_rd" "$_w/bsd" "$_w/big.img" 2>"$_w/err" && return 1
+	grep -q 'rd_root_image holds' "$_w/err" || return 1
+	# Not a kernel.
+	"$_rd" "$_w/big.img" "$_w/big.img" 2>"$_w/err" && return 1
+	grep -q 'not a little-endian x86_64 ELF64' "$_w/err" || return 1
+	[ "$(cksum <"$_w/bsd")" = "$_sum" ] || { echo "bsd changed"; return 1; }
+	# Not a whole number of sectors.
+	printf 'x' >"$_w/odd.img"
+	"$_dl" "$_w/odd.img" 2>"$_w/err" && return 1
+	grep -q 'not a whole number of sectors' "$_w/err" || return 1
+	[ "$(cat "$_w/odd.img")" = x ] || return 1
+	# config -p: only the qemu profile, only for amd64, nothing written.
+	_before=$(ls "$_r/src/sys/arch/amd64/conf")
+	sh "$ROOT/tools/mplock-patch" config amd64 -p bogus -n BAD \
+	    -s "$_r/src" 2>"$_w/err" && return 1
+	grep -q 'no such profile' "$_w/err" || return 1
+	sh "$ROOT/tools/mplock-patch" config i386 -p qemu -n BAD \
+	    -s "$_r/src" 2>"$_w/err" && return 1
+	grep -q 'amd64 only' "$_w/err" || return 1
+	[ "$(ls "$_r/src/sys/arch/amd64/conf")" = "$_before" ] || return 1
+	# The profile the boot used: no GENERIC, serial console, ramdisk root.
+	_c=$_r/src/sys/arch/amd64/conf/QEMU.$(upper "$DEFAULT_BACKEND").DEBUG
+	grep -q '^config.*root on rd0a' "$_c" && grep -q '^com0' "$_c" &&
+	    ! grep -q GENERIC "$_c"
+}
+
 if ! command -v qemu-system-x86_64 >/dev/null 2>&1; then
 	t_skip kernel "qemu-system-x86_64 not installed (Debian:" \
 	    "qemu-system-x86 ipxe-qemu)"
@@ -91,6 +131,7 @@ else
 		done
 	else
 		k_boot "$DEFAULT_BACKEND-debug" -d
+		t_check kernel/bad-input k_bad_input
 		m=${KERNEL_MUTANTS%% *}
 		used=$(($(date +%s) - k_t0))
 		if [ "$used" -lt "${KERNEL_TEST_BUDGET:-600}" ]; then
