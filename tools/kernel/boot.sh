@@ -21,14 +21,14 @@
 # console; with EXPECT_TORTURE=1 also the torture's summary line with
 # violations=0, every CPU's acquisitions non-zero, ending in PASS.
 #
-# Environment: NCPU (4), KERNEL_TIMEOUT (seconds, 480), KERNEL_ACCEL
+# Environment: NCPU (4), KERNEL_TIMEOUT (seconds, 900), KERNEL_ACCEL
 # (tcg, or kvm where KVM works: it did not on the machine this was
 # written on), EXPECT_TORTURE.
 
 RUN=$1
 NAME=$2
 NCPU=${NCPU:-4}
-LIMIT=${KERNEL_TIMEOUT:-480}
+LIMIT=${KERNEL_TIMEOUT:-900}
 ACCEL=${KERNEL_ACCEL:-tcg}
 case $ACCEL in
 tcg|kvm)	;;

@@ -33,7 +33,7 @@
  */
 
 #ifndef LOAD_ITERS
-#define LOAD_ITERS	1000
+#define LOAD_ITERS	300
 #endif
 #ifndef TORTURE_WAIT
 #define TORTURE_WAIT	0

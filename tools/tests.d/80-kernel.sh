@@ -23,7 +23,7 @@
 KERNEL_MUTANTS="handoff-without-wait held-while-waiting:torture"
 HAVE_TORTURE=
 [ -f "$ROOT/sys/kern/kern_mplock_torture.c" ] && HAVE_TORTURE=1
-KERNEL_RUN_LIMIT=${KERNEL_RUN_LIMIT:-1200}
+KERNEL_RUN_LIMIT=${KERNEL_RUN_LIMIT:-1800}
 k_t0=$(date +%s)
 FIG=$OBJ/kernel/figures.txt
 
