@@ -169,7 +169,7 @@ ddb)
 	sleep 3
 	record
 	stop_qemu
-	why=$(first 'panic|__mp_|mplock|spun out|witness|lock order|fault')
+	why=$(first 'panic|__mp_|spun out|witness|lock order|fault|^mplock [a-z_]+: ')
 	echo "kernel.sh: $NAME: stopped in ddb; console: $RUN/serial.log," \
 	    "registers: $RUN/registers.txt" >&2
 	tail -n 40 serial.log | tr -d '\r' >&2

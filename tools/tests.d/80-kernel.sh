@@ -126,6 +126,58 @@ k_bad_input() {
 	    ! grep -q GENERIC "$_c"
 }
 
+# The watchdog's judgement (tools/kernel/boot.sh) on canned consoles,
+# with tools/kernel/fake-qemu.sh in qemu's place: a good run passes, and
+# each broken pass criterion gives the verdict it must.
+k_judge() {	# NAME STATUS EXPECT_TORTURE MODE SED-SCRIPT
+	_w=$OBJ/kernel/judge/$1
+	rm -rf "$_w" && mkdir -p "$_w/bin" || return 1
+	cp "$ROOT/tools/kernel/fake-qemu.sh" "$_w/bin/qemu-system-x86_64"
+	chmod +x "$_w/bin/qemu-system-x86_64"
+	: >"$_w/bsd.nm"
+	sed "$5" >"$_w/console" <<'EOF'
+cpu0 at mainbus0: apid 0 (boot processor)
+cpu1 at mainbus0: apid 1 (application processor)
+cpu2 at mainbus0: apid 2 (application processor)
+cpu3 at mainbus0: apid 3 (application processor)
+root on rd0a swap on rd0b dump on rd0b
+mplock_init: started
+mplock_torture: mlock 4 cpus 5s acq 1201/1180/1222/1190 intr 310 violations=0 maxwait 8123us 4100ns/acq PASS
+mplock_load: 4 procs x 300 open/close: 300/300/300/300 errors 0 1234 ms PASS
+mplock_init: torture reported
+mplock_init: powering off
+EOF
+	PATH=$_w/bin:$PATH KERNEL_FAKE_CONSOLE=$_w/console \
+	    KERNEL_FAKE_MODE=$4 EXPECT_TORTURE=$3 KERNEL_TIMEOUT=8 NCPU=4 \
+	    timeout 120 sh "$ROOT/tools/kernel/boot.sh" "$_w" "$1" \
+	    >"$_w/out" 2>&1
+	_st=$(sed -n 's/^kernel: [^:]*: \([A-Z]*\):.*/\1/p' "$_w/out")
+	if [ "$_st" = "$2" ]; then
+		t_pass "kernel/judge/$1" "$(grep '^kernel: ' "$_w/out" |
+		    cut -c1-100)"
+	else
+		t_fail "kernel/judge/$1" "verdict ${_st:-none}, not $2" \
+		    "$_w/out"
+	fi
+}
+
+k_judges() {
+	k_judge good PASS 1 off ''
+	k_judge good-no-torture PASS '' off '/^mplock_torture/d;/torture reported/d'
+	k_judge violations FAIL 1 off 's/violations=0 \(.*\) PASS/violations=1 \1 FAIL/'
+	k_judge cpu-idle FAIL 1 off 's|acq 1201/1180|acq 1201/0|'
+	k_judge three-counts FAIL 1 off 's|acq 1201/1180/1222/1190|acq 1201/1180/1222|'
+	k_judge no-torture-line FAIL 1 off '/^mplock_torture/d'
+	k_judge init-no-summary FAIL 1 off 's/torture reported/no torture summary FAIL/'
+	k_judge load-fail FAIL '' off 's|300/300/300/300 errors 0 1234 ms PASS|300/299/300/300 errors 1 1234 ms FAIL|'
+	k_judge three-cpus FAIL '' off '/^cpu3 at/d'
+	k_judge witness FAIL '' off 's/^mplock_init: started/witness: lock order reversal:\n&/'
+	k_judge ddb PANIC '' stay 's/^mplock_load.*/panic: kernel diagnostic assertion failed\nStopped at db_enter+0x9: popq %rbp\nddb{2}> /;/^mplock_init: torture/d;/^mplock_init: powering/d'
+	k_judge hang HANG '' stay '/^mplock_load/,$d'
+}
+
+k_judges
+
 if ! command -v qemu-system-x86_64 >/dev/null 2>&1; then
 	t_skip kernel "qemu-system-x86_64 not installed (Debian:" \
 	    "qemu-system-x86 ipxe-qemu)"
