@@ -60,8 +60,8 @@ k_mutant() {
 	_v=$(k_verdict "$_log")
 	case $_rc in
 	0)	if [ -n "$_kt" ]; then
-			t_skip "$_name" "not caught by the userland load" \
-			    "alone; needs option MPLOCK_TORTURE (pending)"
+			t_skip "$_name" "not caught by the userland load\
+ alone; needs option MPLOCK_TORTURE (pending)"
 		else
 			t_fail "$_name" "seeded bug NOT caught: $_v" "$_log"
 		fi ;;
@@ -179,8 +179,8 @@ k_judges() {
 k_judges
 
 if ! command -v qemu-system-x86_64 >/dev/null 2>&1; then
-	t_skip kernel "qemu-system-x86_64 not installed (Debian:" \
-	    "qemu-system-x86 ipxe-qemu)"
+	t_skip kernel "qemu-system-x86_64 not installed\
+ (Debian: qemu-system-x86 ipxe-qemu)"
 elif [ ! -r "$VENDOR/openbsd-src.tar.xz" ] && [ -z "${SRC:-}" ]; then
 	t_skip kernel "no OpenBSD snapshot ($VENDOR/openbsd-src.tar.xz)"
 else
@@ -202,9 +202,9 @@ else
 		if [ "$used" -lt "${KERNEL_TEST_BUDGET:-600}" ]; then
 			k_mutant "$DEFAULT_BACKEND-debug-$m" "$m" -d
 		else
-			t_skip "kernel/$DEFAULT_BACKEND-debug-$m" "the boot" \
-			    "took ${used}s of the ${KERNEL_TEST_BUDGET:-600}s" \
-			    "budget; make kernel-test runs it"
+			t_skip "kernel/$DEFAULT_BACKEND-debug-$m" "the\
+ boot took ${used}s of the ${KERNEL_TEST_BUDGET:-600}s budget;\
+ make kernel-test runs it"
 		fi
 	fi
 	echo "   figures (TCG): $FIG"
