@@ -31,6 +31,15 @@ lint:
 verify:
 	@${SH} tools/verify.sh
 
+# The patched kernel built from a real OpenBSD tree (the vendored
+# snapshot, or SRC=) and booted under qemu with 4 CPUs: one debug build
+# (kernel), or every backend and the seeded bugs (kernel-test).
+kernel:
+	@${SH} tools/kernel.sh -d
+
+kernel-test:
+	@KERNEL_MATRIX=1 ${SH} tools/test.sh kernel
+
 # The kernel lock in an OpenBSD source tree (tools/mplock-patch).
 patch:
 	@${SH} tools/mplock-patch diff ${SRC}
@@ -52,4 +61,5 @@ revert:
 clean:
 	rm -rf build
 
-.PHONY: all test test-patchfault test-cross bench lint verify clean patch patch-kernel patch-regress apply revert
+.PHONY: all test test-patchfault test-cross bench lint verify clean patch \
+	patch-kernel patch-regress apply revert kernel kernel-test

@@ -1,0 +1,287 @@
+#!/bin/sh
+#
+# kernel.sh: build the patched OpenBSD/amd64 MULTIPROCESSOR kernel from
+# a real OpenBSD tree and boot it under qemu with 4 CPUs.
+#
+#	tools/kernel.sh [-B] [-d] [-b backend] [-m mutant] [-n name]
+#
+#	-b backend	the kernel lock backend (default: the default one)
+#	-d		the debug build: WITNESS, MP_LOCKDEBUG, MPLOCK_DEBUG
+#	-m mutant	apply regress/sys/kern/mplock/mutants/MUTANT.sed to
+#			the patched tree first (a seeded bug)
+#	-n name		the run's name (default from the options); its
+#			files go to build/kernel/run/NAME
+#	-B		build only, do not boot
+#
+# The tree: the vendored snapshot (../shared/vendor/openbsd-src.tar.xz,
+# or $MPLOCK_VENDOR), or a user's tree given as SRC=/usr/src.  Either is
+# copied (sys/, usr.sbin/config/ and the two Makefiles the patch edits)
+# to a scratch tree under build/, never changed in place.
+#
+# Pipeline: scratch tree -> "mplock-patch apply" -> (mutant) ->
+# config(8) built from the tree's usr.sbin/config (cached) ->
+# "mplock-patch config amd64 -p qemu" -> config(8) -> make with the
+# generated Makefile (tools/kernel/toolchain.sh lists every toolchain
+# substitution) -> pxeboot from the tree's sys/arch/amd64/stand
+# (cached) -> init (tools/kernel/init.c) on an FFS image (makefs) with a
+# disklabel (tools/kernel/disklabel.c), copied into the kernel's
+# rd_root_image (tools/kernel/rdroot.c) -> qemu-system-x86_64 -smp 4,
+# PXE over user-mode TFTP -> watchdog (tools/kernel/boot.sh).
+#
+# When the patched tree has sys/kern/kern_mplock_torture.c the kernel
+# gets "option MPLOCK_TORTURE" and the run must show its summary line.
+#
+# The last line printed is the verdict:
+#	kernel: NAME: PASS|FAIL|PANIC|HANG: details
+# Exit status: 0 PASS; 1 FAIL (a pass criterion not met); 3 PANIC (the
+# kernel stopped in ddb); 4 HANG (the watchdog's limit); 2 build or
+# usage error; 77 a needed tool or the snapshot is missing.
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/tools/lib/common.sh"
+. "$ROOT/tools/lib/vendor.sh"
+. "$ROOT/tools/kernel/toolchain.sh"
+
+KT=$ROOT/tools/kernel
+KDIR=$OBJ/kernel
+NCPU=${KERNEL_NCPU:-4}
+JOBS=${KERNEL_JOBS:-$(ncpu_online)}
+
+usage() {
+	echo "usage: tools/kernel.sh [-B] [-d] [-b backend] [-m mutant]" \
+	    "[-n name]" >&2
+	exit 2
+}
+
+kdie() {
+	echo "kernel.sh: $*" >&2
+	exit 2
+}
+
+skip() {
+	echo "kernel.sh: $*"
+	exit 77
+}
+
+be=$DEFAULT_BACKEND debug='' mutant='' name='' bootit=1
+while getopts Bb:dm:n: o; do
+	case $o in
+	B)	bootit= ;;
+	b)	be=$OPTARG ;;
+	d)	debug=1 ;;
+	m)	mutant=$OPTARG ;;
+	n)	name=$OPTARG ;;
+	*)	usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 0 ] || usage
+echo " $BACKENDS " | grep -q " $be " ||
+    kdie "$be: no such backend (one of: $BACKENDS)"
+if [ -n "$mutant" ]; then
+	MUT=$REGRESS/mutants/$mutant.sed
+	[ -f "$MUT" ] || kdie "$mutant: no such mutant ($REGRESS/mutants)"
+fi
+[ -n "$name" ] || name=$be${debug:+-debug}${mutant:+-$mutant}
+case $name in
+*/*|.*|'')	kdie "$name: not a run name" ;;
+esac
+
+# What the pipeline needs on the host.
+for t in bmake clang ld.lld byacc flex makefs objcopy nm bash; do
+	command -v $t >/dev/null 2>&1 || skip "$t not installed"
+done
+[ -z "$bootit" ] || command -v qemu-system-x86_64 >/dev/null 2>&1 ||
+    skip "qemu-system-x86_64 not installed (Debian: qemu-system-x86)"
+printf '#include <bsd/string.h>\n' | cc -E - >/dev/null 2>&1 ||
+    skip "libbsd headers not installed (Debian: libbsd-dev)"
+
+if [ -n "${SRC:-}" ]; then
+	TREE=$(cd "$SRC" && pwd) || kdie "SRC=$SRC: no such directory"
+	TREE_ID=$TREE
+else
+	TREE=$(vendor_tree openbsd-src) || {
+		[ $? -eq 77 ] && skip "the OpenBSD snapshot is not there" \
+		    "($VENDOR/openbsd-src.tar.xz)"
+		kdie "cannot extract the OpenBSD snapshot"
+	}
+	TREE_ID=$(cat "$TREE/.extracted")
+fi
+for f in sys/arch/amd64/conf/Makefile.amd64 usr.sbin/config/gram.y \
+    sys/arch/amd64/stand/pxeboot/Makefile; do
+	[ -f "$TREE/$f" ] || kdie "$TREE: no $f"
+done
+
+RUN=$KDIR/run/$name
+mkdir -p "$KDIR/cache" "$RUN" || kdie "cannot make $RUN"
+rm -rf "$RUN/src" "$RUN/obj" "$RUN/tftp" "$RUN/root"
+toolchain_setup "$KDIR/tc" || kdie "cannot write the toolchain stand-ins"
+
+# key FILE...: a cache key from the tree's identity and FILEs' contents.
+key() {
+	{ echo "$TREE_ID"; cat "$@"; } | cksum | awk '{ print $1 "-" $2 }'
+}
+
+now() {
+	date +%s
+}
+
+T0=$(now)
+
+# --- config(8), built once per tree and compatibility header.
+CONFIG=$KDIR/cache/config-$(key "$KT/compat.h" "$KT/toolchain.sh")
+if [ ! -x "$CONFIG" ]; then
+	echo "kernel.sh: building config(8) from $TREE/usr.sbin/config"
+	c=$KDIR/config.build
+	rm -rf "$c" && mkdir -p "$c" || kdie "cannot make $c"
+	cs=$TREE/usr.sbin/config
+	# The sources of config's Makefile, less the interactive kernel
+	# editor (ukc*, misc, cmd, exec_elf), which MAKE_BOOTSTRAP leaves
+	# out and which needs libkvm.
+	( cd "$c" && byacc -d -o gram.c "$cs/gram.y" &&
+	    flex -o scan.c "$cs/scan.l" &&
+	    cc -O2 -Werror=implicit-function-declaration -DMAKE_BOOTSTRAP \
+	    -include "$KT/compat.h" -I"$cs" -I. \
+	    -o config "$cs/files.c" gram.c "$cs/hash.c" "$cs/main.c" \
+	    "$cs/mkheaders.c" "$cs/mkioconf.c" "$cs/mkmakefile.c" \
+	    "$cs/mkswap.c" "$cs/pack.c" scan.c "$cs/sem.c" "$cs/util.c" \
+	    -lbsd ) >"$KDIR/config.build.log" 2>&1 || {
+		cat "$KDIR/config.build.log" >&2
+		kdie "config(8) does not build"
+	}
+	mv "$c/config" "$CONFIG" && rm -rf "$c"
+fi
+
+# --- pxeboot, built once per tree and toolchain (from the unpatched
+# tree: the boot loader includes nothing of ours).
+PXEBOOT=$KDIR/cache/pxeboot-$(key "$KT/toolchain.sh")
+if [ ! -f "$PXEBOOT" ]; then
+	echo "kernel.sh: building pxeboot from $TREE/sys/arch/amd64/stand"
+	p=$KDIR/pxeboot.build
+	rm -rf "$p" && mkdir -p "$p" || kdie "cannot make $p"
+	( cd "$TREE/sys/arch/amd64/stand/pxeboot" &&
+	    PATH=$KPATH MAKEOBJDIR=$p nice $KMAKE MACHINE=amd64 \
+	    -j "$JOBS" pxeboot ) >"$KDIR/pxeboot.build.log" 2>&1 &&
+	    [ -s "$p/pxeboot" ] || {
+		tail -n 30 "$KDIR/pxeboot.build.log" >&2
+		kdie "pxeboot does not build (log: $KDIR/pxeboot.build.log)"
+	}
+	mv "$p/pxeboot" "$PXEBOOT" && rm -rf "$p"
+fi
+
+# --- The scratch tree, patched.
+S=$RUN/src
+echo "kernel.sh: $name: patching a copy of $TREE"
+mkdir -p "$S/share/man/man9" "$S/regress/sys/kern" "$S/usr.sbin" ||
+    kdie "cannot make $S"
+cp -pR "$TREE/sys" "$S/sys" &&
+    cp -pR "$TREE/usr.sbin/config" "$S/usr.sbin/config" &&
+    cp -p "$TREE/share/man/man9/Makefile" "$S/share/man/man9/Makefile" &&
+    cp -p "$TREE/regress/sys/kern/Makefile" "$S/regress/sys/kern/Makefile" ||
+    kdie "cannot copy $TREE to $S"
+sh "$ROOT/tools/mplock-patch" apply "$S" >"$RUN/patch.log" 2>&1 || {
+	cat "$RUN/patch.log" >&2
+	kdie "mplock-patch apply failed on the tree"
+}
+
+if [ -n "$mutant" ]; then
+	mfile=$(sed -n 's/^# file:[[:space:]]*//p' "$MUT")
+	[ -f "$S/$mfile" ] || kdie "mutant $mutant: no $mfile in the tree"
+	cp "$S/$mfile" "$RUN/mutant.orig"
+	sed -f "$MUT" "$RUN/mutant.orig" >"$S/$mfile" || kdie "sed failed"
+	cmp -s "$RUN/mutant.orig" "$S/$mfile" &&
+	    kdie "mutant $mutant does not apply to $mfile any more"
+	echo "kernel.sh: $name: seeded bug $mutant in $mfile"
+fi
+
+torture=
+[ -f "$S/sys/kern/kern_mplock_torture.c" ] && torture=1
+
+# --- Config and build.
+KNAME=QEMU.$(upper "$be")${debug:+.DEBUG}
+set -- -b "$be" -n "$KNAME" -p qemu -s "$S"
+[ -n "$debug" ] && set -- "$@" -w -l -d
+[ -n "$torture" ] && set -- "$@" -o MPLOCK_TORTURE
+sh "$ROOT/tools/mplock-patch" config amd64 "$@" >>"$RUN/patch.log" 2>&1 || {
+	cat "$RUN/patch.log" >&2
+	kdie "mplock-patch config failed"
+}
+K=$RUN/obj
+mkdir -p "$K"
+"$CONFIG" -b "$K" -s "$S/sys" "$S/sys/arch/amd64/conf/$KNAME" \
+    >"$RUN/config.log" 2>&1 || {
+	cat "$RUN/config.log" >&2
+	kdie "config(8) failed on $KNAME"
+}
+echo "kernel.sh: $name: building $KNAME ($(grep '^IDENT' "$K/Makefile" |
+    sed 's/^IDENT=//'))"
+T_BUILD0=$(now)
+( cd "$K" && PATH=$KPATH nice $KMAKE -j "$JOBS" ) >"$RUN/build.log" 2>&1 || {
+	grep -E 'error|Error' "$RUN/build.log" | head -n 20 >&2
+	echo "kernel: $name: FAIL: the kernel does not build" \
+	    "(log: $RUN/build.log)"
+	exit 2
+}
+T_BUILD=$(($(now) - T_BUILD0))
+
+# --- init and the ramdisk.
+# Open/close pairs per load process.  Under TCG with 4 vCPUs on a
+# shared 2-core host 1000 took 80 to 300 s (a vCPU spinning for the
+# lock while its holder's thread waits for the host); 300 keep the
+# contention and the run short.
+iflags=-DLOAD_ITERS=${KERNEL_LOAD_ITERS:-300}
+[ -n "$torture" ] &&
+    iflags="$iflags -DTORTURE_WAIT=${KERNEL_TORTURE_WAIT:-120}"
+# shellcheck disable=SC2086
+clang --target=x86_64-unknown-openbsd -std=c99 -O2 -Wall -Werror \
+    -ffreestanding -fno-builtin -fno-stack-protector -fno-pie \
+    -fcf-protection=none -fno-asynchronous-unwind-tables -nostdinc \
+    $iflags -c "$KT/init.c" -o "$RUN/init.o" &&
+    ld.lld -static --no-pie -nostdlib -T "$KT/init.ld" -o "$RUN/init" \
+    "$RUN/init.o" || kdie "init does not build"
+disklabel=$KDIR/cache/disklabel-$(key "$KT/disklabel.c")
+rdroot=$KDIR/cache/rdroot-$(key "$KT/rdroot.c")
+for tool in "$disklabel" "$rdroot"; do
+	src=$KT/$(basename "${tool%-*-*}").c
+	[ -x "$tool" ] || cc -O2 -Wall -Werror -o "$tool" "$src" ||
+	    kdie "$src does not build"
+done
+mkdir -p "$RUN/root/sbin" "$RUN/root/dev" && cp "$RUN/init" "$RUN/root/sbin/"
+cat >"$RUN/root.spec" <<'EOF'
+/set type=dir uid=0 gid=0 mode=0755
+.
+dev type=dir
+    console type=char mode=0600 device=native,0,0
+    null type=char mode=0666 device=native,2,2
+..
+sbin type=dir
+    init type=file mode=0755
+..
+EOF
+rdsize=$(sed -n 's/.*-DMINIROOTSIZE="\{0,1\}\(0x[0-9a-fA-F]*\|[0-9]*\)"\{0,1\}.*/\1/p' \
+    "$K/Makefile")
+rdsize=$((rdsize * 512))
+rm -f "$RUN/root.img"
+makefs -t ffs -B le -s "$rdsize" -o version=1,bsize=8192,fsize=1024 \
+    -F "$RUN/root.spec" "$RUN/root.img" "$RUN/root" >"$RUN/makefs.log" 2>&1 &&
+    "$disklabel" "$RUN/root.img" && "$rdroot" "$K/bsd" "$RUN/root.img" || {
+	cat "$RUN/makefs.log" >&2
+	kdie "cannot make the ramdisk"
+}
+nm -n "$K/bsd" >"$RUN/bsd.nm" 2>/dev/null
+
+T_ALL=$(($(now) - T0))
+echo "kernel.sh: $name: built in ${T_BUILD}s (${T_ALL}s with tree," \
+    "tools and ramdisk): $K/bsd"
+[ -n "$bootit" ] || exit 0
+
+# --- Boot.
+mkdir -p "$RUN/tftp/etc"
+cp "$PXEBOOT" "$RUN/tftp/pxeboot" && cp "$K/bsd" "$RUN/tftp/bsd" ||
+    kdie "cannot fill $RUN/tftp"
+cat >"$RUN/tftp/etc/boot.conf" <<'EOF'
+stty com0 115200
+set tty com0
+boot tftp:/bsd
+EOF
+EXPECT_TORTURE=$torture NCPU=$NCPU sh "$KT/boot.sh" "$RUN" "$name"

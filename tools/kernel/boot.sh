@@ -1,0 +1,236 @@
+#!/bin/sh
+#
+# boot.sh RUN NAME: boot the kernel in RUN/tftp (pxeboot, bsd,
+# etc/boot.conf) under qemu-system-x86_64 with $NCPU CPUs, watch its
+# serial console, and judge the run.  Called by tools/kernel.sh.
+#
+# qemu's serial line and monitor are FIFO pairs (RUN/ser.in, ser.out,
+# mon.in, mon.out): the whole console goes to RUN/serial.log, the
+# monitor's answers to RUN/monitor.log.  The watchdog:
+#   - the kernel stopped in ddb (a panic, a spin-out, a debug-layer
+#     report): it sends "trace" and "show mplock" over the serial line,
+#     records every CPU's registers ("info registers -a"), with each RIP
+#     turned into a kernel symbol in RUN/registers.txt, stops qemu:
+#     PANIC, exit 3;
+#   - no power-off after $KERNEL_TIMEOUT seconds: the same record
+#     without the ddb commands: HANG, exit 4;
+#   - init powered the machine off: the console is checked against the
+#     pass criteria below: PASS (exit 0) or FAIL (exit 1).
+# Pass: init's load line "mplock_load: NCPU procs ... PASS"; NCPU CPUs
+# attached; no panic, ddb, WITNESS report, fault or spin-out on the
+# console; with EXPECT_TORTURE=1 also the torture's summary line with
+# violations=0, every CPU's acquisitions non-zero, ending in PASS.
+#
+# Environment: NCPU (4), KERNEL_TIMEOUT (seconds, 900), KERNEL_ACCEL
+# (tcg, or kvm where KVM works: it did not on the machine this was
+# written on), EXPECT_TORTURE.
+
+RUN=$1
+NAME=$2
+NCPU=${NCPU:-4}
+LIMIT=${KERNEL_TIMEOUT:-900}
+ACCEL=${KERNEL_ACCEL:-tcg}
+case $ACCEL in
+tcg|kvm)	;;
+*)	echo "boot.sh: KERNEL_ACCEL=$ACCEL: tcg or kvm" >&2; exit 2 ;;
+esac
+
+cd "$RUN" || exit 2
+rm -f ser.in ser.out mon.in mon.out serial.log monitor.log registers.txt \
+    qemu.log result
+mkfifo ser.in ser.out mon.in mon.out || exit 2
+
+verdict() {	# STATUS EXIT DETAILS
+	echo "status=$1" >>result
+	echo "kernel: $NAME: $1: $3"
+	exit "$2"
+}
+
+now() {
+	date +%s
+}
+
+T0=$(now)
+qemu-system-x86_64 -machine pc,accel="$ACCEL" -smp "$NCPU" -m 512 \
+    -display none -no-reboot -boot n \
+    -nic "user,model=e1000,tftp=$RUN/tftp,bootfile=pxeboot" \
+    -serial pipe:ser -monitor pipe:mon >qemu.log 2>&1 &
+QPID=$!
+cat ser.out >serial.log &
+SPID=$!
+cat mon.out >monitor.log &
+MPID=$!
+
+alive() {
+	kill -0 "$QPID" 2>/dev/null
+}
+
+# to FIFO TEXT: write a line to qemu; a dead qemu must not block us.
+to() {
+	alive && timeout 5 sh -c 'printf "%s\r" "$2" >"$1"' sh "$1" "$2"
+}
+
+# The registers of every CPU, each RIP with the kernel symbol it is in.
+record() {
+	to mon.in "info registers -a"
+	sleep 3
+	awk -v nm=bsd.nm '
+	    function hex(s,   i, v) {	# the low 8 hex digits, as a number
+		s = substr(s, length(s) - 7)
+		v = 0
+		for (i = 1; i <= 8; i++)
+			v = v * 16 + index("0123456789abcdef",
+			    substr(s, i, 1)) - 1
+		return v
+	    }
+	    BEGIN {
+		while ((getline l < nm) > 0) {
+			split(l, f, " ")
+			if (length(f[1]) == 16 && f[2] ~ /^[tTwW]$/) {
+				n++
+				addr[n] = tolower(f[1])
+				sym[n] = f[3]
+			}
+		}
+	    }
+	    /^CPU#[0-9]+/ { cpu = $1 }
+	    /RIP=/ {
+		match($0, /RIP=[0-9a-fA-F]+/)
+		r = tolower(substr($0, RSTART + 4, RLENGTH - 4))
+		s = "?"
+		for (i = n; i >= 1; i--) {
+			if (addr[i] > r || substr(addr[i], 1, 8) != \
+			    substr(r, 1, 8))
+				continue
+			s = sprintf("%s+0x%x", sym[i], hex(r) - hex(addr[i]))
+			break
+		}
+		printf "%s RIP=%s %s\n", cpu, r, s
+	    }' monitor.log >registers.txt
+}
+
+stop_qemu() {
+	to mon.in "quit"
+	sleep 2
+	alive && kill "$QPID" 2>/dev/null
+	sleep 1
+	alive && kill -9 "$QPID" 2>/dev/null
+	wait "$QPID" 2>/dev/null
+	kill "$SPID" "$MPID" 2>/dev/null
+	wait 2>/dev/null
+}
+
+state=
+off_at=
+while :; do
+	if ! alive; then
+		state=exited
+		break
+	fi
+	if grep -q 'ddb{[0-9]*}>' serial.log; then
+		state=ddb
+		break
+	fi
+	if [ -z "$off_at" ] && grep -q '^mplock_init: powering off' serial.log
+	then
+		off_at=$(now)
+	fi
+	# Powered off but qemu still there (no ACPI power-off): done.
+	if [ -n "$off_at" ] && [ $(($(now) - off_at)) -ge 30 ]; then
+		stop_qemu
+		state=exited
+		break
+	fi
+	if [ $(($(now) - T0)) -ge "$LIMIT" ]; then
+		state=hang
+		break
+	fi
+	sleep 1
+done
+BOOT_S=$(($(now) - T0))
+[ "$state" = exited ] && wait "$QPID" 2>/dev/null
+echo "boot_s=$BOOT_S" >result
+
+first() {	# the first console line matching ERE $1
+	grep -m1 -E "$1" serial.log | tr -d '\r' | cut -c1-160
+}
+
+case $state in
+ddb)
+	sleep 2
+	# No paging, no wrapping: the whole trace in the log.
+	to ser.in 'set $lines = 0'
+	sleep 1
+	to ser.in 'set $maxwidth = 0'
+	sleep 1
+	to ser.in "trace"
+	sleep 4
+	to ser.in "show mplock"
+	sleep 3
+	record
+	stop_qemu
+	why=$(first 'panic|__mp_|spun out|witness|lock order|fault|^mplock [a-z_]+: ')
+	echo "kernel.sh: $NAME: stopped in ddb; console: $RUN/serial.log," \
+	    "registers: $RUN/registers.txt" >&2
+	tail -n 40 serial.log | tr -d '\r' >&2
+	echo >&2	# the console's last line, a prompt, has no newline
+	verdict PANIC 3 "${why:-stopped in ddb}"
+	;;
+hang)
+	record
+	stop_qemu
+	echo "kernel.sh: $NAME: no power-off after ${LIMIT}s; registers:" >&2
+	cat registers.txt >&2
+	tail -n 20 serial.log | tr -d '\r' >&2
+	echo >&2
+	verdict HANG 4 "no power-off after ${LIMIT}s (registers:" \
+	    "$RUN/registers.txt)"
+	;;
+esac
+kill "$SPID" "$MPID" 2>/dev/null
+wait 2>/dev/null
+
+# --- Powered off: the pass criteria.
+tr -d '\r' <serial.log >console.txt
+fails=
+fail() {
+	fails="$fails${fails:+; }$*"
+}
+load=$(grep -m1 '^mplock_load: ' console.txt)
+case $load in
+"mplock_load: $NCPU procs "*" PASS")	;;
+'')	fail "no load line from init" ;;
+*)	fail "load: $load" ;;
+esac
+ncpus=$(grep -cE '^cpu[0-9]+ at mainbus0' console.txt)
+[ "$ncpus" -eq "$NCPU" ] || fail "$ncpus CPUs attached, not $NCPU"
+bad=$(first 'panic|Stopped at|ddb\{|lock order reversal|witness:|uvm_fault|page fault|protection fault|spun out|__mp_lock|__mp_unlock')
+[ -z "$bad" ] || fail "console: $bad"
+tort=$(grep -m1 '^mplock_torture: ' console.txt)
+if [ -n "${EXPECT_TORTURE:-}" ]; then
+	if [ -z "$tort" ]; then
+		fail "no mplock_torture line"
+	else
+		echo "$tort" | grep -q 'violations=0 ' ||
+		    fail "torture: violations: $tort"
+		case $tort in
+		*PASS)	;;
+		*)	fail "torture: $tort" ;;
+		esac
+		acq=$(echo "$tort" | sed -n 's/.* acq \([0-9/]*\) .*/\1/p')
+		echo "$acq" | awk -F/ -v n="$NCPU" '
+		    { for (i = 1; i <= NF; i++) if ($i + 0 == 0) exit 1
+		      exit NF != n }' ||
+		    fail "torture: not every CPU took part ($acq)"
+	fi
+	grep -q '^mplock_init: torture reported' console.txt ||
+	    fail "init did not see the torture's summary"
+fi
+ms=$(echo "$load" | sed -n 's/.* \([0-9]*\) ms .*/\1/p')
+{
+	echo "load_ms=$ms"
+	echo "torture=$tort"
+} >>result
+details="$NCPU CPUs, load ${ms:-?} ms, ${BOOT_S}s from qemu start to power-off${tort:+; $tort}"
+[ -z "$fails" ] || verdict FAIL 1 "$fails"
+verdict PASS 0 "$details"

@@ -1,0 +1,17 @@
+#!/bin/sh
+#
+# A stand-in for qemu-system-x86_64, for the kernel suite's tests of the
+# watchdog's judgement (tools/kernel/boot.sh): it writes the console in
+# $KERNEL_FAKE_CONSOLE to the serial FIFO (ser.out, in the current
+# folder as boot.sh runs qemu), then exits like a powered-off machine
+# (KERNEL_FAKE_MODE=off) or stays until killed, like a kernel in ddb or
+# a hung one (stay).  It holds the FIFOs boot.sh writes to open, so the
+# watchdog's commands do not wait for a reader.
+
+exec 4<>ser.in 5<>mon.in
+cat "$KERNEL_FAKE_CONSOLE" >ser.out
+[ "${KERNEL_FAKE_MODE:-off}" = off ] && exit 0
+trap 'exit 0' TERM INT
+while :; do
+	sleep 1
+done

@@ -1,0 +1,212 @@
+# kernel: the patched kernel, built from the real OpenBSD tree with its
+# own config(8) and Makefiles, booted under qemu-system-x86_64 -smp 4
+# (tools/kernel.sh; README "From git clone to a booted kernel").
+#
+# make test boots the debug build (the default backend with WITNESS,
+# MP_LOCKDEBUG and MPLOCK_DEBUG) and then, when the suite has used less
+# than KERNEL_TEST_BUDGET seconds (default 600), one seeded bug
+# (hand-off-without-wait).  make kernel-test (KERNEL_MATRIX=1) boots
+# every backend, the debug build, and both seeded bugs below.
+#
+# A boot passes on tools/kernel/boot.sh's criteria (every CPU attached,
+# init's per-CPU load counts right, no panic/ddb/WITNESS report, and
+# the torture's summary with 0 violations and every CPU taking part
+# when the tree has option MPLOCK_TORTURE).  A seeded bug passes when
+# the booted kernel fails, panics or hangs; the result says which.
+
+. "$ROOT/tools/lib/vendor.sh"
+
+# NAME[:torture]: ":torture" marks a bug that only the kernel torture's
+# __mp_lock_held() checks can see (a CPU that is only queued must not
+# count as holding the lock; nothing in the userland load asks).  Not
+# caught without the torture in the tree, it is a SKIP that says so.
+KERNEL_MUTANTS="handoff-without-wait held-while-waiting:torture"
+HAVE_TORTURE=
+[ -f "$ROOT/sys/kern/kern_mplock_torture.c" ] && HAVE_TORTURE=1
+KERNEL_RUN_LIMIT=${KERNEL_RUN_LIMIT:-1800}
+k_t0=$(date +%s)
+FIG=$OBJ/kernel/figures.txt
+
+# k_verdict LOG: the verdict line kernel.sh printed last.
+k_verdict() {
+	grep '^kernel: ' "$1" | tail -n 1 | sed 's/^kernel: [^:]*: //' |
+	    cut -c1-150
+}
+
+# k_boot NAME ARGS...: a run that must pass.
+k_boot() {
+	_kn=$1
+	shift
+	_t_exec "kernel/$_kn" "$KERNEL_RUN_LIMIT" sh "$ROOT/tools/kernel.sh" \
+	    -n "$_kn" "$@"
+	_v=$(k_verdict "$_log")
+	case $_rc in
+	0)	t_pass "$_name" "${_dt}s; $_v" ;;
+	77)	t_skip "$_name" "$(tail -n 1 "$_log")" ;;
+	124)	t_fail "$_name" "no verdict after ${_secs}s" "$_log" ;;
+	*)	t_fail "$_name" "${_v:-exit $_rc}" "$_log" ;;
+	esac
+	k_figures "$_kn" "$_rc"
+}
+
+# k_mutant NAME MUTANT[:torture] ARGS...: a seeded bug the booted kernel
+# must show.
+k_mutant() {
+	_kn=$1 _km=${2%:torture} _kt=
+	[ "$_km" != "$2" ] && [ -z "$HAVE_TORTURE" ] && _kt=1
+	shift 2
+	_t_exec "kernel/$_kn" "$KERNEL_RUN_LIMIT" sh "$ROOT/tools/kernel.sh" \
+	    -n "$_kn" -m "$_km" "$@"
+	_v=$(k_verdict "$_log")
+	case $_rc in
+	0)	if [ -n "$_kt" ]; then
+			t_skip "$_name" "not caught by the userland load\
+ alone; needs option MPLOCK_TORTURE (pending)"
+		else
+			t_fail "$_name" "seeded bug NOT caught: $_v" "$_log"
+		fi ;;
+	1)	t_pass "$_name" "caught (torture/load failed): $_v" ;;
+	3)	t_pass "$_name" "caught (panic, ddb): $_v" ;;
+	4)	t_pass "$_name" "caught (hang; registers recorded): $_v" ;;
+	77)	t_skip "$_name" "$(tail -n 1 "$_log")" ;;
+	124)	t_pass "$_name" "caught: no verdict after ${_secs}s" ;;
+	*)	t_fail "$_name" "exit $_rc, not a boot verdict: $_v" "$_log" ;;
+	esac
+	k_figures "$_kn" "$_rc"
+}
+
+# The figures of one run, for the README's table.
+k_figures() {
+	_r=$OBJ/kernel/run/$1/result
+	[ -f "$_r" ] || return 0
+	printf '%s\t%s\tboot_s=%s\tload_ms=%s\t%s\n' "$1" \
+	    "$(sed -n 's/^status=//p' "$_r")" \
+	    "$(sed -n 's/^boot_s=//p' "$_r")" \
+	    "$(sed -n 's/^load_ms=//p' "$_r")" \
+	    "$(sed -n 's/^torture=//p' "$_r")" >>"$FIG"
+}
+
+# Bad input to our pieces, with the debug run's patched tree and kernel:
+# a clear error, nothing changed.
+k_bad_input() {
+	_r=$OBJ/kernel/run/$DEFAULT_BACKEND-debug
+	[ -f "$_r/obj/bsd" ] || { echo "no kernel in $_r"; return 1; }
+	_w=$OBJ/kernel/badinput
+	rm -rf "$_w" && mkdir -p "$_w" && cp "$_r/obj/bsd" "$_w/bsd" || return 1
+	_sum=$(cksum <"$_w/bsd")
+	_dl=$_w/disklabel _rd=$_w/rdroot
+	cc -O2 -Wall -Werror -o "$_dl" "$ROOT/tools/kernel/disklabel.c" &&
+	    cc -O2 -Wall -Werror -o "$_rd" "$ROOT/tools/kernel/rdroot.c" ||
+	    return 1
+	# An image larger than rd_root_image (MINIROOTSIZE).
+	dd if=/dev/zero of="$_w/big.img" bs=512 count=5000 2>/dev/null
+	"$_rd" "$_w/bsd" "$_w/big.img" 2>"$_w/err" && return 1
+	grep -q 'rd_root_image holds' "$_w/err" || return 1
+	# Not a kernel.
+	"$_rd" "$_w/big.img" "$_w/big.img" 2>"$_w/err" && return 1
+	grep -q 'not a little-endian x86_64 ELF64' "$_w/err" || return 1
+	[ "$(cksum <"$_w/bsd")" = "$_sum" ] || { echo "bsd changed"; return 1; }
+	# Not a whole number of sectors.
+	printf 'x' >"$_w/odd.img"
+	"$_dl" "$_w/odd.img" 2>"$_w/err" && return 1
+	grep -q 'not a whole number of sectors' "$_w/err" || return 1
+	[ "$(cat "$_w/odd.img")" = x ] || return 1
+	# config -p: only the qemu profile, only for amd64, nothing written.
+	_before=$(ls "$_r/src/sys/arch/amd64/conf")
+	sh "$ROOT/tools/mplock-patch" config amd64 -p bogus -n BAD \
+	    -s "$_r/src" 2>"$_w/err" && return 1
+	grep -q 'no such profile' "$_w/err" || return 1
+	sh "$ROOT/tools/mplock-patch" config i386 -p qemu -n BAD \
+	    -s "$_r/src" 2>"$_w/err" && return 1
+	grep -q 'amd64 only' "$_w/err" || return 1
+	[ "$(ls "$_r/src/sys/arch/amd64/conf")" = "$_before" ] || return 1
+	# The profile the boot used: no GENERIC, serial console, ramdisk root.
+	_c=$_r/src/sys/arch/amd64/conf/QEMU.$(upper "$DEFAULT_BACKEND").DEBUG
+	grep -q '^config.*root on rd0a' "$_c" && grep -q '^com0' "$_c" &&
+	    ! grep -q GENERIC "$_c"
+}
+
+# The watchdog's judgement (tools/kernel/boot.sh) on canned consoles,
+# with tools/kernel/fake-qemu.sh in qemu's place: a good run passes, and
+# each broken pass criterion gives the verdict it must.
+k_judge() {	# NAME STATUS EXPECT_TORTURE MODE SED-SCRIPT
+	_w=$OBJ/kernel/judge/$1
+	rm -rf "$_w" && mkdir -p "$_w/bin" || return 1
+	cp "$ROOT/tools/kernel/fake-qemu.sh" "$_w/bin/qemu-system-x86_64"
+	chmod +x "$_w/bin/qemu-system-x86_64"
+	: >"$_w/bsd.nm"
+	sed "$5" >"$_w/console" <<'EOF'
+cpu0 at mainbus0: apid 0 (boot processor)
+cpu1 at mainbus0: apid 1 (application processor)
+cpu2 at mainbus0: apid 2 (application processor)
+cpu3 at mainbus0: apid 3 (application processor)
+root on rd0a swap on rd0b dump on rd0b
+mplock_init: started
+mplock_torture: mlock 4 cpus 5s acq 1201/1180/1222/1190 intr 310 violations=0 maxwait 8123us 4100ns/acq PASS
+mplock_load: 4 procs x 300 open/close: 300/300/300/300 errors 0 1234 ms PASS
+mplock_init: torture reported
+mplock_init: powering off
+EOF
+	PATH=$_w/bin:$PATH KERNEL_FAKE_CONSOLE=$_w/console \
+	    KERNEL_FAKE_MODE=$4 EXPECT_TORTURE=$3 KERNEL_TIMEOUT=8 NCPU=4 \
+	    timeout 120 sh "$ROOT/tools/kernel/boot.sh" "$_w" "$1" \
+	    >"$_w/out" 2>&1
+	_st=$(sed -n 's/^kernel: [^:]*: \([A-Z]*\):.*/\1/p' "$_w/out")
+	if [ "$_st" = "$2" ]; then
+		t_pass "kernel/judge/$1" "$(grep '^kernel: ' "$_w/out" |
+		    cut -c1-100)"
+	else
+		t_fail "kernel/judge/$1" "verdict ${_st:-none}, not $2" \
+		    "$_w/out"
+	fi
+}
+
+k_judges() {
+	k_judge good PASS 1 off ''
+	k_judge good-no-torture PASS '' off '/^mplock_torture/d;/torture reported/d'
+	k_judge violations FAIL 1 off 's/violations=0 \(.*\) PASS/violations=1 \1 FAIL/'
+	k_judge cpu-idle FAIL 1 off 's|acq 1201/1180|acq 1201/0|'
+	k_judge three-counts FAIL 1 off 's|acq 1201/1180/1222/1190|acq 1201/1180/1222|'
+	k_judge no-torture-line FAIL 1 off '/^mplock_torture/d'
+	k_judge init-no-summary FAIL 1 off 's/torture reported/no torture summary FAIL/'
+	k_judge load-fail FAIL '' off 's|300/300/300/300 errors 0 1234 ms PASS|300/299/300/300 errors 1 1234 ms FAIL|'
+	k_judge three-cpus FAIL '' off '/^cpu3 at/d'
+	k_judge witness FAIL '' off 's/^mplock_init: started/witness: lock order reversal:\n&/'
+	k_judge ddb PANIC '' stay 's/^mplock_load.*/panic: kernel diagnostic assertion failed\nStopped at db_enter+0x9: popq %rbp\nddb{2}> /;/^mplock_init: torture/d;/^mplock_init: powering/d'
+	k_judge hang HANG '' stay '/^mplock_load/,$d'
+}
+
+k_judges
+
+if ! command -v qemu-system-x86_64 >/dev/null 2>&1; then
+	t_skip kernel "qemu-system-x86_64 not installed\
+ (Debian: qemu-system-x86 ipxe-qemu)"
+elif [ ! -r "$VENDOR/openbsd-src.tar.xz" ] && [ -z "${SRC:-}" ]; then
+	t_skip kernel "no OpenBSD snapshot ($VENDOR/openbsd-src.tar.xz)"
+else
+	mkdir -p "$OBJ/kernel"
+	: >"$FIG"
+	if [ -n "${KERNEL_MATRIX:-}" ]; then
+		k_boot "$DEFAULT_BACKEND-debug" -d
+		for be in $BACKENDS; do
+			k_boot "$be" -b "$be"
+		done
+		for m in $KERNEL_MUTANTS; do
+			k_mutant "$DEFAULT_BACKEND-debug-${m%:*}" "$m" -d
+		done
+	else
+		k_boot "$DEFAULT_BACKEND-debug" -d
+		t_check kernel/bad-input k_bad_input
+		m=${KERNEL_MUTANTS%% *}
+		used=$(($(date +%s) - k_t0))
+		if [ "$used" -lt "${KERNEL_TEST_BUDGET:-600}" ]; then
+			k_mutant "$DEFAULT_BACKEND-debug-$m" "$m" -d
+		else
+			t_skip "kernel/$DEFAULT_BACKEND-debug-$m" "the\
+ boot took ${used}s of the ${KERNEL_TEST_BUDGET:-600}s budget;\
+ make kernel-test runs it"
+		fi
+	fi
+	echo "   figures (TCG): $FIG"
+	sed 's/^/   | /' "$FIG"
+fi
