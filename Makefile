@@ -20,6 +20,12 @@ bench:
 test-cross:
 	@${SH} tools/cross.sh
 
+# The kernel compile matrix in full: every file of the vendored OpenBSD
+# tree that includes <sys/mplock.h>, amd64 and i386, under every backend
+# and option combination (make test compiles a sample).
+kcompile-full:
+	@KCOMPILE_FULL=1 ${SH} tools/test.sh kcompile
+
 lint:
 	@${SH} tools/lint.sh
 
@@ -39,4 +45,5 @@ revert:
 clean:
 	rm -rf build
 
-.PHONY: all test test-cross bench lint verify clean patch apply revert
+.PHONY: all test test-cross kcompile-full bench lint verify clean patch apply \
+	revert

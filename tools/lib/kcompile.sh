@@ -25,9 +25,12 @@
 
 KENV=$ROOT/tools/kenv
 
+# The machines compiled against tools/kenv: those the vendored OpenBSD
+# tree lacks.  amd64 and i386 are compiled in that tree
+# (tools/lib/realtree.sh).
 kernel_machines() {
-	echo amd64 i386 arm64 armv7 riscv64 powerpc64 macppc octeon \
-	    loongson sparc64 alpha luna88k
+	echo arm64 armv7 riscv64 powerpc64 macppc octeon loongson sparc64 \
+	    alpha luna88k
 }
 
 kernel_machine_info() {

@@ -31,25 +31,31 @@
 #	The combinations, one a line: a backend, then the options turned
 #	on, comma-separated, e.g. "mlock,MULTIPROCESSOR,WITNESS,DDB".
 #	Every backend times MULTIPROCESSOR on and off times every subset of
-#	WITNESS, MP_LOCKDEBUG, MPLOCK_DEBUG, DDB but those with MP_LOCKDEBUG
-#	and no DDB, which the tree refuses (#error in kern_lock.c): 96 (48
-#	with mp or up).
+#	WITNESS, MP_LOCKDEBUG, MPLOCK_DEBUG, DDB but those with
+#	MP_LOCKDEBUG or WITNESS and no DDB, which the tree refuses (#error
+#	in kern_lock.c and subr_witness.c): 80 (40 with mp or up).
 #
-# realtree_jobs DIR ARCH TREE MODE FILELIST COMBO...
+# realtree_jobs DIR ARCH MODE FILELIST COMBO...
 #	Print one job a line for realtree_run: every file of FILELIST (a
-#	file of paths relative to sys/) under every COMBO.  MODE is obj
-#	(code generation too: -Wframe-larger-than and the inline assembly
-#	are only checked there) or syntax (-fsyntax-only).
+#	file of paths relative to sys/) that a kernel with COMBO compiles
+#	(realtree_select), for every COMBO.  MODE is obj (code generation
+#	too: -Wframe-larger-than and the inline assembly are only checked
+#	there) or syntax (-fsyntax-only).
 #
 # realtree_run DIR NAME < JOBS
-#	Compile the jobs, $KCOMPILE_JOBS (default 2) at a time.  Every
-#	failure leaves DIR/fail/NAME/<n>.log (the command, then the
-#	compiler's messages) and a line in DIR/fail/NAME/list.  Prints
-#	"NAME: N compiles, N failed, Ns".  Returns 1 if one failed.
+#	Compile the jobs in the patched tree, $KCOMPILE_JOBS (default 2)
+#	at a time.  A job that fails is compiled again in the snapshot
+#	with the same flags: if it compiles there (or the file is new),
+#	the patch broke it: a line in DIR/fail/NAME/list and a log
+#	DIR/fail/NAME/*.log (the command, then the compiler's messages);
+#	if not, it is no fault of the patch, and only noted in
+#	DIR/fail/NAME/unpatched-too.  Prints "NAME: N compiles, N failed,
+#	N failed unpatched too, Ns".  Returns 1 if the patch broke one.
 #
 # realtree_includers DIR ARCH
-#	Compile every source of DIR/ARCH/sources in the unpatched tree
-#	(-fsyntax-only with -MD), once with MULTIPROCESSOR and once
+#	Compile every source of DIR/ARCH/sources the patch does not
+#	change, in the snapshot, as a kernel selects it (realtree_select),
+#	with -fsyntax-only and -MD, once with MULTIPROCESSOR and once
 #	without, both with GENERIC's options and WITNESS, MP_LOCKDEBUG and
 #	DDB on (the most headers), and write the files whose dependencies
 #	name sys/mplock.h or machine/mplock.h and which compiled to
@@ -57,6 +63,23 @@
 #	not compile unpatched (the snapshot lacks a header it includes, an
 #	isapnp driver on amd64) cannot be checked; it goes to
 #	DIR/ARCH/unbuildable-{mp,up} with its first error.
+#
+# realtree_sample DIR ARCH
+#	A sample of the includers for the quick run, in DIR/ARCH/sample,
+#	without compiling the whole tree: the sources (not patched) a
+#	MULTIPROCESSOR kernel compiles that use what the patched
+#	<sys/mplock.h> declares (a function, a macro taking arguments or
+#	kernel_lock, by name) or include <sys/mplock.h> or <machine/mplock.h>
+#	themselves, where a mismatch between our declarations and the
+#	tree's use shows; then, for each top-level directory of sys/ none
+#	of those is in, the first source by name whose dependencies (clang
+#	-M, patched tree) name sys/mplock.h: the header as the rest of the
+#	kernel (net, uvm, file systems, drivers) includes it.
+#
+# realtree_cc DIR ARCH COMBO FILE OUT [CFLAGS ...]
+#	Compile sys/FILE of the patched tree to the object OUT with
+#	COMBO's flags; CFLAGS come first (say -I of a directory whose
+#	headers are to be found before the tree's).
 #
 # The compiler flags are Makefile.ARCH's own: bmake reads the tree's
 # Makefile (its config(8) "%" lines taken out) and prints CFLAGS and
@@ -265,6 +288,11 @@ _realtree_conf() {
 	BEGIN { rd(S "/" ARGV[1]); ARGV[1] = "" }' "$2"
 }
 
+# realtree_combos_header DIR ARCH
+#	Of the MULTIPROCESSOR combinations, one for each different
+#	<sys/mplock.h>: options the patched headers do not test do not
+#	change what an includer sees of them.
+#
 # realtree_select DIR ARCH COMBO < PATHS: the paths a kernel with
 # GENERIC.MP's options and COMBO's compiles, as config(8) selects them:
 # a file line's expression (| & ! and parentheses) holds when its
@@ -374,9 +402,10 @@ realtree_combos() {
 			for _l in MP_LOCKDEBUG ""; do
 			for _d in MPLOCK_DEBUG ""; do
 			for _b in DDB ""; do
-				# The tree's kern_lock.c: #error "MP_LOCKDEBUG
-				# requires DDB".
-				[ -n "$_l" ] && [ -z "$_b" ] && continue
+				# The tree refuses MP_LOCKDEBUG and WITNESS
+				# without DDB (#error in kern_lock.c and
+				# subr_witness.c).
+				[ -n "$_l$_w" ] && [ -z "$_b" ] && continue
 				echo "$_be,$_mp,$_w,$_l,$_d,$_b" |
 				    sed 's/,,*/,/g; s/,$//'
 			done
@@ -387,59 +416,94 @@ realtree_combos() {
 	done
 }
 
-# _realtree_flags DIR ARCH TREE COMBO: the flags file for the job, made
-# once (bmake on Makefile.ARCH).  Prints its path.
-_realtree_flags() {
-	_ad=$1/$2
-	_ff=$_ad/flags/$3.$4
-	if [ ! -f "$_ff" ]; then
-		_id=$(cat "$_ad/ident")
-		_be=${4%%,*}
-		_id="$_id -DMPLOCK_$(upper "$_be")"
-		for _o in $(echo "${4#*,}" | tr ',' ' '); do
-			[ "$_o" = "$_be" ] || _id="$_id -D$_o"
-		done
-		_tr=$(kernel_machine_info "$2" | cut -d' ' -f2)
-		_fl=$(cd "$_ad/gen-$3" && bmake -m "$1/mk" -f "$_ad/Makefile" \
-		    S="$1/$3/sys" IDENT="$_id" PARAM= MACHINE="$2" \
-		    -V '${CFLAGS} ${CPPFLAGS}' 2>/dev/null) || {
-			echo "realtree: bmake cannot read Makefile.$2" >&2
-			return 1
+# realtree_combos_header DIR ARCH: of the MULTIPROCESSOR combinations,
+# one for each different <sys/mplock.h>: those that differ only in
+# options the patched <sys/mplock.h> and <machine/mplock.h> do not test
+# (#if, #ifdef, defined()) compile the same header.
+realtree_combos_header() {
+	_hn=$(sed -n 's/^#[[:space:]]*\(if\|ifdef\|ifndef\|elif\)[[:space:]]//p' \
+	    "$1/src/sys/sys/mplock.h" "$1/src/sys/arch/$2/include/mplock.h" |
+	    tr -c '_A-Za-z0-9\n' ' ' | tr ' ' '\n' | sort -u | tr '\n' ' ')
+	realtree_combos mp | awk -v names="$_hn" '
+	    BEGIN { n = split(names, a, " "); for (i = 1; i <= n; i++) h[a[i]] = 1 }
+	    {
+		m = split($0, o, ",")
+		k = o[1]
+		for (i = 2; i <= m; i++)
+			if (o[i] in h)
+				k = k "," o[i]
+		if (!(k in seen)) {
+			seen[k] = 1
+			print
 		}
-		[ -n "$_fl" ] || return 1
-		echo "-target $_tr" $(for _w in $_fl; do
-			case " $REALTREE_DROP " in
-			*" $_w "*)	;;
-			*)		echo "$_w" ;;
-			esac
-		done) >"$_ff.tmp" && mv "$_ff.tmp" "$_ff"
-	fi
-	echo "$_ff"
+	    }'
+}
+
+# _realtree_flags DIR ARCH COMBO: the flags files for COMBO, for the
+# patched tree (DIR/ARCH/flags/src.COMBO) and the snapshot
+# (DIR/ARCH/flags/base.COMBO), made once (bmake on Makefile.ARCH).
+_realtree_flags() {
+	_fa=$1/$2
+	_fx=$_fa/flags/src.$3
+	[ -f "$_fx" ] && return 0
+	_fi=$(cat "$_fa/ident")
+	_fb=${3%%,*}
+	_fi="$_fi -DMPLOCK_$(upper "$_fb")"
+	for _fo in $(echo "${3#*,}" | tr ',' ' '); do
+		[ "$_fo" = "$_fb" ] || _fi="$_fi -D$_fo"
+	done
+	_ft=$(kernel_machine_info "$2" | cut -d' ' -f2)
+	_fv=$(cd "$_fa/gen-src" && bmake -m "$1/mk" -f "$_fa/Makefile" \
+	    S="$1/src/sys" IDENT="$_fi" PARAM= MACHINE="$2" \
+	    -V '${CFLAGS} ${CPPFLAGS}' 2>/dev/null)
+	[ -n "$_fv" ] || {
+		echo "realtree: bmake cannot read Makefile.$2" >&2
+		return 1
+	}
+	echo "-target $_ft" $(for _fw in $_fv; do
+		case " $REALTREE_DROP " in
+		*" $_fw "*)	;;
+		*)		echo "$_fw" ;;
+		esac
+	done) >"$_fx.tmp" || return 1
+	sed "s|$1/src/sys|$1/base/sys|g; s|/gen-src|/gen-base|g" "$_fx.tmp" \
+	    >"$_fa/flags/base.$3" && mv "$_fx.tmp" "$_fx"
 }
 
 realtree_jobs() {
-	_rd=$1 _ra=$2 _rt=$3 _mo=$4 _fl=$5
-	shift 5
+	_rd=$1 _ra=$2 _mo=$3 _fl=$4
+	shift 4
 	for _c; do
-		_ff=$(_realtree_flags "$_rd" "$_ra" "$_rt" "$_c") || return 1
+		_realtree_flags "$_rd" "$_ra" "$_c" || return 1
 		realtree_select "$_rd" "$_ra" "$_c" <"$_fl" |
-		    sed "s|^|$_mo $_ff $_rd/$_rt/sys/|"
+		    sed "s|^|$_mo $_rd $_ra $_c |"
 	done
 }
 
-# One job: MODE FLAGSFILE SOURCE.
+# One job: MODE DIR ARCH COMBO FILE.  A failure is the patch's when the
+# same file compiles with the same options in the snapshot (or is not
+# there: a file the patch adds); otherwise it is noted, not counted.
 _REALTREE_JOB='
 	case $1 in
 	obj)	m="-c -o /dev/null" ;;
 	*)	m=-fsyntax-only ;;
 	esac
-	f=$(cat "$2")
-	if ! ${CLANG:-clang} $f $m "$3" >"$D/o.$$" 2>&1; then
-		l=$D/$$.$(echo "$3" | tr / _).log
-		{ echo "${CLANG:-clang} $(basename "$2") $m $3"; cat "$D/o.$$"; } >"$l"
-		echo "$2 $3 $l" >>"$D/list"
-	fi
-	rm -f "$D/o.$$"'
+	cc=${CLANG:-clang}
+	o=$D/o.$$
+	$cc $(cat "$2/$3/flags/src.$4") $m "$2/src/sys/$5" >"$o" 2>&1 && {
+		rm -f "$o"
+		exit 0
+	}
+	l=$D/$$.$3.$(echo "$5" | tr / _).log
+	{ echo "$3 $4: $cc $m sys/$5"; cat "$o"; } >"$l"
+	rm -f "$o"
+	if [ ! -f "$2/base/sys/$5" ] ||
+	    $cc $(cat "$2/$3/flags/base.$4") $m "$2/base/sys/$5" \
+	    >/dev/null 2>&1; then
+		echo "$3 $4 $5 $l" >>"$D/list"
+	else
+		echo "$3 $4 $5 $l" >>"$D/unpatched-too"
+	fi'
 
 realtree_run() {
 	_rd=$1 _rn=$2
@@ -447,15 +511,23 @@ realtree_run() {
 	rm -rf "$D"
 	mkdir -p "$D" || return 1
 	: >"$D/list"
+	: >"$D/unpatched-too"
 	_t0=$(date +%s)
 	_n=$(tee "$D/jobs" | wc -l | tr -d ' ')
+	if [ "$_n" -eq 0 ]; then
+		echo "$_rn: no file to compile"
+		return 1
+	fi
 	D=$D xargs -P "${KCOMPILE_JOBS:-2}" -L 1 sh -c "$_REALTREE_JOB" sh \
 	    <"$D/jobs"
 	_nf=$(wc -l <"$D/list" | tr -d ' ')
-	echo "$_rn: $_n compiles, $_nf failed, $(($(date +%s) - _t0))s"
+	_nu=$(wc -l <"$D/unpatched-too" | tr -d ' ')
+	echo "$_rn: $_n compiles, $_nf failed, $_nu failed unpatched too," \
+	    "$(($(date +%s) - _t0))s"
+	[ "$_nu" -gt 0 ] && echo "(failing unpatched too: $D/unpatched-too)"
 	[ "$_nf" -eq 0 ] && return 0
-	head -n 5 "$D/list" | while read -r _ff _src _log; do
-		echo "FAIL ${_ff##*/flags/} ${_src#"$_rd"/}"
+	head -n 5 "$D/list" | while read -r _a _c _src _log; do
+		echo "FAIL $_a $_c $_src"
 		sed -n '2,12p' "$_log" | sed 's/^/    /'
 	done
 	echo "(all failures: $D/list)"
@@ -472,11 +544,13 @@ realtree_includers() {
 		else
 			_c=$_be,WITNESS,MP_LOCKDEBUG,DDB
 		fi
-		_ff=$(_realtree_flags "$_rd" "$_ra" base "$_c") || return 1
+		_realtree_flags "$_rd" "$_ra" "$_c" || return 1
+		_ff=$_ad/flags/base.$_c
 		_dd=$_ad/deps-$_k
 		rm -rf "$_dd"
 		mkdir -p "$_dd"
-		realtree_select "$_rd" "$_ra" "$_c" <"$_ad/sources" |
+		grep -vxF -f "$_rd/patched" "$_ad/sources" |
+		    realtree_select "$_rd" "$_ra" "$_c" |
 		    sed "s|.*|& $_rd/base/sys/&|" |
 		    DD=$_dd FF=$_ff xargs -P "${KCOMPILE_JOBS:-2}" -L 1 sh -c '
 			d=$DD/$(echo "$1" | tr / _)
@@ -485,7 +559,8 @@ realtree_includers() {
 		    ' sh || return 1
 		: >"$_ad/includers-$_k"
 		: >"$_ad/unbuildable-$_k"
-		realtree_select "$_rd" "$_ra" "$_c" <"$_ad/sources" |
+		grep -vxF -f "$_rd/patched" "$_ad/sources" |
+		    realtree_select "$_rd" "$_ra" "$_c" |
 		while read -r _f; do
 			_d=$_dd/$(echo "$_f" | tr / _)
 			if [ -f "$_d.bad" ]; then
@@ -495,9 +570,58 @@ realtree_includers() {
 				echo "$_f" >>"$_ad/includers-$_k"
 			fi
 		done
-		echo "$_ra $_k: $(realtree_select "$_rd" "$_ra" "$_c" \
-		    <"$_ad/sources" | wc -l) sources," \
+		echo "$_ra $_k: $(grep -vxF -f "$_rd/patched" \
+		    "$_ad/sources" | realtree_select "$_rd" "$_ra" "$_c" |
+		    wc -l) sources of the snapshot," \
 		    "$(wc -l <"$_ad/includers-$_k") include <sys/mplock.h>," \
 		    "$(wc -l <"$_ad/unbuildable-$_k") do not build unpatched"
 	done
+}
+
+realtree_sample() {
+	_rd=$1 _ra=$2
+	_ad=$_rd/$_ra
+	_c=$DEFAULT_BACKEND,MULTIPROCESSOR,WITNESS,MP_LOCKDEBUG,MPLOCK_DEBUG,DDB
+	_realtree_flags "$_rd" "$_ra" "$_c" || return 1
+	grep -vxF -f "$_rd/patched" "$_ad/sources" |
+	    realtree_select "$_rd" "$_ra" "$_c" >"$_ad/sample-from"
+	_h=$_rd/src/sys/sys/mplock.h
+	_names=$({
+		sed -n 's/^[a-z][a-z_ ]*[[:space:]*]\([_a-zA-Z0-9]*\)(.*/\1/p' "$_h"
+		sed -n 's/^#define[[:space:]]\{1,\}\([_a-zA-Z][_a-zA-Z0-9]*\)(.*/\1/p' \
+		    "$_h"
+		sed -n 's/^extern[^;]*[[:space:]*]\([_a-zA-Z0-9]*\);.*/\1/p' "$_h"
+	} | sort -u | tr '\n' '|')
+	[ -n "$_names" ] || {
+		echo "realtree: no names declared in $_h"
+		return 1
+	}
+	(cd "$_rd/src/sys" && grep -lE \
+	    "(^|[^_a-zA-Z0-9])(${_names%|})([^_a-zA-Z0-9]|\$)|#[[:space:]]*include[[:space:]]*<(sys|machine)/mplock\.h>" \
+	    $(cat "$_ad/sample-from")) >"$_ad/sample"
+	echo "$_ra: $(wc -l <"$_ad/sample") sources use the names of" \
+	    "<sys/mplock.h> (${_names%|})"
+	_have=$(cut -d/ -f1 "$_ad/sample" | sort -u)
+	for _top in $(cut -d/ -f1 "$_ad/sample-from" | sort -u); do
+		case " $(echo $_have) " in
+		*" $_top "*)	continue ;;
+		esac
+		for _f in $(grep "^$_top/" "$_ad/sample-from"); do
+			${CLANG:-clang} $(cat "$_ad/flags/src.$_c") -M \
+			    "$_rd/src/sys/$_f" 2>/dev/null |
+			    grep -Eq '/(sys|machine)/mplock\.h' || continue
+			echo "$_f" >>"$_ad/sample"
+			echo "$_ra: $_top: $_f"
+			break
+		done
+	done
+}
+
+realtree_cc() {
+	_rd=$1 _ra=$2 _rc=$3 _rf=$4 _ro=$5
+	shift 5
+	_realtree_flags "$_rd" "$_ra" "$_rc" || return 1
+	echo "$_ra $_rc: ${CLANG:-clang} $* -c sys/$_rf"
+	${CLANG:-clang} "$@" $(cat "$_rd/$_ra/flags/src.$_rc") -c \
+	    "$_rd/src/sys/$_rf" -o "$_ro"
 }
