@@ -177,7 +177,8 @@ _realtree_files() {
 				t = a[i + 1]
 				sub(/[:{].*/, "", t)
 				print "D", t
-			} else if (a[i] == "attach" && line ~ /[ \t]with[ \t]/) {
+			} else if (a[i] == "attach" &&
+			    line ~ /[ \t]with[ \t]/) {
 				t = line
 				sub(/.*[ \t]with[ \t]+/, "", t)
 				sub(/[ \t:].*/, "", t)
@@ -218,7 +219,8 @@ realtree_arch() {
 	{
 		awk '$1 == "F" && $2 ~ /\.c$/ { print $2 }' "$_ad/files"
 		# Makefile.ARCH's own rules: "x.c: $S/path.c".
-		sed -n 's/^[a-z_]*\.c:[[:space:]]*\$S\/\([^[:space:]]*\.c\).*/\1/p' \
+		sed -n \
+		    's/^[a-z_]*\.c:[[:space:]]*\$S\/\([^[:space:]]*\.c\).*/\1/p' \
 		    "$_s/arch/$_ra/conf/Makefile.$_ra"
 	} | sort -u | while read -r _f; do
 		[ -f "$_s/$_f" ] && echo "$_f"
@@ -231,7 +233,8 @@ realtree_arch() {
 			for (i = 2; i <= NF; i++)
 				if (!((h, $i) in seen)) {
 					seen[h, $i] = 1
-					printf "#define\tN%s\t1\n", toupper($i) > h
+					printf "#define\tN%s\t1\n", \
+					    toupper($i) > h
 				}
 		}' "$_ad/files" || return 1
 		ln -s "$_rd/$_tr/sys/arch/$_ra/include" "$_g/machine"
@@ -241,7 +244,11 @@ realtree_arch() {
 	# matrix sets.
 	_realtree_conf "$_s" "arch/$_ra/conf/GENERIC.MP" |
 	    awk -v skip="$REALTREE_OPTS MULTIPROCESSOR" '
-	    BEGIN { n = split(skip, s, " "); for (i = 1; i <= n; i++) no[s[i]] = 1 }
+	    BEGIN {
+		n = split(skip, s, " ")
+		for (i = 1; i <= n; i++)
+			no[s[i]] = 1
+	    }
 	    $1 == "option" {
 		for (i = 2; i <= NF; i++) {
 			o = $i
@@ -421,11 +428,15 @@ realtree_combos() {
 # options the patched <sys/mplock.h> and <machine/mplock.h> do not test
 # (#if, #ifdef, defined()) compile the same header.
 realtree_combos_header() {
-	_hn=$(sed -n 's/^#[[:space:]]*\(if\|ifdef\|ifndef\|elif\)[[:space:]]//p' \
+	_hn=$(grep -hE '^#[[:space:]]*(if|ifdef|ifndef|elif)[[:space:]]' \
 	    "$1/src/sys/sys/mplock.h" "$1/src/sys/arch/$2/include/mplock.h" |
 	    tr -c '_A-Za-z0-9\n' ' ' | tr ' ' '\n' | sort -u | tr '\n' ' ')
 	realtree_combos mp | awk -v names="$_hn" '
-	    BEGIN { n = split(names, a, " "); for (i = 1; i <= n; i++) h[a[i]] = 1 }
+	    BEGIN {
+		n = split(names, a, " ")
+		for (i = 1; i <= n; i++)
+			h[a[i]] = 1
+	    }
 	    {
 		m = split($0, o, ",")
 		k = o[1]
@@ -555,7 +566,8 @@ realtree_includers() {
 		    DD=$_dd FF=$_ff xargs -P "${KCOMPILE_JOBS:-2}" -L 1 sh -c '
 			d=$DD/$(echo "$1" | tr / _)
 			${CLANG:-clang} $(cat "$FF") -fsyntax-only -MD \
-			    -MF "$d.d" "$2" >"$d.err" 2>&1 || echo "$1" >"$d.bad"
+			    -MF "$d.d" "$2" >"$d.err" 2>&1 ||
+			    echo "$1" >"$d.bad"
 		    ' sh || return 1
 		: >"$_ad/includers-$_k"
 		: >"$_ad/unbuildable-$_k"
@@ -587,17 +599,18 @@ realtree_sample() {
 	    realtree_select "$_rd" "$_ra" "$_c" >"$_ad/sample-from"
 	_h=$_rd/src/sys/sys/mplock.h
 	_names=$({
-		sed -n 's/^[a-z][a-z_ ]*[[:space:]*]\([_a-zA-Z0-9]*\)(.*/\1/p' "$_h"
-		sed -n 's/^#define[[:space:]]\{1,\}\([_a-zA-Z][_a-zA-Z0-9]*\)(.*/\1/p' \
-		    "$_h"
-		sed -n 's/^extern[^;]*[[:space:]*]\([_a-zA-Z0-9]*\);.*/\1/p' "$_h"
+		_id='[_a-zA-Z][_a-zA-Z0-9]*'
+		sed -n "s/^[a-z][a-z_ ]*[[:space:]*]\\($_id\\)(.*/\\1/p" "$_h"
+		sed -n "s/^#define[[:space:]]\\{1,\\}\\($_id\\)(.*/\\1/p" "$_h"
+		sed -n "s/^extern[^;]*[[:space:]*]\\($_id\\);.*/\\1/p" "$_h"
 	} | sort -u | tr '\n' '|')
 	[ -n "$_names" ] || {
 		echo "realtree: no names declared in $_h"
 		return 1
 	}
-	(cd "$_rd/src/sys" && grep -lE \
-	    "(^|[^_a-zA-Z0-9])(${_names%|})([^_a-zA-Z0-9]|\$)|#[[:space:]]*include[[:space:]]*<(sys|machine)/mplock\.h>" \
+	_use="(^|[^_a-zA-Z0-9])(${_names%|})([^_a-zA-Z0-9]|\$)"
+	_inc='#[[:space:]]*include[[:space:]]*<(sys|machine)/mplock\.h>'
+	(cd "$_rd/src/sys" && grep -lE "$_use|$_inc" \
 	    $(cat "$_ad/sample-from")) >"$_ad/sample"
 	echo "$_ra: $(wc -l <"$_ad/sample") sources use the names of" \
 	    "<sys/mplock.h> (${_names%|})"

@@ -233,7 +233,8 @@ a\
 	mpl_undeclared_function();
 }' || return 1
 	for _a in amd64 i386; do
-		rt_caught undeclared "implicit declaration of function .mpl_undeclared_function." \
+		rt_caught undeclared \
+		    "implicit declaration of function .mpl_undeclared_function." \
 		    "$_a" obj "${_b#sys/}" "$DEFAULT_BACKEND,MULTIPROCESSOR" ||
 		    return 1
 	done
@@ -264,14 +265,15 @@ else
 	realtree_setup "$RT" >"$LOGS/kcompile_realtree.log" 2>&1
 	rc=$?
 	if [ $rc -eq 77 ]; then
-		t_skip "kcompile/real" "$(tail -n 1 "$LOGS/kcompile_realtree.log");" \
-		    "amd64 and i386 not compiled"
+		t_skip "kcompile/real" "$(tail -n 1 \
+		    "$LOGS/kcompile_realtree.log"); amd64 and i386 not compiled"
 	elif [ $rc -ne 0 ]; then
 		t_fail "kcompile/real" "setup failed" \
 		    "$LOGS/kcompile_realtree.log"
 	else
 		for a in amd64 i386; do
-			t_check "kcompile/real/$a/setup" realtree_arch "$RT" "$a"
+			t_check "kcompile/real/$a/setup" realtree_arch \
+			    "$RT" "$a"
 			t_check "kcompile/real/$a/patched" rt_patched "$a"
 			t_check "kcompile/real/$a/includers" rt_includers "$a"
 		done
