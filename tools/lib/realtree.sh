@@ -50,7 +50,8 @@
 #	DIR/fail/NAME/*.log (the command, then the compiler's messages);
 #	if not, it is no fault of the patch, and only noted in
 #	DIR/fail/NAME/unpatched-too.  Prints "NAME: N compiles, N failed,
-#	N failed unpatched too, Ns".  Returns 1 if the patch broke one.
+#	N failed unpatched too, Ns".  Returns 1 if the patch broke one, if
+#	there was nothing to compile, or if not every job ran.
 #
 # realtree_includers DIR ARCH
 #	Compile every source of DIR/ARCH/sources the patch does not
@@ -503,6 +504,7 @@ _REALTREE_JOB='
 	o=$D/o.$$
 	$cc $(cat "$2/$3/flags/src.$4") $m "$2/src/sys/$5" >"$o" 2>&1 && {
 		rm -f "$o"
+		printf . >>"$D/ok"
 		exit 0
 	}
 	l=$D/$$.$3.$(echo "$5" | tr / _).log
@@ -523,6 +525,7 @@ realtree_run() {
 	mkdir -p "$D" || return 1
 	: >"$D/list"
 	: >"$D/unpatched-too"
+	: >"$D/ok"
 	_t0=$(date +%s)
 	_n=$(tee "$D/jobs" | wc -l | tr -d ' ')
 	if [ "$_n" -eq 0 ]; then
@@ -533,8 +536,14 @@ realtree_run() {
 	    <"$D/jobs"
 	_nf=$(wc -l <"$D/list" | tr -d ' ')
 	_nu=$(wc -l <"$D/unpatched-too" | tr -d ' ')
+	_nok=$(wc -c <"$D/ok" | tr -d ' ')
 	echo "$_rn: $_n compiles, $_nf failed, $_nu failed unpatched too," \
 	    "$(($(date +%s) - _t0))s"
+	# Every job accounted for: none lost to xargs or a killed shell.
+	if [ $((_nok + _nf + _nu)) -ne "$_n" ]; then
+		echo "$_rn: only $((_nok + _nf + _nu)) of $_n compiles ran"
+		return 1
+	fi
 	[ "$_nu" -gt 0 ] && echo "(failing unpatched too: $D/unpatched-too)"
 	[ "$_nf" -eq 0 ] && return 0
 	head -n 5 "$D/list" | while read -r _a _c _src _log; do
