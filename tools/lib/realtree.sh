@@ -25,7 +25,10 @@
 #	names (as if every device were configured), and the "machine" and
 #	ARCH links to sys/arch/ARCH/include;
 #	DIR/ARCH/ident: the options GENERIC.MP (and the GENERIC files it
-#	includes) sets, as -D flags, less those the matrix varies.
+#	includes) sets, as -D flags, less those the matrix varies; and any
+#	option only the patch's own lines in sys/conf/files name (none
+#	yet: an option that selects a file of ours), so that its files are
+#	compiled in every combination.
 #
 # realtree_combos [mp | up]
 #	The combinations, one a line: a backend, then the options turned
@@ -264,6 +267,27 @@ realtree_arch() {
 	    $1 == "maxusers" { mu = $2 }
 	    END { if (mu) printf "-DMAXUSERS=%s", mu; print "" }' \
 	    >"$_ad/ident"
+	# Options only the patch's own lines of sys/conf/files name (an
+	# option of ours that selects a file of ours) are on in every
+	# combination, so that those files are compiled.
+	_po=$(grep -vxF -f "$_rd/base/sys/conf/files" "$_s/conf/files" |
+	    sed -n 's/^file[[:space:]]\{1,\}[^[:space:]]*//p' |
+	    tr -c '_A-Za-z0-9\n' ' ' | tr ' ' '\n' | sort -u |
+	    awk -v ff="$_ad/files" -v skip="$REALTREE_OPTS MULTIPROCESSOR" '
+	    BEGIN {
+		while ((getline l < ff) > 0) {
+			split(l, a, " ")
+			if (a[1] == "D")
+				decl[a[2]] = 1
+		}
+		n = split(skip, s, " ")
+		for (i = 1; i <= n; i++)
+			no[s[i]] = 1
+	    }
+	    $1 != "" && !($1 in decl) && !(toupper($1) in no) {
+		printf " -D%s", toupper($1)
+	    }')
+	[ -n "$_po" ] && echo "$(cat "$_ad/ident")$_po" >"$_ad/ident"
 	mkdir -p "$_ad/flags"
 	grep -v '^%' "$_s/arch/$_ra/conf/Makefile.$_ra" >"$_ad/Makefile"
 }
