@@ -29,6 +29,7 @@
 #
 # Then, for every machine, the instructions the tuned headers promise
 # are looked for in the objects (amd64 and i386: the real tree's).
+# KCOMPILE_KENV=0 leaves the kenv machines out (the real tree alone).
 
 . "$ROOT/tools/lib/kcompile.sh"
 
