@@ -188,7 +188,8 @@ rt_insns() {
 
 # rt_mutant NAME FILE... -- SED: a copy of this checkout's sys/,
 # share/man and regress/sys/kern with the sed script SED applied to
-# each FILE, patched into a fresh copy of the snapshot; sets MT.
+# each FILE, patched into a fresh copy of the snapshot; sets MT (removed
+# when the bug is caught, kept to look at when not).
 rt_mutant() {
 	_mn=$1
 	shift
@@ -248,6 +249,7 @@ a\
 		    "$_a" obj "${_b#sys/}" "$DEFAULT_BACKEND,MULTIPROCESSOR" ||
 		    return 1
 	done
+	rm -rf "$MT"
 }
 
 # Seeded: the WITNESS member of struct __mp_lock renamed in
@@ -266,6 +268,7 @@ rt_seed_member() {
 		rt_caught member "no member named 'mpl_lock_obj'" "$_a" \
 		    syntax kern/subr_witness.c "$_sc" || return 1
 	done
+	rm -rf "$MT"
 }
 
 OBJDUMP=$(command -v llvm-objdump || command -v llvm-objdump-14)
