@@ -94,9 +94,10 @@
 #			clang has no such option.
 #	-fret-clean	OpenBSD's clang only (amd64: clears the return
 #			address after use); upstream clang has no such option.
-#	-MD -MP		dependency files for make; with nothing to rebuild
-#			they are not wanted (realtree_includers adds -MD back
-#			to read the dependencies).
+#	-MD -MP		dependency files for make: nothing is rebuilt here,
+#			and next to an object written to /dev/null they
+#			could not be written (realtree_includers adds -MD
+#			back, with -MF, to read the dependencies).
 # config(8)'s generated sources (ioconf.c, vers.c, swapgeneric) are not
 # compiled: nothing in them comes from the patch.
 
