@@ -25,6 +25,12 @@ test-patchfault:
 test-cross:
 	@${SH} tools/cross.sh
 
+# The kernel compile matrix in full: every file of the vendored OpenBSD
+# tree that includes <sys/mplock.h>, amd64 and i386, under every backend
+# and option combination (make test compiles a sample).
+kcompile-full:
+	@KCOMPILE_FULL=1 ${SH} tools/test.sh kcompile
+
 lint:
 	@${SH} tools/lint.sh
 
@@ -61,5 +67,5 @@ revert:
 clean:
 	rm -rf build
 
-.PHONY: all test test-patchfault test-cross bench lint verify clean patch \
-	patch-kernel patch-regress apply revert kernel kernel-test
+.PHONY: all test test-patchfault test-cross kcompile-full bench lint verify \
+	clean patch patch-kernel patch-regress apply revert kernel kernel-test

@@ -1,6 +1,8 @@
 # Compile kernel sources for OpenBSD machines with clang's
 # <arch>-unknown-openbsd targets, against the freestanding stand-in
-# headers in tools/kenv.  Sourced after common.sh.
+# headers in tools/kenv: the machines the vendored OpenBSD tree lacks
+# (amd64 and i386 are compiled in that tree, tools/lib/realtree.sh).
+# Sourced after common.sh.
 #
 # kernel_compile MACHINE SRC [CFLAGS ...]
 #	Compile the kernel source file SRC for MACHINE (one of
@@ -17,7 +19,8 @@
 #	$CLANG: the compiler (default clang).
 #
 # kernel_machine_info MACHINE
-#	Prints "ARCH TRIPLE": the sys/arch directory and the clang target.
+#	Prints "ARCH TRIPLE": the sys/arch directory and the clang target
+#	(amd64 and i386 too, for tools/lib/realtree.sh).
 #	alpha and luna88k have no clang target: they are compiled with a
 #	stand-in target of the same word size and byte order (mips64el,
 #	powerpc), which checks their headers' C and the MI fallbacks with
@@ -25,9 +28,12 @@
 
 KENV=$ROOT/tools/kenv
 
+# The machines compiled against tools/kenv: those the vendored OpenBSD
+# tree lacks.  amd64 and i386 are compiled in that tree
+# (tools/lib/realtree.sh).
 kernel_machines() {
-	echo amd64 i386 arm64 armv7 riscv64 powerpc64 macppc octeon \
-	    loongson sparc64 alpha luna88k
+	echo arm64 armv7 riscv64 powerpc64 macppc octeon loongson sparc64 \
+	    alpha luna88k
 }
 
 kernel_machine_info() {
@@ -51,9 +57,6 @@ kernel_machine_info() {
 # Code generation flags close to each port's kernel build.
 _kc_machflags() {
 	case $1 in
-	amd64)		echo -mcmodel=kernel -mno-red-zone -mno-sse -mno-mmx \
-			    -msoft-float -fno-omit-frame-pointer ;;
-	i386)		echo -mno-sse -mno-mmx -msoft-float ;;
 	arm64)		echo -march=armv8-a+nofp+nosimd -mno-outline-atomics ;;
 	armv7)		echo -mfloat-abi=soft ;;
 	riscv64)	echo -march=rv64imac -mabi=lp64 -mcmodel=medany \

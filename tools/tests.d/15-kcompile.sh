@@ -1,10 +1,35 @@
-# kcompile: the kern_mplock*.c files compiled as kernel files for every
-# OpenBSD machine clang has a target for, against tools/kenv and the
-# machine's real <machine/mplock.h> (tools/lib/kcompile.sh), for every
-# backend, with the debug options off and on.  alpha and luna88k have
-# no clang target: a stand-in target checks their C (their headers
-# must hold no assembly, which nothing here could check).  Then the
-# instructions the tuned headers promise are looked for in the objects.
+# kcompile: the kernel files compiled as kernel files with clang's
+# <arch>-unknown-openbsd targets, for every backend, debug options off
+# and on.
+#
+# amd64 and i386 (tools/lib/realtree.sh): the vendored OpenBSD tree,
+# patched by tools/mplock-patch apply, with the flags of its own
+# Makefile.ARCH.  Every C file the patch adds or changes, under every
+# backend and option combination (WITNESS, MP_LOCKDEBUG, MPLOCK_DEBUG,
+# DDB, with and without MULTIPROCESSOR; 80, as the tree refuses
+# WITNESS or MP_LOCKDEBUG without DDB), with code generation; a
+# sample of the tree's files that include <sys/mplock.h> (those that
+# use its names, and one from each other top-level directory of sys/,
+# realtree_sample) under every MULTIPROCESSOR combination that changes
+# what <sys/mplock.h> declares (16: backend, WITNESS, MPLOCK_DEBUG;
+# realtree_combos_header), -fsyntax-only.  KCOMPILE_FULL=1 (make
+# kcompile-full) compiles every file of the tree that includes it, under
+# every combination, instead of the sample.  A failure
+# counts when the file compiles unpatched with the same options.  Two
+# seeded bugs must fail: a backend calling an undeclared function, and
+# a <sys/mplock.h> whose WITNESS member no longer has the name the
+# tree's subr_witness.c uses (our own files renamed with it, so only
+# the tree's code can notice).  Skipped with a note when the vendored
+# tarball, bmake or clang's OpenBSD targets are missing.
+#
+# The other machines, which the snapshot lacks: against tools/kenv and
+# the machine's real <machine/mplock.h> (tools/lib/kcompile.sh).  alpha
+# and luna88k have no clang target: a stand-in target checks their C
+# (their headers must hold no assembly, which nothing here could check).
+#
+# Then, for every machine, the instructions the tuned headers promise
+# are looked for in the objects (amd64 and i386: the real tree's).
+# KCOMPILE_KENV=0 leaves the kenv machines out (the real tree alone).
 
 . "$ROOT/tools/lib/kcompile.sh"
 
@@ -43,26 +68,39 @@ kc_all() {
 
 # kc_insns NAME MACHINE "CFLAGS" FORBIDDEN REQUIRED...: disassemble the
 # objects kc_all built with the machine's header (no debug options, both
-# backends) and the same sources built with the MI fallbacks.  FORBIDDEN
-# (an ERE) must be absent from the first and present in the second: a
-# barrier the header saves.  Every REQUIRED ERE must be in the first.
+# backends) and the same sources built with the MI fallbacks, then
+# kc_insns_check.
 kc_insns() {
-	_n=$1 _m=$2 _fl=$3 _no=$4
-	shift 4
+	_n=$1 _m=$2 _fl=$3
+	shift 3
 	_d=$OBJ/kcompile/$_n
-	_od="$OBJDUMP -d --no-show-raw-insn"
-	[ "$_m" = arm64 ] && _od="$_od --mattr=+lse"
 	: >"$_d/md.s"
 	: >"$_d/mi.s"
 	for _be in $BACKENDS; do
 		for _f in $(kc_srcs "$_be"); do
 			_o=$_d/$_be/$(basename "$_f" .c)
-			$_od "$_o.o" >>"$_d/md.s" || return 1
+			kc_objdump "$_m" "$_o.o" >>"$_d/md.s" || return 1
 			KCOMPILE_MI=1 KCOMPILE_OUT=$_o-mi.o kernel_compile \
 			    "$_m" "$_f" -DMPLOCK_$(upper "$_be") $_fl || return 1
-			$_od "$_o-mi.o" >>"$_d/mi.s" || return 1
+			kc_objdump "$_m" "$_o-mi.o" >>"$_d/mi.s" || return 1
 		done
 	done
+	kc_insns_check "$_d" "$_n" "$@"
+}
+
+kc_objdump() {
+	_od="$OBJDUMP -d --no-show-raw-insn"
+	[ "$1" = arm64 ] && _od="$_od --mattr=+lse"
+	$_od "$2"
+}
+
+# kc_insns_check DIR NAME FORBIDDEN REQUIRED...: FORBIDDEN (an ERE)
+# must be absent from DIR/md.s (the machine's header) and present in
+# DIR/mi.s (the MI fallbacks): a barrier the header saves.  Every
+# REQUIRED ERE must be in DIR/md.s.
+kc_insns_check() {
+	_d=$1 _n=$2 _no=$3
+	shift 3
 	if grep -En "$_no" "$_d/md.s"; then
 		echo "$_n: the tuned header still has /$_no/"
 		return 1
@@ -80,9 +118,198 @@ kc_insns() {
 	echo "$_n: no /$_no/ (MI has it); has: $*"
 }
 
+# --- amd64 and i386: the real tree -----------------------------------
+
+. "$ROOT/tools/lib/vendor.sh"
+. "$ROOT/tools/lib/realtree.sh"
+RT=$OBJ/realtree/kcompile
+
+# rt_patched ARCH: the patched files under every combination (each in
+# one at least).
+# rt_includers ARCH: the sample of includers under every combination
+# that changes <sys/mplock.h> (realtree_combos_header), or with
+# KCOMPILE_FULL=1 every includer under every combination.
+rt_patched() {
+	realtree_jobs "$RT" "$1" obj "$RT/patched" $(realtree_combos) \
+	    >"$RT/jobs-patched-$1" || return 1
+	# A file of ours no kernel of the matrix compiles is not checked.
+	_none=$(awk 'NR == FNR { seen[$5] = 1; next }
+	    !($1 in seen) { print }' "$RT/jobs-patched-$1" "$RT/patched")
+	if [ -n "$_none" ]; then
+		echo "compiled under no combination:" $_none
+		return 1
+	fi
+	realtree_run "$RT" "patched-$1" <"$RT/jobs-patched-$1"
+}
+
+rt_includers() {
+	if [ "${KCOMPILE_FULL:-0}" = 1 ]; then
+		realtree_includers "$RT" "$1" || return 1
+		{
+			realtree_jobs "$RT" "$1" syntax "$RT/$1/includers-mp" \
+			    $(realtree_combos mp) &&
+			realtree_jobs "$RT" "$1" syntax "$RT/$1/includers-up" \
+			    $(realtree_combos up)
+		} | realtree_run "$RT" "includers-$1"
+	else
+		realtree_sample "$RT" "$1" || return 1
+		realtree_jobs "$RT" "$1" syntax "$RT/$1/sample" \
+		    $(realtree_combos_header "$RT" "$1") |
+		    realtree_run "$RT" "sample-$1"
+	fi
+}
+
+# rt_insns ARCH FORBIDDEN REQUIRED...: kc_insns on the real tree's
+# objects: every backend's files, MULTIPROCESSOR and no debug option,
+# with the arch's <machine/mplock.h> and with one that only opts in to
+# the MI lock (found first).
+rt_insns() {
+	_a=$1
+	shift
+	_d=$RT/insns-$_a
+	rm -rf "$_d"
+	mkdir -p "$_d/mi/machine"
+	printf '#ifndef _MACHINE_MPLOCK_H_\n#define %s\n%s\n#endif\n' \
+	    _MACHINE_MPLOCK_H_ '#define __USE_MI_MPLOCK' \
+	    >"$_d/mi/machine/mplock.h"
+	: >"$_d/md.s"
+	: >"$_d/mi.s"
+	for _be in $BACKENDS; do
+		for _f in kern/kern_mplock.c kern/kern_mplock_$_be.c; do
+			_o=$_d/$_be-$(basename "$_f" .c)
+			realtree_cc "$RT" "$_a" "$_be,MULTIPROCESSOR" "$_f" \
+			    "$_o.o" || return 1
+			kc_objdump "$_a" "$_o.o" >>"$_d/md.s" || return 1
+			realtree_cc "$RT" "$_a" "$_be,MULTIPROCESSOR" "$_f" \
+			    "$_o-mi.o" -I"$_d/mi" || return 1
+			kc_objdump "$_a" "$_o-mi.o" >>"$_d/mi.s" || return 1
+		done
+	done
+	kc_insns_check "$_d" "$_a" "$@"
+}
+
+# rt_mutant NAME FILE... -- SED: a copy of this checkout's sys/,
+# share/man and regress/sys/kern with the sed script SED applied to
+# each FILE, patched into a fresh copy of the snapshot; sets MT (removed
+# when the bug is caught, kept to look at when not).
+rt_mutant() {
+	_mn=$1
+	shift
+	MT=$OBJ/realtree/mutant-$_mn
+	rm -rf "$MT"
+	mkdir -p "$MT/root/share" "$MT/root/regress/sys" || return 1
+	cp -R "$ROOT/sys" "$MT/root/sys" &&
+	    cp -R "$ROOT/share/man" "$MT/root/share/man" &&
+	    cp -R "$ROOT/regress/sys/kern" "$MT/root/regress/sys/kern" ||
+	    return 1
+	_files=
+	while [ "$1" != -- ]; do
+		_files="$_files $1"
+		shift
+	done
+	for _f in $_files; do
+		sed "$2" "$ROOT/$_f" >"$MT/root/$_f" || return 1
+		if cmp -s "$ROOT/$_f" "$MT/root/$_f"; then
+			echo "rt_mutant: $_mn no longer changes $_f"
+			return 1
+		fi
+	done
+	MPLOCK_ROOT=$MT/root realtree_setup "$MT/t" || return 1
+	for _a in amd64 i386; do
+		realtree_arch "$MT/t" "$_a" || return 1
+	done
+}
+
+# rt_caught NAME REGEX ARCH MODE FILE COMBO: FILE must fail under COMBO
+# in the mutant's tree, with a message matching REGEX.
+rt_caught() {
+	echo "$5" >"$MT/t/one"
+	realtree_jobs "$MT/t" "$3" "$4" "$MT/t/one" "$6" |
+	    realtree_run "$MT/t" "$1-$3" && {
+		echo "$1: $5 compiles ($3 $6): not caught"
+		return 1
+	}
+	grep -Eq "$2" "$MT/t/fail/$1-$3"/*.log || {
+		echo "$1: $5 failed, but not with /$2/"
+		return 1
+	}
+	echo "$1: caught on $3: $(grep -Eh -m1 "$2" \
+	    "$MT/t/fail/$1-$3"/*.log | head -n 1)"
+}
+
+# Seeded: a backend calls a function nothing declares.
+rt_seed_undeclared() {
+	_b=sys/kern/kern_mplock_$DEFAULT_BACKEND.c
+	rt_mutant undeclared "$_b" -- \
+	    '/^{$/{
+a\
+	mpl_undeclared_function();
+}' || return 1
+	for _a in amd64 i386; do
+		rt_caught undeclared \
+		    "implicit declaration of function .mpl_undeclared_function." \
+		    "$_a" obj "${_b#sys/}" "$DEFAULT_BACKEND,MULTIPROCESSOR" ||
+		    return 1
+	done
+	rm -rf "$MT"
+}
+
+# Seeded: the WITNESS member of struct __mp_lock renamed in
+# <sys/mplock.h> and in all of our files alike: they still compile, but
+# the tree's subr_witness.c (kernel_lock.mpl_lock_obj) must not.
+rt_seed_member() {
+	_sc=$DEFAULT_BACKEND,MULTIPROCESSOR,WITNESS,DDB
+	rt_mutant member $(cd "$ROOT" && grep -l mpl_lock_obj sys/sys/mplock.h \
+	    sys/kern/*.c) -- 's/mpl_lock_obj/mpl_witness_obj/g' || return 1
+	for _a in amd64 i386; do
+		realtree_jobs "$MT/t" "$_a" obj "$MT/t/patched" "$_sc" |
+		    realtree_run "$MT/t" "member-own-$_a" || {
+			echo "member: our own files do not compile renamed"
+			return 1
+		}
+		rt_caught member "no member named 'mpl_lock_obj'" "$_a" \
+		    syntax kern/subr_witness.c "$_sc" || return 1
+	done
+	rm -rf "$MT"
+}
+
+OBJDUMP=$(command -v llvm-objdump || command -v llvm-objdump-14)
 if ! command -v clang >/dev/null 2>&1; then
 	t_skip "kcompile" "clang not installed"
 else
+	realtree_setup "$RT" >"$LOGS/kcompile_realtree.log" 2>&1
+	rc=$?
+	if [ $rc -eq 77 ]; then
+		t_skip "kcompile/real" "$(tail -n 1 \
+		    "$LOGS/kcompile_realtree.log"); amd64 and i386 not compiled"
+	elif [ $rc -ne 0 ]; then
+		t_fail "kcompile/real" "setup failed" \
+		    "$LOGS/kcompile_realtree.log"
+	else
+		for a in amd64 i386; do
+			t_check "kcompile/real/$a/setup" realtree_arch \
+			    "$RT" "$a"
+			t_check "kcompile/real/$a/patched" rt_patched "$a"
+			t_check "kcompile/real/$a/includers" rt_includers "$a"
+		done
+		t_check "kcompile/real/seeded/undeclared-function" \
+		    rt_seed_undeclared
+		t_check "kcompile/real/seeded/witness-member-renamed" \
+		    rt_seed_member
+		if [ -z "$OBJDUMP" ]; then
+			t_skip "kcompile/real/instructions" \
+			    "llvm-objdump not installed"
+		else
+			t_check "kcompile/real/amd64/instructions" rt_insns \
+			    amd64 'mfence' 'xchgq'
+			t_check "kcompile/real/i386/instructions" rt_insns \
+			    i386 'addl[[:space:]]+\$0, \(%esp\)' 'xchgl'
+		fi
+	fi
+
+	# --- the other machines: tools/kenv ---------------------------
+
+	[ "${KCOMPILE_KENV:-1}" = 0 ] && return 0
 	for m in $(kernel_machines); do
 		for be in $BACKENDS; do
 			t_check "kcompile/$m/$be" kc_all "$m" "$m" "$be"
@@ -100,14 +327,9 @@ else
 		    "[ -f '$h' ] && ! grep -n asm '$h'"
 	done
 
-	OBJDUMP=$(command -v llvm-objdump || command -v llvm-objdump-14)
 	if [ -z "$OBJDUMP" ]; then
 		t_skip "kcompile/instructions" "llvm-objdump not installed"
 	else
-		t_check "kcompile/amd64/instructions" kc_insns amd64 amd64 "" \
-		    'mfence' 'xchgq'
-		t_check "kcompile/i386/instructions" kc_insns i386 i386 "" \
-		    'addl[[:space:]]+\$0, \(%esp\)' 'xchgl'
 		t_check "kcompile/arm64/instructions" kc_insns arm64 arm64 "" \
 		    'dmb[[:space:]]+sy' 'ldaxr' 'stlxr' 'stlr' \
 		    'dmb[[:space:]]+ishld' 'ldxr' 'wfe'

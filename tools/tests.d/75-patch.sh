@@ -622,44 +622,11 @@ config_no_debug() {
 }
 t_check patch/config/debug-needs-debug-layer config_no_debug
 
-# Item 3: the new and changed kernel C files of a patched tree compiled
-# for OpenBSD amd64 and i386 with clang, freestanding, kernel flags,
-# -Werror, against the kernel header environment of tools/kenv, for
-# every backend, with the debug options off and on.
-kcompile_patched() {	# arch backend options...
-	_arch=$1 _be=$2
-	shift 2
-	_t=$PT/kc-tree
-	# Only the files with code under this backend's option (suite
-	# kcompile compiles the others, empty then); the patched tree's
-	# sys/sys/mplock.h and arch headers (SRCROOT), not ours.
-	for _f in "$_t"/sys/kern/kern_lock.c "$_t"/sys/kern/kern_mplock.c \
-	    "$_t"/sys/kern/kern_mplock_"$_be".c \
-	    "$_t"/sys/kern/kern_mplock_debug.c "$_t"/sys/ddb/db_command.c \
-	    "$_t"/sys/kern/kern_mplock_torture.c "$_t"/sys/kern/init_main.c
-	do
-		SRCROOT=$_t kernel_compile "$_arch" "$_f" -I"$_t/sys" \
-		    -DMPLOCK_$(upper "$_be") "$@" || return 1
-	done
-}
-. "$ROOT/tools/lib/kcompile.sh"
-_t=$(fresh kc-tree)
-if ! command -v clang >/dev/null 2>&1; then
-	t_skip patch/kcompile "clang not installed"
-elif MPLOCK_ROOT=$EXT sh "$TOOL" apply "$_t" >"$PT/kc.log" 2>&1; then
-	for arch in amd64 i386; do
-		for be in $BACKENDS; do
-			for o in none: all:"-DWITNESS -DMP_LOCKDEBUG \
-			    -DMPLOCK_DEBUG -DDDB -DMPLOCK_TORTURE"
-			do
-				t_check "patch/kcompile/$arch/$be/${o%%:*}" \
-				    kcompile_patched "$arch" "$be" ${o#*:}
-			done
-		done
-	done
-else
-	t_fail patch/kcompile "apply failed" "$PT/kc.log"
-fi
+# Item 3, the new and changed kernel C files of a patched tree compiled
+# for OpenBSD amd64 and i386, is suite kcompile's: it patches the
+# vendored OpenBSD tree with this tool and compiles every file the
+# patch adds or changes with the tree's own headers and Makefile flags,
+# under every backend and option combination (tools/lib/realtree.sh).
 
 # The real tree: a scratch copy of the vendored OpenBSD snapshot
 # (tools/lib/vendor.sh) patched and reverted.  The torture test's start

@@ -1,10 +1,10 @@
 /*
  * kenv: the parts of <machine/cpu.h> kernel lock code may use, for the
  * machine kernel_compile builds for (-DKENV_<MACHINE>).
- * CPU_BUSY_CYCLE() is each port's: pause on amd64 and i386, yield on
- * arm64, the Zihintpause pause encoding on riscv64, a compiler barrier
- * elsewhere (powerpc's without a memory clobber; sparc64's real one is
- * patched at boot, which has no place here).
+ * CPU_BUSY_CYCLE() is each port's: yield on arm64, the Zihintpause
+ * pause encoding on riscv64, a compiler barrier elsewhere (powerpc's
+ * without a memory clobber; sparc64's real one is patched at boot,
+ * which has no place here).
  */
 #ifndef _KENV_MACHINE_CPU_H_
 #define _KENV_MACHINE_CPU_H_
@@ -46,9 +46,7 @@ void	intr_restore(u_long);
 #define cpu_number()		(curcpu()->ci_cpuid)
 #define CPU_INFO_UNIT(ci)	((ci)->ci_cpuid)
 
-#if defined(KENV_AMD64) || defined(KENV_I386)
-#define CPU_BUSY_CYCLE()	__asm volatile("pause" : : : "memory")
-#elif defined(KENV_ARM64)
+#if defined(KENV_ARM64)
 #define CPU_BUSY_CYCLE()	__asm volatile("yield" : : : "memory")
 #elif defined(KENV_RISCV64)
 #define CPU_BUSY_CYCLE()	__asm volatile(".4byte 0x0100000f" : : : "memory")

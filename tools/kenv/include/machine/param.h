@@ -1,19 +1,17 @@
 /*
  * kenv: MAXCPUS and CACHELINESIZE of the machine kernel_compile builds
- * for (-DKENV_<MACHINE>).  The values of amd64, arm64, sparc64,
- * powerpc64, i386, riscv64, octeon and macppc are OpenBSD's; those of
- * alpha, armv7, loongson and luna88k are this check's choice.
+ * for (-DKENV_<MACHINE>).  The values of arm64, sparc64, powerpc64,
+ * riscv64, octeon and macppc are OpenBSD's; those of alpha, armv7,
+ * loongson and luna88k are this check's choice.
  */
 #ifndef _KENV_MACHINE_PARAM_H_
 #define _KENV_MACHINE_PARAM_H_
 
-#if defined(KENV_AMD64)
-#define MAXCPUS		255
-#elif defined(KENV_ARM64) || defined(KENV_SPARC64)
+#if defined(KENV_ARM64) || defined(KENV_SPARC64)
 #define MAXCPUS		256
 #elif defined(KENV_POWERPC64)
 #define MAXCPUS		48
-#elif defined(KENV_I386) || defined(KENV_RISCV64) || defined(KENV_ALPHA)
+#elif defined(KENV_RISCV64) || defined(KENV_ALPHA)
 #define MAXCPUS		32
 #elif defined(KENV_OCTEON) || defined(KENV_LOONGSON)
 #define MAXCPUS		16

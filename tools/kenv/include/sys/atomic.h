@@ -48,19 +48,7 @@
 
 #define __membar(i)	__asm volatile(i : : : "memory")
 
-#if defined(KENV_AMD64)
-#define membar_enter()		__membar("mfence")
-#define membar_exit()		__membar("")
-#define membar_producer()	__membar("")
-#define membar_consumer()	__membar("")
-#define membar_sync()		__membar("mfence")
-#elif defined(KENV_I386)
-#define membar_enter()		__membar("lock; addl $0,0(%%esp)")
-#define membar_exit()		__membar("")
-#define membar_producer()	__membar("")
-#define membar_consumer()	__membar("")
-#define membar_sync()		__membar("lock; addl $0,0(%%esp)")
-#elif defined(KENV_ARM64) || defined(KENV_ARMV7)
+#if defined(KENV_ARM64) || defined(KENV_ARMV7)
 #define membar_enter()		__membar("dmb sy")
 #define membar_exit()		__membar("dmb sy")
 #define membar_producer()	__membar("dmb st")
@@ -98,12 +86,7 @@
 #define membar_sync()		__sync_synchronize()
 #endif
 
-#if defined(KENV_AMD64) || defined(KENV_I386)
-#define membar_enter_after_atomic()	__membar("")
-#define membar_exit_before_atomic()	__membar("")
-#else
 #define membar_enter_after_atomic()	membar_enter()
 #define membar_exit_before_atomic()	membar_exit()
-#endif
 
 #endif /* !_KENV_SYS_ATOMIC_H_ */
