@@ -138,7 +138,10 @@ realtree_setup() {
 		echo "realtree: mplock-patch apply failed on the snapshot"
 		return 1
 	}
-	sed -n 's/^[AM] sys\/\(.*\.c\)$/\1/p' "$_rd/src/.mplock-patch/journal" |
+	# Entries are "A|M PATH [SUM]" (the sum since the record carries
+	# what each write will leave).
+	awk '($1 == "A" || $1 == "M") && $2 ~ /^sys\/.*\.c$/ {
+	    print substr($2, 5) }' "$_rd/src/.mplock-patch/journal" |
 	    sort -u >"$_rd/patched"
 	[ -s "$_rd/patched" ] || {
 		echo "realtree: the patch journal names no C file"
