@@ -60,6 +60,11 @@ config_check_all() {
 		    continue
 		config_variants >"$_ck_b.variants"
 		while read -r _ck_v; do
+			# The qemu profile is an amd64 config by design.
+			case "$_ck_a:$_ck_v" in
+			amd64:*) ;;
+			*"-p qemu"*) continue ;;
+			esac
 			_ck_n=$((_ck_n + 1))
 			_ck_f=$_ck_src/sys/arch/$_ck_a/conf/CK.MP
 			# shellcheck disable=SC2086

@@ -15,6 +15,7 @@
 # the booted kernel fails, panics or hangs; the result says which.
 
 . "$ROOT/tools/lib/vendor.sh"
+. "$ROOT/tools/lib/configcheck.sh"
 
 # NAME[:torture]: ":torture" marks a bug that only the kernel torture's
 # __mp_lock_held() checks can see (a CPU that is only queued must not
@@ -129,6 +130,21 @@ k_bad_input() {
 # The watchdog's judgement (tools/kernel/boot.sh) on canned consoles,
 # with tools/kernel/fake-qemu.sh in qemu's place: a good run passes, and
 # each broken pass criterion gives the verdict it must.
+# k_config8 CONFIG8 TREE: every config "mplock-patch config" can write
+# for amd64 and i386 (tools/lib/configcheck.sh) accepted by config(8).
+k_config8() {
+	_t=$OBJ/kernel/config8-tree
+	rm -rf "$_t"
+	cp -Rp "$2" "$_t" && rm -f "$_t/.extracted" &&
+	    sh "$ROOT/tools/mplock-patch" apply "$_t" >/dev/null || return 1
+	config_check_all "$1" "$_t" amd64 i386 >"$OBJ/kernel/config8.out"
+	_rc=$?
+	cat "$OBJ/kernel/config8.out"
+	rm -rf "$_t"
+	[ "$_rc" -eq 0 ] && ! grep -q '^FAIL' "$OBJ/kernel/config8.out" &&
+	    grep -q . "$OBJ/kernel/config8.out"
+}
+
 k_judge() {	# NAME STATUS EXPECT_TORTURE MODE SED-SCRIPT
 	_w=$OBJ/kernel/judge/$1
 	rm -rf "$_w" && mkdir -p "$_w/bin" || return 1
@@ -209,4 +225,13 @@ else
 	fi
 	echo "   figures (TCG): $FIG"
 	sed 's/^/   | /' "$FIG"
+	# The config(8) the boots built: every config mplock-patch config
+	# can write goes through it, on a patched copy of the tree.
+	c8=$(ls -t "$OBJ/kernel"/cache/config-* 2>/dev/null | head -n 1)
+	if [ -n "$c8" ] && [ -x "$c8" ] &&
+	    _v=$(vendor_tree openbsd-src 2>/dev/null); then
+		t_check kernel/config8 k_config8 "$c8" "$_v"
+	else
+		t_skip kernel/config8 "no config(8) built, or no snapshot"
+	fi
 fi
