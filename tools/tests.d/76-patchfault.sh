@@ -112,10 +112,10 @@ steps() {
 }
 
 NPOINTS=0
-# sweep CMD MODE: the fault MODE at every step of CMD.
-sweep() {
-	_cmd=$1 _mode=$2
-	case $_cmd in
+# cmd_steps CMD: the tree stage CMD starts from (_stage), its arguments
+# (_args) and how many steps it takes there (_n).
+cmd_steps() {
+	case $1 in
 	apply)	_stage=pristine _args=apply ;;
 	revert)	_stage=configured _args=revert ;;
 	revert-f) _stage=changed _args="revert -f" ;;
@@ -123,6 +123,12 @@ sweep() {
 	esac
 	_n=$(steps "$_stage" $_args)
 	[ "$_n" -gt 0 ] 2>/dev/null || { echo "no steps counted"; return 1; }
+}
+
+# sweep CMD MODE: the fault MODE at every step of CMD.
+sweep() {
+	_cmd=$1 _mode=$2
+	cmd_steps "$_cmd" || return 1
 	echo "$_cmd: $_n steps"
 	_i=1
 	while [ "$_i" -le "$_n" ]; do
@@ -193,14 +199,7 @@ done
 # middle and the last step of each command, each way.
 sweep_ends() {
 	_cmd=$1 _mode=$2
-	case $_cmd in
-	apply)	_stage=pristine _args=apply ;;
-	revert)	_stage=configured _args=revert ;;
-	revert-f) _stage=changed _args="revert -f" ;;
-	config)	_stage=applied _args="config $CONF_ARGS -s" ;;
-	esac
-	_n=$(steps "$_stage" $_args)
-	[ "$_n" -gt 0 ] 2>/dev/null || { echo "no steps counted"; return 1; }
+	cmd_steps "$_cmd" || return 1
 	for _i in 1 $(((_n + 1) / 2)) "$_n"; do
 		fault_at "$_i" || { echo "$_cmd, $_mode at step $_i of $_n"
 			return 1; }
