@@ -22,6 +22,12 @@ bench:
 test-patchfault:
 	@MPLOCK_FAULT_LONG=1 ${SH} tools/test.sh patchfault
 
+# Every seeded bug whose catch depends on a run, run 10 times (N=) with
+# two busy loops beside it: each must be caught every time.
+N?=	10
+test-flaky:
+	@${SH} tools/flaky.sh -n ${N}
+
 test-cross:
 	@${SH} tools/cross.sh
 
@@ -67,5 +73,5 @@ revert:
 clean:
 	rm -rf build
 
-.PHONY: all test test-patchfault test-cross kcompile-full bench lint verify \
+.PHONY: all test test-patchfault test-flaky test-cross kcompile-full bench lint verify \
 	clean patch patch-kernel patch-regress apply revert kernel kernel-test

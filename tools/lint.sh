@@ -6,9 +6,11 @@
 # and its entries in mplock.9, and no backend file is left unregistered;
 # the source lines the herd7 litmus tests stand for are as they were
 # when the tests were last checked (regress/sys/kern/mplock/litmus).
-# Prints every problem; exit status 1 if there was any.
+# Every file the patch replaces or edits keeps the stock file's notice
+# (tools/lib/notices.sh).  Prints every problem; exit status 1 if there
+# was any.
 #
-#	tools/lint.sh [man | style | backends | litmus]
+#	tools/lint.sh [man | style | backends | litmus | notices]
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
@@ -138,12 +140,27 @@ lint_litmus() {
 	litmus_check_map || rc=1
 }
 
+# The stock notices of the files the patch replaces or edits, against
+# the vendored tree (or SRC=).
+lint_notices() {
+	. "$ROOT/tools/lib/notices.sh"
+	if [ -n "${SRC:-}" ]; then
+		_lt=$SRC
+	else
+		. "$ROOT/tools/lib/vendor.sh"
+		_lt=$(vendor_tree openbsd-src) || { rc=1; return; }
+	fi
+	notices_check "$_lt" || rc=1
+}
+
 case ${1:-all} in
 man)	lint_man ;;
 style)	lint_style ;;
 backends) lint_backends ;;
 litmus)	lint_litmus ;;
-all)	lint_man; lint_style; lint_backends; lint_litmus ;;
-*)	echo "usage: $0 [man | style | backends | litmus]" >&2; exit 2 ;;
+notices) lint_notices ;;
+all)	lint_man; lint_style; lint_backends; lint_litmus; lint_notices ;;
+*)	echo "usage: $0 [man | style | backends | litmus | notices]" >&2
+	exit 2 ;;
 esac
 exit $rc

@@ -92,3 +92,33 @@ lint_litmus_catches() {
 	    { echo "missed: the unmapped pattern"; return 1; }
 }
 t_check "lint/litmus-selftest" lint_litmus_catches
+
+# The stock notices of the files the patch replaces or edits.
+t_check "lint/notices" sh "$ROOT/tools/lint.sh" notices
+
+# ... and a sys/sys/mplock.h without the stock notice fails the check.
+lint_notices_catches() {
+	. "$ROOT/tools/lib/vendor.sh"
+	_v=$(vendor_tree openbsd-src) || return 1
+	_d=$OBJ/lint-notices-selftest
+	rm -rf "$_d"
+	mkdir -p "$_d/tools/lib" "$_d/regress/sys/kern"
+	cp "$ROOT/tools/lint.sh" "$ROOT/tools/mplock-patch" "$_d/tools/"
+	cp "$ROOT"/tools/lib/*.sh "$_d/tools/lib/"
+	cp -R "$ROOT/sys" "$ROOT/share" "$_d/"
+	cp -R "$REGRESS" "$_d/regress/sys/kern/"
+	SRC=$_v sh "$_d/tools/lint.sh" notices ||
+	    { echo "fails on a clean copy"; return 1; }
+	# Ours alone: the stock comment and the blank line after it go.
+	_f=$_d/sys/sys/mplock.h
+	_s=$(grep -n 'Copyright (c) 2004 Niklas' "$_f" | cut -d: -f1)
+	[ -n "$_s" ] || { echo "no stock notice to drop"; return 1; }
+	_e=$(awk -v s="$_s" 'NR > s && /^ \*\/$/ { print NR; exit }' "$_f")
+	sed "$((_s - 1)),$((_e + 1))d" "$ROOT/sys/sys/mplock.h" >"$_f"
+	grep -q 'Hallqvist' "$_f" && { echo "not seeded"; return 1; }
+	_out=$(SRC=$_v sh "$_d/tools/lint.sh" notices 2>&1)
+	echo "$_out"
+	echo "$_out" | grep -q '^sys/sys/mplock.h:[0-9]*: stock notice' ||
+	    { echo "missed: the dropped notice"; return 1; }
+}
+t_check "lint/notices-selftest" lint_notices_catches

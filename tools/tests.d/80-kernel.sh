@@ -56,6 +56,8 @@ k_mutant() {
 	_kn=$1 _km=${2%:torture} _kt=
 	[ "$_km" != "$2" ] && [ -z "$HAVE_TORTURE" ] && _kt=1
 	shift 2
+	t_seeded kernel "kernel/$_kn" "$KERNEL_RUN_LIMIT" sh \
+	    "$ROOT/tools/kernel.sh" -n "$_kn" -m "$_km" "$@"
 	_t_exec "kernel/$_kn" "$KERNEL_RUN_LIMIT" sh "$ROOT/tools/kernel.sh" \
 	    -n "$_kn" -m "$_km" "$@"
 	_v=$(k_verdict "$_log")
@@ -202,7 +204,12 @@ elif [ ! -r "$VENDOR/openbsd-src.tar.xz" ] && [ -z "${SRC:-}" ]; then
 else
 	mkdir -p "$OBJ/kernel"
 	: >"$FIG"
-	if [ -n "${KERNEL_MATRIX:-}" ]; then
+	if [ -n "${KERNEL_SEEDED:-}" ]; then
+		# make test-flaky: the seeded bugs alone.
+		for m in $KERNEL_MUTANTS; do
+			k_mutant "$DEFAULT_BACKEND-debug-${m%:*}" "$m" -d
+		done
+	elif [ -n "${KERNEL_MATRIX:-}" ]; then
 		k_boot "$DEFAULT_BACKEND-debug" -d
 		for be in $BACKENDS; do
 			k_boot "$be" -b "$be"
