@@ -110,10 +110,10 @@ lint_backends() {
 		}
 		_need "$_be" ".Cd \"option $_opt\"" "$_man"
 		_need "$_be" ".It Dv $_opt" "$_man"
-		# A row in the comparison and in the measured figures.
-		[ "$(grep -c "^\.It Sy $_be Ta " "$_man")" -ge 2 ] || {
+		# A row in the comparison of the backends.
+		grep -q "^\.It Sy $_be Ta " "$_man" || {
 			echo "$_be: mplock.9 lacks its rows (.It Sy $_be Ta ...)" \
-			    "in the backend comparison and measured figures"
+			    "in the backend comparison"
 			rc=1
 		}
 	done
