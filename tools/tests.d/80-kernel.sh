@@ -1,6 +1,6 @@
 # kernel: the patched kernel, built from the real OpenBSD tree with its
 # own config(8) and Makefiles, booted under qemu-system-x86_64 -smp 4
-# (tools/kernel.sh; README "From git clone to a booted kernel").
+# (tools/kernel.sh; doc/kernel.md).
 #
 # make test boots the debug build (the default backend with WITNESS,
 # MP_LOCKDEBUG and MPLOCK_DEBUG) and then, when the suite has used less
@@ -78,7 +78,7 @@ k_mutant() {
 	k_figures "$_kn" "$_rc"
 }
 
-# The figures of one run, for the README's table.
+# The figures of one run, for a results file (doc/results/).
 k_figures() {
 	_r=$OBJ/kernel/run/$1/result
 	[ -f "$_r" ] || return 0
