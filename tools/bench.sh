@@ -22,9 +22,9 @@
 #	    [-t "threads ..."] [-c "cs_ns ..."] [-p "ncs_ns ..."] [-o dir]
 #
 # -P		no Concurrency Kit peers: our backends, stock and the floor
-# -r reps	repetitions (5)
+# -r reps	repetitions (7; at least 2 for an interval)
 # -d seconds	per run (0.3, less when the plan would take more than
-#		about 45 s of runs)
+#		about 60 s of runs)
 # -n cpus	N for the default thread list (the online CPUs)
 # -t threads	thread counts (1 2 4 ... N and 2N: oversubscribed)
 # -c, -p	critical and non-critical section lengths in ns; every
@@ -52,7 +52,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/stock.sh"
 MDARCH=${MDARCH-$HOST_MDARCH}	# measure the shipped MD header; MDARCH= for MI
 
-reps=5
+reps=7
 secs=
 cpus=
 threads=
@@ -60,7 +60,7 @@ cslist=0
 ncslist=0
 out=$OBJ/bench
 peers=1
-budget=45
+budget=60
 
 usage() {
 	echo "usage: $0 [-P] [-r reps] [-d seconds] [-n cpus]" \
@@ -95,22 +95,10 @@ online=$(ncpu_online)
 [ -n "$cpus" ] || cpus=$online
 mkdir -p "$out" || exit 1
 
-# Our backends, one benchmark binary each, from the shipped sources.
-ours=
-for be in $BACKENDS; do
-	echo "bench: building $be ..." >&2
-	harness_build "$out/$be" "$be" ||
-	    die "build of $be failed, see $out/$be/build.log"
-	ours="$ours $be"
-done
-set -- $ours
-first=$1
-[ -n "$first" ] || die "no backends in $REGRESS/Makefile.backends"
-max=$("$out/$first/mplockbench" -i | sed -n 's/.*maxthreads=\([0-9]*\).*/\1/p')
-
 # OpenBSD's ticket lock as shipped: no vendored tree, no stock row (and
 # the table says so); a tree whose kern_lock.c has no such block stops
-# the benchmark rather than measure something else.
+# the benchmark (first, before the long builds) rather than measure
+# something else.
 stock=
 stocknote=
 echo "bench: building stock (OpenBSD's kern_lock.c ticket lock) ..." >&2
@@ -124,6 +112,20 @@ case $? in
 77)	stocknote="stock: skipped, no vendored OpenBSD tree" ;;
 *)	die "build of the stock peer failed, see $out/stock/build.log" ;;
 esac
+
+# Our backends, one benchmark binary each, from the shipped sources.
+ours=
+for be in $BACKENDS; do
+	echo "bench: building $be ..." >&2
+	harness_build "$out/$be" "$be" ||
+	    die "build of $be failed, see $out/$be/build.log"
+	ours="$ours $be"
+done
+set -- $ours
+first=$1
+[ -n "$first" ] || die "no backends in $REGRESS/Makefile.backends"
+max=$("$out/$first/mplockbench" -i | sed -n 's/.*maxthreads=\([0-9]*\).*/\1/p')
+
 
 # The peers: Concurrency Kit's locks through their public headers,
 # compiled into one adapter program.
