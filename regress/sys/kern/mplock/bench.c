@@ -230,9 +230,11 @@ out:
 
 static void (*body)(struct bench_thread *);
 
+#if defined(__linux__)
 /* The CPUs threads are pinned to, in order; none: not pinned. */
 static int pin_cpu[BENCH_MAXTHREADS];
 static int npin;
+#endif
 static const char *pin_state = "no-unsupported";
 static volatile int pin_failed;
 
