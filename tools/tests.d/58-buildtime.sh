@@ -437,10 +437,11 @@ bt_compare_short() {
 	printf "$_h"'1 1 1\n2 2 2\n3 3 3\n4 4 4\n5 5 5\n' >"$_d/after.txt"
 	printf '1 1 1\n2 2 2\n' >"$_d/two.txt"
 	printf "$_h"'1 1 1\n2 2 2\n3 3 3\n' >"$_d/cut.txt"
-	for _c in "before.txt: 0 data points (a failed run?); at least 3 needed" \
+	for _c in \
+	    "before.txt: 0 data points (a failed run?); at least 3 needed" \
 	    "two.txt: 2 data points; at least 3 needed" \
-	    "cut.txt: 3 data points of the 5 runs it names (an interrupted run?)"
-	do
+	    "cut.txt: 3 data points of the 5 runs it names (an interrupted\
+ run?)"; do
 		_f=${_c%%:*}
 		for _s in "" -s; do
 			(cd "$_d" && sh "$BT" compare $_s after.txt "$_f") \
@@ -471,13 +472,13 @@ bt_usage() {
 		    return 1
 		# Every line is the message, the usage block or its
 		# continuation lines.
-		sed 1d "$_d/err" | grep -v '^usage: buildtime \|^	\|^       ' &&
-		    return 1
+		sed 1d "$_d/err" |
+		    grep -Ev '^(usage: buildtime |	|       )' && return 1
 	done
-	sh "$BT" bogus 2>&1 | sed 1q | grep -q '^buildtime: bogus: unknown' ||
-	    return 1
-	sh "$BT" run -x 2>&1 | sed 1q | grep -q '^buildtime: -x: unknown option' ||
-	    return 1
+	sh "$BT" bogus 2>&1 | sed 1q |
+	    grep -q '^buildtime: bogus: unknown' || return 1
+	sh "$BT" run -x 2>&1 | sed 1q |
+	    grep -q '^buildtime: -x: unknown option' || return 1
 	sh "$BT" run -C 2>&1 | sed 1q | grep -q '^buildtime: -C: ' || return 1
 	for _a in "run -C $BTD/proj -T foo|-T foo" \
 	    "run -C $BTD/proj -j x|-j x" "run -C $BTD/proj -n 0|-n 0" \
