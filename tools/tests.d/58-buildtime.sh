@@ -3,7 +3,9 @@
 # with the same figures as ministat(1); both time formats parse; the
 # timing loop runs end to end on a small C build with every timer; the
 # awk also runs under the one-true-awk OpenBSD uses, and the script
-# under a pdksh-family shell, when those are installed.
+# under a pdksh-family shell, when those are installed; a failed run
+# leaves no complete-looking results file, compare names a file with
+# too few data points, and usage errors follow OpenBSD's conventions.
 
 BT=$ROOT/tools/buildtime
 BTD=$OBJ/buildtime
