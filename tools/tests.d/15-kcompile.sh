@@ -169,6 +169,38 @@ rt_includers() {
 	fi
 }
 
+# rt_sizeof ARCH: sizeof(struct __mp_lock) in the patched tree under
+# every combination that changes <sys/mplock.h>, and in the stock tree
+# (the kernel's own flags, MULTIPROCESSOR), read off the size of an
+# object of that type; a line per combination in $RT/sizeof.txt.
+rt_sizeof() {
+	_d=$RT/sizeof-$1
+	rm -rf "$_d"
+	mkdir -p "$_d"
+	printf '%s\n' '#include <sys/param.h>' '#include <sys/mplock.h>' \
+	    'struct __mp_lock mpl_sizeof;' >"$_d/sizeof.c"
+	_st=$(rt_sizeof_one "$_d" "$1" base \
+	    "$DEFAULT_BACKEND,MULTIPROCESSOR") || return 1
+	echo "$1 stock: $_st bytes" | tee -a "$RT/sizeof.txt"
+	for _c in $(realtree_combos_header "$RT" "$1"); do
+		_sz=$(rt_sizeof_one "$_d" "$1" src "$_c") || return 1
+		echo "$1 $_c: $_sz bytes ($(awk -v a="$_sz" -v b="$_st" \
+		    'BEGIN { printf "%.1f", a / b }') x stock)" |
+		    tee -a "$RT/sizeof.txt"
+	done
+}
+
+# rt_sizeof_one DIR ARCH src|base COMBO: the size, in bytes.
+rt_sizeof_one() {
+	_realtree_flags "$RT" "$2" "$4" || return 1
+	${CLANG:-clang} $(cat "$RT/$2/flags/$3.$4") -c "$1/sizeof.c" \
+	    -o "$1/sizeof.o" || return 1
+	_sz=$($NM -S "$1/sizeof.o" | awk '$4 == "mpl_sizeof" {
+	    print $2 }')
+	[ -n "$_sz" ] || { echo "no mpl_sizeof in $1/sizeof.o"; return 1; }
+	printf '%d\n' "0x$_sz"
+}
+
 # rt_insns ARCH FORBIDDEN REQUIRED...: kc_insns on the real tree's
 # objects: every backend's files, MULTIPROCESSOR and no debug option,
 # with the arch's <machine/mplock.h> and with one that only opts in to
@@ -302,6 +334,17 @@ else
 			t_check "kcompile/real/$a/patched" rt_patched "$a"
 			t_check "kcompile/real/$a/includers" rt_includers "$a"
 		done
+		NM=$(command -v llvm-nm || command -v llvm-nm-14)
+		if [ -n "$NM" ]; then
+			: >"$RT/sizeof.txt"
+			for a in amd64 i386; do
+				t_check "kcompile/real/$a/sizeof" rt_sizeof "$a"
+			done
+			echo "   sizeof(struct __mp_lock):"
+			sed 's/^/   | /' "$RT/sizeof.txt"
+		else
+			t_skip "kcompile/real/sizeof" "llvm-nm not installed"
+		fi
 		t_check "kcompile/real/seeded/undeclared-function" \
 		    rt_seed_undeclared
 		t_check "kcompile/real/seeded/witness-member-renamed" \
