@@ -20,15 +20,17 @@
 #
 # Runs the suites (default: mutants debug cross kernel) once with
 # FLAKY_LOG set, so that every seeded bug whose catch depends on a run
-# (t_run_fails, and the kernel suite's seeded boots) notes its command;
-# then runs each noted command again until it has run RUNS times (10),
-# all with LOADERS (2) busy loops beside it, and judges each run as the
-# suite does.  A seeded bug caught fewer than RUNS times fails.
+# (t_run_fails, and the kernel suite's seeded boots) notes its command
+# and builds what it runs.  Then, with LOADERS (2) busy loops beside
+# them, runs each noted command RUNS (10) times and judges each run as
+# the suite does.  A seeded bug caught fewer than RUNS times fails.  The
+# way each was caught is counted: a test that printed FAIL, or a hang
+# (the command's time limit, or the test's own watchdog).
 #
 # The other seeded bugs need no repetition: the Spin models and herd7
 # explore every interleaving or execution of their model (suite verify),
 # and the compile-time ones (kcompile, cacheline, standalone, debug's
-# zero-cost) are judged on a compiler's or a grep's output.
+# zero-cost, lint) are judged on a compiler's or a script's output.
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
@@ -60,6 +62,18 @@ FLAKY_LOG=$FD/seeded
 : >"$FLAKY_LOG"
 export FLAKY_LOG
 
+# The suites themselves, without the load: they build what the seeded
+# bugs run and note the commands.
+KERNEL_SEEDED=1 sh "$ROOT/tools/test.sh" $suites >"$FD/suites.log" 2>&1
+n=$(wc -l <"$FLAKY_LOG" | tr -d ' ')
+[ "$n" -gt 0 ] || {
+	echo "flaky: no seeded bug noted (see $FD/suites.log)"
+	echo "0 passed, 1 failed"
+	exit 1
+}
+echo "flaky: $n seeded bugs noted; $(grep -c '^\[ *[0-9]*\] FAIL' \
+    "$FD/suites.log") failures in the suites' own run ($FD/suites.log)"
+
 pids=
 stop_load() {
 	[ -z "$pids" ] || kill $pids 2>/dev/null
@@ -76,49 +90,52 @@ done
 echo "flaky: $runs runs of every seeded bug of: $suites;" \
     "$loaders busy loops beside them"
 
-# Run 1: the suites themselves (their seeded bugs and everything else).
-KERNEL_SEEDED=1 sh "$ROOT/tools/test.sh" $suites >"$FD/run1.log" 2>&1
-grep -E '^\[ *[0-9]+\] (PASS|FAIL|SKIP)' "$FD/run1.log" >"$FD/run1.results"
-n=$(wc -l <"$FLAKY_LOG" | tr -d ' ')
-[ "$n" -gt 0 ] || {
-	echo "flaky: no seeded bug noted in run 1 (see $FD/run1.log)"
-	echo "0 passed, 1 failed"
-	exit 1
-}
 
-# judge KIND RC LOG: was the bug caught?  As t_run_fails and k_mutant.
+# judge KIND RC LOG: was the bug caught?  As t_run_fails and k_mutant
+# judge; sets how to "fail" or "hang".
 judge() {
+	how=
 	case $1 in
-	kernel)	case $2 in 1|3|4|124) return 0 ;; esac
-		return 1 ;;
+	kernel)	case $2 in
+		1|3)	how=fail ;;
+		4|124)	how=hang ;;
+		esac
+		[ -n "$how" ]
+		return ;;
 	esac
 	case $2 in
 	0|77)	return 1 ;;
-	124)	return 0 ;;
+	124)	how=hang
+		return 0 ;;
 	esac
-	grep -q FAIL "$3"
+	grep -q FAIL "$3" || return 1
+	how=fail
+	grep -q 'FAIL.*\(watchdog\|hang\|stuck\)' "$3" && how=hang
+	return 0
 }
 
 pass=0 fail=0
 while IFS='	' read -r kind name secs cmd; do
-	# Run 1's verdict, from the suite's own output.
-	caught=0
-	grep -qE "\] PASS +$name( |\$)" "$FD/run1.results" &&
-	    caught=1
-	r=2
+	caught=0 hangs=0
+	r=1
 	while [ "$r" -le "$runs" ]; do
 		log=$FD/logs/$(echo "$name" | tr '/ ' '__').$r.log
 		eval "timeout $secs $cmd" >"$log" 2>&1 </dev/null
-		judge "$kind" $? "$log" && caught=$((caught + 1))
+		if judge "$kind" $? "$log"; then
+			caught=$((caught + 1))
+			[ "$how" = hang ] && hangs=$((hangs + 1))
+		fi
 		r=$((r + 1))
 	done
 	if [ "$caught" -eq "$runs" ]; then
 		pass=$((pass + 1))
-		printf 'PASS %-50s caught %d of %d\n' "$name" "$caught" "$runs"
+		v=PASS
 	else
 		fail=$((fail + 1))
-		printf 'FAIL %-50s caught %d of %d\n' "$name" "$caught" "$runs"
+		v=FAIL
 	fi
+	printf '%s %-46s caught %2d of %d (%d by a hang)\n' "$v" "$name" \
+	    "$caught" "$runs" "$hangs"
 done <"$FLAKY_LOG"
 stop_load
 echo "$pass passed, $fail failed"
