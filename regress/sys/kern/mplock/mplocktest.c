@@ -534,19 +534,30 @@ intr_handler(void)
 	shim_tick();
 }
 
+/*
+ * Called with the lock held.  Most times the target is a CPU queued
+ * behind us: we wait a little (200 us) for one to spin, since a thread
+ * may be off its CPU for a while (a loaded host, an emulator); the rest
+ * of the time any other CPU, whatever it does.
+ */
 static void
 intr_raise_other(int me, unsigned int *seed)
 {
-	int i, t = shim_rand(seed) % ncpus;
+	int i, t = shim_rand(seed) % ncpus, queued = shim_rand(seed) & 7;
 	unsigned long seen;
 	double t0;
 
-	for (i = 0; i < ncpus; i++)
-		if ((t + i) % ncpus != me && shim_cpus[(t + i) % ncpus].
-		    ci_schedstate.spc_spinning) {
-			t = (t + i) % ncpus;
-			break;
-		}
+	t0 = shim_now();
+	do {
+		for (i = 0; i < ncpus; i++)
+			if ((t + i) % ncpus != me &&
+			    *(volatile u_int *)&shim_cpus[(t + i) % ncpus].
+			    ci_schedstate.spc_spinning) {
+				t = (t + i) % ncpus;
+				queued = 0;
+				break;
+			}
+	} while (queued && shim_now() - t0 < 200e-6);
 	if (t == me)
 		t = (t + 1) % ncpus;
 	/* Hold on until the handler runs, so it finds its CPU queued. */
@@ -555,7 +566,7 @@ intr_raise_other(int me, unsigned int *seed)
 	__atomic_add_fetch(&intr_sent, 1, __ATOMIC_RELAXED);
 	t0 = shim_now();
 	while (*(volatile unsigned long *)&shim_cpus[t].ci_intr_count == seen &&
-	    shim_now() - t0 < 100e-6)
+	    shim_now() - t0 < 200e-6)
 		CPU_BUSY_CYCLE();
 }
 
@@ -613,13 +624,24 @@ t_intr(void)
 	shim_intr_init(intr_handler);
 	t0 = shim_now();
 	shim_start_cpus(ncpus, intr_cpu, NULL);
-	while (__atomic_load_n(&intr_nested, __ATOMIC_RELAXED) < want)
+	/*
+	 * Until enough handlers nested, a tenth of them on a waiting CPU;
+	 * a slow host only makes the run longer, up to a minute.
+	 */
+	for (;;) {
 		usleep(10000);
+		for (waiting = 0, i = 0; i < ncpus; i++)
+			waiting += *(volatile unsigned long *)
+			    &shim_cpus[i].ci_intr_waiting;
+		if ((__atomic_load_n(&intr_nested, __ATOMIC_RELAXED) >= want &&
+		    waiting >= want / 10) || shim_now() - t0 > 60)
+			break;
+	}
 	intr_stop = 1;
 	shim_join_cpus();
 	t = shim_now() - t0;
 	shim_intr_init(NULL);
-	for (i = 0; i < ncpus; i++)
+	for (waiting = 0, i = 0; i < ncpus; i++)
 		waiting += shim_cpus[i].ci_intr_waiting;
 	if (waiting < want / 10)
 		VIOLATION("too few interrupts landed while waiting to "
