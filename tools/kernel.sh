@@ -20,7 +20,7 @@
 #
 # Pipeline: scratch tree -> "mplock-patch apply" -> (mutant) ->
 # config(8) built from the tree's usr.sbin/config (cached) ->
-# "mplock-patch config amd64 -p qemu" -> config(8) -> make with the
+# "mplock-patch config -p qemu amd64" -> config(8) -> make with the
 # generated Makefile (tools/kernel/toolchain.sh lists every toolchain
 # substitution) -> pxeboot from the tree's sys/arch/amd64/stand
 # (cached) -> init (tools/kernel/init.c) on an FFS image (makefs) with a
@@ -202,7 +202,7 @@ KNAME=QEMU.$(upper "$be")${debug:+.DEBUG}
 set -- -b "$be" -n "$KNAME" -p qemu -s "$S"
 [ -n "$debug" ] && set -- "$@" -w -l -d
 [ -n "$torture" ] && set -- "$@" -o MPLOCK_TORTURE
-sh "$ROOT/tools/mplock-patch" config amd64 "$@" >>"$RUN/patch.log" 2>&1 || {
+sh "$ROOT/tools/mplock-patch" config "$@" amd64 >>"$RUN/patch.log" 2>&1 || {
 	cat "$RUN/patch.log" >&2
 	kdie "mplock-patch config failed"
 }
