@@ -15,8 +15,9 @@
 #
 # The tree: the vendored snapshot (../shared/vendor/openbsd-src.tar.xz,
 # or $MPLOCK_VENDOR), or a user's tree given as SRC=/usr/src.  Either is
-# copied (sys/, usr.sbin/config/ and the two Makefiles the patch edits)
-# to a scratch tree under build/, never changed in place.
+# copied (sys/ and usr.sbin/config/; mplock-patch patches a tree
+# without share/ and regress/) to a scratch tree under build/, never
+# changed in place.
 #
 # Pipeline: scratch tree -> "mplock-patch apply" -> (mutant) ->
 # config(8) built from the tree's usr.sbin/config (cached) ->
@@ -172,12 +173,9 @@ fi
 # --- The scratch tree, patched.
 S=$RUN/src
 echo "kernel.sh: $name: patching a copy of $TREE"
-mkdir -p "$S/share/man/man9" "$S/regress/sys/kern" "$S/usr.sbin" ||
-    kdie "cannot make $S"
+mkdir -p "$S/usr.sbin" || kdie "cannot make $S"
 cp -pR "$TREE/sys" "$S/sys" &&
-    cp -pR "$TREE/usr.sbin/config" "$S/usr.sbin/config" &&
-    cp -p "$TREE/share/man/man9/Makefile" "$S/share/man/man9/Makefile" &&
-    cp -p "$TREE/regress/sys/kern/Makefile" "$S/regress/sys/kern/Makefile" ||
+    cp -pR "$TREE/usr.sbin/config" "$S/usr.sbin/config" ||
     kdie "cannot copy $TREE to $S"
 sh "$ROOT/tools/mplock-patch" apply "$S" >"$RUN/patch.log" 2>&1 || {
 	cat "$RUN/patch.log" >&2
