@@ -426,9 +426,10 @@ odd_src() {
 		mkdir -p "$PF/odd"
 		rm -rf "$PF/odd/$_n"
 		cp -Rp "$PF/pristine" "$PF/odd/$_n"
-		(cd "$PF/odd" && pt apply "$_n" >/dev/null &&
+		(cd "$PF/odd" && pt apply -- "$_n" >/dev/null &&
 		    pt config -s "$_n" amd64 >/dev/null &&
-		    pt revert "$_n" >/dev/null) || {
+		    pt status -- "$_n" >/dev/null &&
+		    pt revert -- "$_n" >/dev/null) || {
 			echo "'$_n' failed"
 			return 1
 		}
