@@ -7,6 +7,10 @@
 SH=	/bin/sh
 # The OpenBSD source tree "make patch", "apply" and "revert" work on.
 SRC?=	/usr/src
+# Where "make install" puts the tools (bin/), their manual pages (man/)
+# and what mplock-patch installs (share/mplock/); DESTDIR for packages.
+PREFIX?=	/usr/local
+DESTDIR?=
 
 all:
 	@${SH} tools/build.sh
@@ -21,6 +25,12 @@ bench:
 # checkout, and a full disk at every size (make test: a small checkout).
 test-patchfault:
 	@MPLOCK_FAULT_LONG=1 ${SH} tools/test.sh patchfault
+
+# Every seeded bug whose catch depends on a run, run 10 times (N=) with
+# two busy loops beside it: each must be caught every time.
+N?=	10
+test-flaky:
+	@${SH} tools/flaky.sh -n ${N}
 
 test-cross:
 	@${SH} tools/cross.sh
@@ -64,8 +74,18 @@ apply:
 revert:
 	@${SH} tools/mplock-patch revert ${SRC}
 
+# mplock-patch and buildtime, their manual pages, and what mplock-patch
+# needs, under PREFIX: run from there, or through a symlink, they work as
+# from this checkout.
+install:
+	@${SH} tools/install.sh -D "${DESTDIR}" -p "${PREFIX}"
+
+uninstall:
+	@${SH} tools/install.sh -u -D "${DESTDIR}" -p "${PREFIX}"
+
 clean:
 	rm -rf build
 
-.PHONY: all test test-patchfault test-cross kcompile-full bench lint verify \
-	clean patch patch-kernel patch-regress apply revert kernel kernel-test
+.PHONY: all test test-patchfault test-flaky test-cross kcompile-full bench \
+	lint verify clean patch patch-kernel patch-regress apply revert kernel \
+	kernel-test install uninstall

@@ -1,22 +1,30 @@
 #!/bin/sh
 #
 # Measure every kernel lock backend side by side on this machine, with
-# Concurrency Kit's ticket, MCS, CLH and Anderson spin locks as peers
-# (when <ck_spinlock.h> is installed, on x86) and a cache-line ping-pong
-# between two threads as the floor of one hand-off.  Measures: ns per
-# lock+unlock uncontended; with 1..N threads contending, ns per
-# acquisition, hand-off latency and fairness.  Runs are interleaved,
-# each measure of every lock in turn and the order rotated every
-# repetition, so drift hits all alike; the tables give medians over the
-# repetitions, their spread and the ratio to our ticket lock.
+# OpenBSD's own ticket lock exactly as it ships as the peer "stock"
+# (the ticket lock block of the vendored sys/kern/kern_lock.c, extracted
+# under build/ and compiled with the vendored <sys/mplock.h>, see
+# tools/lib/stock.sh), Concurrency Kit's ticket, MCS, CLH and Anderson
+# spin locks as peers (when <ck_spinlock.h> is installed, on x86) and a
+# cache-line ping-pong between two threads as the floor of one hand-off.
+# Measures: ns per lock+unlock uncontended; with 1..N threads
+# contending, ns per acquisition, hand-off latency and fairness.  Runs
+# are interleaved, each measure of every lock in turn (A B C D, A B C D
+# ...) and the order rotated every repetition, so drift hits all alike;
+# threads are pinned to CPUs where the system can (the output says when
+# it cannot).  The tables give medians over the repetitions and their
+# spread; every lock's ratio to stock and to our ticket lock comes with
+# its 95% confidence interval (Student's t on the paired per-repetition
+# log-ratios, see tools/lib/bench-report.awk) and a verdict: faster,
+# slower, or no difference proven.
 #
 #	tools/bench.sh [-P] [-r reps] [-d seconds] [-n cpus]
 #	    [-t "threads ..."] [-c "cs_ns ..."] [-p "ncs_ns ..."] [-o dir]
 #
-# -P		no peers, our backends and the floor only
-# -r reps	repetitions (5)
+# -P		no Concurrency Kit peers: our backends, stock and the floor
+# -r reps	repetitions (7; at least 2 for an interval)
 # -d seconds	per run (0.3, less when the plan would take more than
-#		about 45 s of runs)
+#		about 60 s of runs)
 # -n cpus	N for the default thread list (the online CPUs)
 # -t threads	thread counts (1 2 4 ... N and 2N: oversubscribed)
 # -c, -p	critical and non-critical section lengths in ns; every
@@ -24,15 +32,27 @@
 # -o dir	output directory (build/bench)
 #
 # Output: the tables on stdout and in DIR/bench.txt, DIR/bench.csv, the
-# raw runs in DIR/raw.txt, and with gnuplot DIR/bench-cs*-ncs*.svg and
-# .png; progress on stderr.
+# raw runs in DIR/raw.txt, the tables with a header of where and how
+# they were measured (# date:, # machine:, # command:, # load:) in
+# DIR/results-YYYY-MM-DD-HHMM.txt (UTC; for doc/results/), and with
+# gnuplot DIR/bench-cs*-ncs*.svg and .png; progress on stderr.
 
+# The command line as typed, for the results file.
+command=$0
+for a in "$@"; do
+	case $a in
+	*[!A-Za-z0-9_./=-]* | '') command="$command '$a'" ;;
+	*) command="$command $a" ;;
+	esac
+done
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
 . "$ROOT/tools/lib/harness.sh"
+. "$ROOT/tools/lib/vendor.sh"
+. "$ROOT/tools/lib/stock.sh"
 MDARCH=${MDARCH-$HOST_MDARCH}	# measure the shipped MD header; MDARCH= for MI
 
-reps=5
+reps=7
 secs=
 cpus=
 threads=
@@ -40,7 +60,7 @@ cslist=0
 ncslist=0
 out=$OBJ/bench
 peers=1
-budget=45
+budget=60
 
 usage() {
 	echo "usage: $0 [-P] [-r reps] [-d seconds] [-n cpus]" \
@@ -75,6 +95,24 @@ online=$(ncpu_online)
 [ -n "$cpus" ] || cpus=$online
 mkdir -p "$out" || exit 1
 
+# OpenBSD's ticket lock as shipped: no vendored tree, no stock row (and
+# the table says so); a tree whose kern_lock.c has no such block stops
+# the benchmark (first, before the long builds) rather than measure
+# something else.
+stock=
+stocknote=
+echo "bench: building stock (OpenBSD's kern_lock.c ticket lock) ..." >&2
+stock_build "$out/stock"
+case $? in
+0)	stock=stock
+	stocknote="stock: the ticket lock block of OpenBSD's"
+	stocknote="$stocknote sys/kern/kern_lock.c ($(sed -n \
+	    's/.*\$\(OpenBSD: kern_lock.c,v [0-9.]*\) .*/\1/p' \
+	    "$(vendor_tree openbsd-src)/sys/kern/kern_lock.c" | head -n 1))" ;;
+77)	stocknote="stock: skipped, no vendored OpenBSD tree" ;;
+*)	die "build of the stock peer failed, see $out/stock/build.log" ;;
+esac
+
 # Our backends, one benchmark binary each, from the shipped sources.
 ours=
 for be in $BACKENDS; do
@@ -87,6 +125,7 @@ set -- $ours
 first=$1
 [ -n "$first" ] || die "no backends in $REGRESS/Makefile.backends"
 max=$("$out/$first/mplockbench" -i | sed -n 's/.*maxthreads=\([0-9]*\).*/\1/p')
+
 
 # The peers: Concurrency Kit's locks through their public headers,
 # compiled into one adapter program.
@@ -149,7 +188,7 @@ for c in $cslist; do
 done
 workloads=${workloads# }
 
-rows="$ours $ckrows"
+rows="$ours $stock $ckrows"
 nrows=$(echo $rows | wc -w)
 nt=$(echo $threads | wc -w)
 nw=$(echo $workloads | wc -w)
@@ -180,7 +219,7 @@ fi
 binof() {
 	case " $ckrows " in
 	*" $1 "*)	echo "$ckbin" ;;
-	*)		echo "$out/$1/mplockbench" ;;
+	*)		echo "$out/$1/mplockbench" ;;	# ours and stock
 	esac
 }
 
@@ -238,8 +277,25 @@ rm -f "$out/run.txt" "$out/run.err"
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null |
     head -n 1)
 [ -n "$cpu" ] || cpu=$(sysctl -n hw.model 2>/dev/null)
-base=ticket
-case " $ours " in *" ticket "*) ;; *) base=$first ;; esac
+# The ratios refer to stock and to our ticket lock, those there are.
+bases=
+for b in $stock ticket; do
+	case " $rows " in *" $b "*) bases="$bases $b" ;; esac
+done
+[ -n "$bases" ] || bases=$first
+bases=${bases# }
+# Pinned or not: every run says (pin=yes, or pin=no-WHY).
+pinnote=$(sed -n 's/.* pin=\([^ ]*\).*/\1/p' "$raw" | sort -u |
+    tr '\n' ' ')
+case $pinnote in
+'yes ')	pinnote="threads pinned: thread i on the i-th CPU allowed"
+	pinnote="$pinnote (modulo their number)" ;;
+'')	pinnote="pinning: UNAVAILABLE (the runs do not say)" ;;
+*)	pinnote="pinning: UNAVAILABLE or failed in some runs (${pinnote% }):"
+	pinnote="$pinnote threads run where the scheduler puts them" ;;
+esac
+stamp=$(date -u +%Y-%m-%d-%H%M)
+results=$out/results-$stamp.txt
 plotrows=$rows
 [ "$pingpong" -eq 1 ] && plotrows="$rows pingpong"
 mkdir -p "$out/plot"
@@ -249,17 +305,40 @@ mkdir -p "$out/plot"
 	echo "$reps repetitions of ${secs}s per run; threads: $threads" \
 	    "(* more threads than CPUs)"
 	echo "rows: our backends ($ours ), built from sys/ with the MI" \
-	    "front end; ck-*: Concurrency Kit's bare locks; pingpong:"
-	echo "  no lock, the floor of a hand-off between two threads"
+	    "front end; stock: OpenBSD's"
+	echo "  ticket lock as shipped; ck-*: Concurrency Kit's bare locks;" \
+	    "pingpong: no lock, the floor"
+	echo "  of a hand-off between two threads"
+	echo "$stocknote"
 	[ -n "$peernote" ] && echo "$peernote"
 	echo "$loadnote"
-	echo "cells: median over the repetitions, ratio to $base (below" \
-	    "1 is faster), spread (max-min)/median"
+	echo "$pinnote"
+	echo "runs interleaved: each measure of every lock in turn, the" \
+	    "order rotated every repetition"
+	echo "cells: median over the repetitions, spread (max-min)/median"
+	echo "ratios: to $(echo $bases | sed 's/ / and to /'), the geometric" \
+	    "mean of the paired per-repetition ratios"
+	echo "  (run r of a lock against run r of the base) with the 95%" \
+	    "confidence interval of Student's t"
+	echo "  on their logs; verdict faster or slower only when the" \
+	    "interval excludes 1.00"
 	awk -v rows="$plotrows" -v threads="$threads" \
-	    -v workloads="$workloads" -v ncpu="$online" -v base="$base" \
+	    -v workloads="$workloads" -v ncpu="$online" -v bases="$bases" \
 	    -v csv="$out/bench.csv" -v plotdir="$out/plot" \
 	    -f "$ROOT/tools/lib/bench-report.awk" "$raw"
-} | tee "$out/bench.txt"
+} >"$out/bench.txt" || die "the report failed (tools/lib/bench-report.awk)"
+cat "$out/bench.txt"
+{
+	echo "# date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+	echo "# machine: ${cpu:-unknown CPU}, $online CPUs online," \
+	    "$(uname -srm)"
+	echo "# command: $command"
+	echo "# load: $loadnote"
+	echo "# pinning: $pinnote"
+	echo "# method: $reps interleaved repetitions; ratios with 95%" \
+	    "Student's t intervals on paired log-ratios"
+	cat "$out/bench.txt"
+} >"$results"
 
 # The plots: ns per acquisition and hand-off latency by thread count,
 # one pair per workload.
@@ -305,3 +384,4 @@ else
 	echo "plot: skipped, gnuplot not installed"
 fi
 echo "table: $out/bench.txt; CSV: $out/bench.csv; raw runs: $raw"
+echo "results: $results"

@@ -5,10 +5,13 @@
 # Makefile.backends has its source file, its option in sys/sys/mplock.h
 # and its entries in mplock.9, and no backend file is left unregistered;
 # the source lines the herd7 litmus tests stand for are as they were
-# when the tests were last checked (regress/sys/kern/mplock/litmus).
+# when the tests were last checked (regress/sys/kern/mplock/litmus);
+# every measured figure of README.md and doc/*.md is held by a results
+# file under doc/results/; every file the patch replaces or edits keeps
+# the stock file's notice (tools/lib/notices.sh).
 # Prints every problem; exit status 1 if there was any.
 #
-#	tools/lint.sh [man | style | backends | litmus]
+#	tools/lint.sh [man | style | backends | litmus | figures | notices]
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
@@ -22,9 +25,11 @@ lint_man() {
 	}
 	for m in "$ROOT"/share/man/man*/*.[1-9]; do
 		# The pages we refer to (witness(4), mutex(9), ...) are
-		# OpenBSD's; off OpenBSD they are not on this machine.
+		# OpenBSD's; off OpenBSD they are not on this machine, or
+		# (time(1), make(1)) not in a mandoc.db of its own.
 		out=$(mandoc -Tlint "$m" 2>&1 |
-		    grep -v 'STYLE: referenced manual not found')
+		    grep -v 'STYLE: referenced manual not found' |
+		    grep -v 'outdated mandoc.db lacks .* entry')
 		if [ -n "$out" ]; then
 			echo "$out"
 			rc=1
@@ -110,10 +115,10 @@ lint_backends() {
 		}
 		_need "$_be" ".Cd \"option $_opt\"" "$_man"
 		_need "$_be" ".It Dv $_opt" "$_man"
-		# A row in the comparison and in the measured figures.
-		[ "$(grep -c "^\.It Sy $_be Ta " "$_man")" -ge 2 ] || {
+		# A row in the comparison of the backends.
+		grep -q "^\.It Sy $_be Ta " "$_man" || {
 			echo "$_be: mplock.9 lacks its rows (.It Sy $_be Ta ...)" \
-			    "in the backend comparison and measured figures"
+			    "in the backend comparison"
 			rc=1
 		}
 	done
@@ -138,12 +143,107 @@ lint_litmus() {
 	litmus_check_map || rc=1
 }
 
+# The stock notices of the files the patch replaces or edits, against
+# the vendored tree (or SRC=).
+lint_notices() {
+	. "$ROOT/tools/lib/notices.sh"
+	if [ -n "${SRC:-}" ]; then
+		_lt=$SRC
+	else
+		. "$ROOT/tools/lib/vendor.sh"
+		_lt=$(vendor_tree openbsd-src) || { rc=1; return; }
+	fi
+	notices_check "$_lt" || rc=1
+}
+
+# Measured figures in README.md and doc/*.md: each must be held by a
+# results file under doc/results/ (doc/results/README).  A figure, in a
+# paragraph without its fenced code blocks, `code spans` and link
+# targets, and without version numbers (a number after OpenBSD, Linux,
+# Debian, gcc, clang or herdtools7), is a number with a unit of time,
+# size or ratio (s, ms, us, ns, min, seconds, minutes, hours, %, x as in
+# 1.18x, KiB, MiB, GiB, kB, MB, GB, cycles), or a number with a decimal
+# point or thousands separators.  It is held when the same number,
+# without separators and sign, is a number in a results file.  FIG_ALLOW
+# lists the numbers that are definitions, not measurements.
+FIG_ALLOW="1.00"
+
+lint_figures() {
+	_fr=$(ls "$ROOT"/doc/results/*.txt 2>/dev/null)
+	for _ff in "$ROOT/README.md" "$ROOT"/doc/*.md; do
+		[ -f "$_ff" ] || continue
+		awk -v f="${_ff#$ROOT/}" -v res="$_fr" -v allow="$FIG_ALLOW" '
+		function norm(x) {
+			gsub(/[,+-]/, "", x)
+			return x
+		}
+		# Every number of a results line, whole and split at commas.
+		function hold(line,    m, n, i, p) {
+			while (match(line, /[0-9][0-9,]*(\.[0-9]+)?/)) {
+				m = substr(line, RSTART, RLENGTH)
+				line = substr(line, RSTART + RLENGTH)
+				sub(/,+$/, "", m)
+				held[norm(m)] = 1
+				n = split(m, p, ",")
+				for (i = 1; i <= n; i++)
+					held[p[i]] = 1
+			}
+		}
+		function check(text, start,    fig, num, pre, lead) {
+			gsub(/`[^`]*`/, " ", text)
+			gsub(/\]\([^)]*\)/, "]", text)
+			gsub(/(OpenBSD|Linux|Debian|gcc|clang|herdtools7)[ ]+[0-9][0-9.]*/, " ", text)
+			text = " " text " "
+			while (match(text, /[^A-Za-z0-9_.\/-][+-]?[0-9][0-9,]*(\.[0-9]+)?( ?(ms|us|ns|s|min|seconds?|minutes?|hours?|KiB|MiB|GiB|kB|MB|GB|cycles)|%|x)?[^A-Za-z0-9_]/)) {
+				fig = substr(text, RSTART + 1, RLENGTH - 2)
+				text = substr(text, RSTART + RLENGTH - 1)
+				num = fig
+				sub(/[^0-9,.+-].*$/, "", num)
+				sub(/ +$/, "", num)
+				sub(/[.,]$/, "", num)
+				# Not a figure: a plain count or number, no unit.
+				if (num == fig || num "." == fig || num "," == fig)
+					if (num !~ /\./ && num !~ /,[0-9][0-9][0-9]/)
+						continue
+				if (num ~ /,/ && num !~ /^[+-]?[0-9][0-9]?[0-9]?(,[0-9][0-9][0-9])+(\.[0-9]+)?$/ && fig == num)
+					continue
+				if ((" " allow " ") ~ (" " norm(num) " "))
+					continue
+				if (!(norm(num) in held)) {
+					printf "%s:%d: figure \"%s\" is in no file of doc/results/\n", f, start, fig
+					bad = 1
+				}
+			}
+		}
+		BEGIN {
+			n = split(res, rf, "\n")
+			for (i = 1; i <= n; i++)
+				while ((getline line < rf[i]) > 0)
+					hold(line)
+		}
+		/^[ \t]*```/ { fence = !fence; next }
+		fence { next }
+		/^[ \t]*$/ { if (para != "") check(para, pstart); para = ""; next }
+		{ if (para == "") pstart = FNR; para = para " " $0 }
+		END {
+			if (para != "")
+				check(para, pstart)
+			exit bad
+		}' "$_ff" || rc=1
+	done
+}
+
 case ${1:-all} in
 man)	lint_man ;;
 style)	lint_style ;;
 backends) lint_backends ;;
 litmus)	lint_litmus ;;
-all)	lint_man; lint_style; lint_backends; lint_litmus ;;
-*)	echo "usage: $0 [man | style | backends | litmus]" >&2; exit 2 ;;
+notices) lint_notices ;;
+figures) lint_figures ;;
+all)	lint_man; lint_style; lint_backends; lint_litmus; lint_figures
+	lint_notices ;;
+*)	echo "usage: $0 [man | style | backends | litmus | figures |" \
+	    "notices]" >&2
+	exit 2 ;;
 esac
 exit $rc

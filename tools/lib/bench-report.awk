@@ -4,11 +4,25 @@
 #
 # Set with -v: rows (the locks, in table order), threads (the thread
 # counts), workloads ("cs/ncs ..."), ncpu (online CPUs: more threads
-# are marked oversubscribed), base (the lock ratios refer to), csv (the
-# CSV file to write), plotdir (where the plot data go; empty: none).
+# are marked oversubscribed), bases (the locks ratios refer to, e.g.
+# "stock ticket"), csv (the CSV file to write; empty: none), plotdir
+# (where the plot data go; empty: none).
 #
-# Every cell is the median over the repetitions; spread is
-# (max - min) / median of those repetitions.
+# Every cell of the tables of figures is the median over the
+# repetitions; spread is (max - min) / median of those repetitions.
+#
+# Ratios and their confidence intervals.  bench.sh interleaves the runs:
+# in repetition r every lock runs each measure once, one after another,
+# so run r of lock A and run r of the base B saw the same state of the
+# machine and form a pair.  For each pair d_r = ln(A_r / B_r); over the
+# n pairs, with their mean m and standard deviation s (n - 1 in the
+# denominator), the 95% confidence interval of the mean log-ratio is
+# m -/+ t(0.975, n - 1) * s / sqrt(n) (Student's t), and the ratio and
+# its interval are exp() of m and of those bounds: the geometric mean of
+# the per-repetition ratios.  For ns per acquisition (lower is better)
+# the verdict is "faster" when the whole interval is below 1, "slower"
+# when it is above 1, and "no difference proven" when it holds 1 or
+# there are fewer than two pairs (no interval: printed "[-, -]").
 
 function sorted(k, a, kind,    i, j, m, t) {
 	# Copy the values of key k into a[1..m], sorted; return m.
@@ -34,12 +48,70 @@ function median(kind, k,    a, m) {
 	return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
 }
 
-function add(kind, k, val) {
+function add(kind, k, val, rep) {
 	if (val == "" || val == "-")
 		return
 	if (val == "inf")
 		val = INF
-	V[kind, k, ++N[kind, k]] = val + 0
+	val += 0
+	V[kind, k, ++N[kind, k]] = val
+	if (rep != "" && val > 0 && val < INF) {
+		P[kind, k, rep + 0] = val
+		if (rep + 0 > MAXREP)
+			MAXREP = rep + 0
+	}
+}
+
+# Student's t, the 0.975 quantile for df degrees of freedom.
+function t975(df,    z) {
+	if (df <= 30)
+		return TQ[df]
+	z = 1.959964
+	return z + (z ^ 3 + z) / (4 * df) + \
+	    (5 * z ^ 5 + 16 * z ^ 3 + 3 * z) / (96 * df ^ 2)
+}
+
+# The ratio of lock key k to base key kb in kind, from the paired
+# repetitions: sets RN (pairs), RR (ratio), RLO and RHI (the 95%
+# interval, "" with fewer than two pairs) and RV (the verdict); returns
+# 0 when there is no pair at all.
+function ratio(kind, k, kb,    r, n, d, sum, m, ss, sd, h) {
+	n = sum = 0
+	for (r = 1; r <= MAXREP; r++)
+		if ((kind, k, r) in P && (kind, kb, r) in P) {
+			d[++n] = log(P[kind, k, r] / P[kind, kb, r])
+			sum += d[n]
+		}
+	RN = n
+	RLO = RHI = ""
+	RV = "no difference proven"
+	if (n == 0) {
+		RR = ""
+		return 0
+	}
+	m = sum / n
+	RR = exp(m)
+	if (n < 2)
+		return 1
+	ss = 0
+	for (r = 1; r <= n; r++)
+		ss += (d[r] - m) ^ 2
+	sd = sqrt(ss / (n - 1))
+	h = t975(n - 1) * sd / sqrt(n)
+	RLO = exp(m - h)
+	RHI = exp(m + h)
+	if (RHI < 1)
+		RV = "faster"
+	else if (RLO > 1)
+		RV = "slower"
+	return 1
+}
+
+function rfmt(x) {
+	if (x == "")
+		return "-"
+	return x < 10 ? sprintf("%.3f", x) : x < 1000 ? sprintf("%.1f", x) : \
+	    ">999"
 }
 
 function num(x, fmt) {
@@ -62,20 +134,24 @@ function K(lock, mode, t, cs, ncs) {
 	return mkey(lock, mode, t, cs, ncs)
 }
 
-# One cell: median, ratio to base, spread.
-function cell(kind, lock, mode, t, cs, ncs,    m, b, lo, hi, r, s) {
+# One cell: median and spread (ratios are in the verdict tables only,
+# with their intervals).
+function cell(kind, lock, mode, t, cs, ncs,    m, lo, hi, s) {
 	m = median(kind, K(lock, mode, t, cs, ncs))
 	if (m == "")
 		return sprintf("%" CW "s", "-")
 	lo = LO; hi = HI
-	b = median(kind, K(base, mode, t, cs, ncs))
-	r = (b == "" || b == 0) ? "-" : m / b
-	if (r != "-")
-		r = sprintf(r < 10 ? "%.2f" : r < 100 ? "%.1f" : "%.0f", r)
 	s = m > 0 ? (hi - lo) * 100 / m : "-"
 	s = s == "-" ? s : s > 999 ? ">999" : sprintf("%.0f%%", s)
-	return sprintf("%9s %5s %4s", num(m, m < 1e5 ? "%.1f" : "%.0f"),
-	    r, s)
+	return sprintf("%9s %4s", num(m, m < 1e5 ? "%.1f" : "%.0f"), s)
+}
+
+# One line of a verdict table: lock against base in one measure.
+function vline(what, lock, base, k, kb) {
+	if (!ratio("ns", k, kb))
+		return
+	printf "%-16s %-12s %7s  %-16s  %s\n", what, lock, rfmt(RR),
+	    "[" rfmt(RLO) ", " rfmt(RHI) "]", RV
 }
 
 function label(lock) {
@@ -85,14 +161,20 @@ function label(lock) {
 function thead(    i) {
 	printf "%-17s", "lock"
 	for (i = 1; i <= nt; i++)
-		printf " %9s %5s %4s", sprintf("%d thr%s", T[i],
-		    T[i] > ncpu ? "*" : " "), "ratio", "spr"
+		printf " %9s %4s", sprintf("%d thr%s", T[i],
+		    T[i] > ncpu ? "*" : " "), "spr"
 	printf "\n"
 }
 
 BEGIN {
 	INF = 1e300
-	CW = 20
+	CW = 14
+	MAXREP = 0
+	split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 " \
+	    "2.228 2.201 2.179 2.160 2.145 2.131 2.120 2.110 2.101 2.093 " \
+	    "2.086 2.080 2.074 2.069 2.064 2.060 2.056 2.052 2.048 2.045 " \
+	    "2.042", TQ, " ")
+	nb = split(bases, BS, " ")
 	nr = split(rows, R, " ")
 	nt = split(threads, T, " ")
 	nw = split(workloads, W, " ")
@@ -106,16 +188,16 @@ BEGIN {
 	}
 	k = mkey(f["backend"], f["mode"], f["threads"], f["cs"], f["ncs"])
 	SRC[f["backend"]] = f["src"]
-	add("ns", k, f["ns"])
+	add("ns", k, f["ns"], f["rep"])
 	add("mops", k, f["mops"])
-	add("ho", k, f["handoff_ns"])
+	add("ho", k, f["handoff_ns"], f["rep"])
 	add("fair", k, f["fair"])
 }
 
 END {
 	print ""
 	print "Uncontended: ns per lock+unlock"
-	printf "%-17s %9s %5s %4s\n", "lock", "ns", "ratio", "spr"
+	printf "%-17s %9s %4s\n", "lock", "ns", "spr"
 	for (i = 1; i <= nr; i++)
 		if (R[i] != "pingpong")
 			printf "%-17s %s\n", label(R[i]),
@@ -165,9 +247,56 @@ END {
 		}
 	}
 
-	print "lock,src,mode,threads,cs_ns,ncs_ns,runs,ns_median,ns_min," \
-	    "ns_max,ratio_to_" base ",mops_median,handoff_ns_median," \
-	    "handoff_ratio_to_" base ",fairness_median" > csv
+	for (b = 1; b <= nb; b++) {
+		print ""
+		what = ""
+		if (BS[b] == "stock")
+			what = " (OpenBSD's ticket lock as shipped)"
+		else if (BS[b] == "ticket")
+			what = " (our ticket backend)"
+		printf "Verdicts against %s%s: ns per acquisition, the ratio" \
+		    " with its 95%% confidence interval\n", BS[b], what
+		printf "(below 1 is faster; geometric mean of the paired" \
+		    " per-repetition ratios, Student's t on their logs)\n"
+		printf "%-16s %-12s %7s  %-16s  %s\n", "measure", "lock",
+		    "ratio", "95% CI", "verdict"
+		for (i = 1; i <= nr; i++)
+			if (R[i] != "pingpong" && R[i] != BS[b])
+				vline("uncontended", R[i], BS[b],
+				    K(R[i], "uncontended", 1, 0, 0),
+				    K(BS[b], "uncontended", 1, 0, 0))
+		for (w = 1; w <= nw; w++) {
+			split(W[w], cn, "/")
+			for (j = 1; j <= nt; j++) {
+				what = sprintf("%d thr%s cs%d/%d", T[j],
+				    T[j] > ncpu ? "*" : "", cn[1], cn[2])
+				for (i = 1; i <= nr; i++)
+					if (R[i] != "pingpong" &&
+					    R[i] != BS[b])
+						vline(what, R[i], BS[b],
+						    K(R[i], "contended", T[j],
+						    cn[1], cn[2]),
+						    K(BS[b], "contended", T[j],
+						    cn[1], cn[2]))
+			}
+		}
+	}
+
+	if (csv != "")
+		writecsv()
+	if (plotdir == "")
+		exit 0
+	plots()
+}
+
+function writecsv(    hdr, b, i, w, j, cn) {
+	hdr = "lock,src,mode,threads,cs_ns,ncs_ns,runs,ns_median,ns_min," \
+	    "ns_max,mops_median,handoff_ns_median,fairness_median"
+	for (b = 1; b <= nb; b++)
+		hdr = hdr ",ratio_to_" BS[b] ",ci95_lo_" BS[b] ",ci95_hi_" \
+		    BS[b] ",verdict_" BS[b] ",handoff_ratio_to_" BS[b] \
+		    ",handoff_ci95_lo_" BS[b] ",handoff_ci95_hi_" BS[b]
+	print hdr > csv
 	for (i = 1; i <= nr; i++) {
 		csvrow(K(R[i], "uncontended", 1, 0, 0))
 		for (w = 1; w <= nw; w++) {
@@ -177,9 +306,9 @@ END {
 		}
 	}
 	close(csv)
+}
 
-	if (plotdir == "")
-		exit 0
+function plots(    w, cn, file, i, j, k, m, h) {
 	# Per workload: one block per lock (threads, ns, hand-off ns), in
 	# the order of rows, blocks separated by two blank lines.
 	for (w = 1; w <= nw; w++) {
@@ -203,23 +332,34 @@ END {
 	}
 }
 
-function csvrow(k,    p, m, lo, hi, b, h, hb) {
+function csvrow(k,    p, m, lo, hi, h, b, kb, row) {
 	if (N["ns", k] == 0 || DONE[k]++)
 		return
 	split(k, p, SUBSEP)
 	m = median("ns", k)
 	lo = LO; hi = HI
 	h = median("ho", k)
-	# The base in the same measure; the ping-pong is set against the
-	# base's contended figure at two threads.
-	b = median("ns", mkey(base, p[2] == "pingpong" ? "contended" : p[2],
-	    p[3], p[4], p[5]))
-	hb = median("ho", mkey(base, p[2] == "pingpong" ? "contended" : p[2],
-	    p[3], p[4], p[5]))
-	printf "%s,%s,%s,%d,%d,%d,%d,%.2f,%.2f,%.2f,%s,%.3f,%s,%s,%s\n",
+	row = sprintf("%s,%s,%s,%d,%d,%d,%d,%.2f,%.2f,%.2f,%.3f,%s,%s",
 	    p[1], SRC[p[1]], p[2], p[3], p[4], p[5], N["ns", k], m, lo, hi,
-	    b == "" ? "" : sprintf("%.3f", m / b), median("mops", k),
-	    h == "" ? "" : sprintf("%.1f", h),
-	    h == "" || hb == "" ? "" : sprintf("%.3f", h / hb),
-	    num(median("fair", k), "%.3f") > csv
+	    median("mops", k), h == "" ? "" : sprintf("%.1f", h),
+	    num(median("fair", k), "%.3f"))
+	for (b = 1; b <= nb; b++) {
+		# The base in the same measure; the ping-pong is set against
+		# the base's contended figure at two threads.
+		kb = mkey(BS[b], p[2] == "pingpong" ? "contended" : p[2],
+		    p[3], p[4], p[5])
+		if (ratio("ns", k, kb))
+			row = row sprintf(",%.3f,%s,%s,%s", RR,
+			    RLO == "" ? "" : sprintf("%.3f", RLO),
+			    RHI == "" ? "" : sprintf("%.3f", RHI), RV)
+		else
+			row = row ",,,,"
+		if (ratio("ho", k, kb))
+			row = row sprintf(",%.3f,%s,%s", RR,
+			    RLO == "" ? "" : sprintf("%.3f", RLO),
+			    RHI == "" ? "" : sprintf("%.3f", RHI))
+		else
+			row = row ",,,"
+	}
+	print row > csv
 }

@@ -456,6 +456,21 @@ realtree_combos() {
 # one for each different <sys/mplock.h>: those that differ only in
 # options the patched <sys/mplock.h> and <machine/mplock.h> do not test
 # (#if, #ifdef, defined()) compile the same header.
+# realtree_combos_slice: make test's share of realtree_combos: every
+# combination for the default backend; for the others, the kernel with
+# none of the options, with all of them, with MPLOCK_DEBUG alone (no
+# DDB), and without MULTIPROCESSOR.  make kcompile-full takes them all.
+realtree_combos_slice() {
+	realtree_combos | awk -v def="$DEFAULT_BACKEND" '
+	{
+		be = $0; sub(/,.*/, "", be)
+		opts = $0; sub(/^[^,]*,?/, "", opts)
+	}
+	be == def || opts == "MULTIPROCESSOR" || opts == "" ||
+	    opts == "MULTIPROCESSOR,MPLOCK_DEBUG" ||
+	    opts == "MULTIPROCESSOR,WITNESS,MP_LOCKDEBUG,MPLOCK_DEBUG,DDB"'
+}
+
 realtree_combos_header() {
 	_hn=$(grep -hE '^#[[:space:]]*(if|ifdef|ifndef|elif)[[:space:]]' \
 	    "$1/src/sys/sys/mplock.h" "$1/src/sys/arch/$2/include/mplock.h" |

@@ -66,6 +66,7 @@ t_run() {
 # for seeded bugs.  Any other failure (a usage error, a crash) says
 # nothing about the tests and is a FAIL.
 t_run_fails() {
+	t_seeded run "$@"
 	_t_exec "$@"
 	_why=$(grep -m1 -E 'FAIL' "$_log" | cut -c1-90)
 	case $_rc in
@@ -78,6 +79,22 @@ t_run_fails() {
 			t_fail "$_name" "exit $_rc, but no test failed" "$_log"
 		fi ;;
 	esac
+}
+
+# t_seeded KIND NAME SECONDS COMMAND ...: with FLAKY_LOG set (make
+# test-flaky), note a seeded bug's run there, so that tools/flaky.sh
+# can run it again: KIND "run" is judged as t_run_fails does, "kernel"
+# by tools/kernel.sh's exit status.
+t_seeded() {
+	[ -n "${FLAKY_LOG:-}" ] || return 0
+	{
+		printf '%s\t%s\t%s\t' "$1" "$2" "$3"
+		shift 3
+		for _a in "$@"; do
+			printf "'%s' " "$(printf '%s' "$_a" | sed "s/'/'\\\\''/g")"
+		done
+		echo
+	} >>"$FLAKY_LOG"
 }
 
 # t_check NAME COMMAND ...: like t_run without a time limit of its own.

@@ -4,17 +4,21 @@
 #
 # amd64 and i386 (tools/lib/realtree.sh): the vendored OpenBSD tree,
 # patched by tools/mplock-patch apply, with the flags of its own
-# Makefile.ARCH.  Every C file the patch adds or changes, under every
-# backend and option combination (WITNESS, MP_LOCKDEBUG, MPLOCK_DEBUG,
-# DDB, with and without MULTIPROCESSOR; 80, as the tree refuses
-# WITNESS or MP_LOCKDEBUG without DDB), with code generation; a
+# Makefile.ARCH.  Every C file the patch adds or changes, with code
+# generation, under every option combination (WITNESS, MP_LOCKDEBUG,
+# MPLOCK_DEBUG, DDB, with and without MULTIPROCESSOR; 20, as the tree
+# refuses WITNESS or MP_LOCKDEBUG without DDB) of the default backend
+# and four of each other backend (none, all, MPLOCK_DEBUG alone, no
+# MULTIPROCESSOR: realtree_combos_slice; every one with
+# KCOMPILE_FULL=1); a
 # sample of the tree's files that include <sys/mplock.h> (those that
 # use its names, and one from each other top-level directory of sys/,
 # realtree_sample) under every MULTIPROCESSOR combination that changes
 # what <sys/mplock.h> declares (16: backend, WITNESS, MPLOCK_DEBUG;
 # realtree_combos_header), -fsyntax-only.  KCOMPILE_FULL=1 (make
-# kcompile-full) compiles every file of the tree that includes it, under
-# every combination, instead of the sample.  A failure
+# kcompile-full) compiles our files under all 80 combinations, and
+# every file of the tree that includes it under every combination
+# instead of the sample.  A failure
 # counts when the file compiles unpatched with the same options.  Two
 # seeded bugs must fail: a backend calling an undeclared function, and
 # a <sys/mplock.h> whose WITNESS member no longer has the name the
@@ -130,7 +134,13 @@ RT=$OBJ/realtree/kcompile
 # that changes <sys/mplock.h> (realtree_combos_header), or with
 # KCOMPILE_FULL=1 every includer under every combination.
 rt_patched() {
-	realtree_jobs "$RT" "$1" obj "$RT/patched" $(realtree_combos) \
+	if [ "${KCOMPILE_FULL:-0}" = 1 ]; then
+		_rc=$(realtree_combos)
+	else
+		_rc=$(realtree_combos_slice)
+	fi
+	echo "$(echo "$_rc" | wc -l | tr -d ' ') combinations"
+	realtree_jobs "$RT" "$1" obj "$RT/patched" $_rc \
 	    >"$RT/jobs-patched-$1" || return 1
 	# A file of ours no kernel of the matrix compiles is not checked.
 	_none=$(awk 'NR == FNR { seen[$5] = 1; next }

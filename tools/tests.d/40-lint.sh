@@ -1,4 +1,5 @@
-# lint: man pages (mandoc -Tlint) and style(9) of the kernel sources.
+# lint: man pages (mandoc -Tlint), style(9) of the kernel sources, the
+# backend registry, the litmus mapping, the figures of the documentation.
 
 if command -v mandoc >/dev/null 2>&1; then
 	t_check "lint/man" sh "$ROOT/tools/lint.sh" man
@@ -92,3 +93,73 @@ lint_litmus_catches() {
 	    { echo "missed: the unmapped pattern"; return 1; }
 }
 t_check "lint/litmus-selftest" lint_litmus_catches
+
+# The stock notices of the files the patch replaces or edits.
+t_check "lint/notices" sh "$ROOT/tools/lint.sh" notices
+
+# ... and a sys/sys/mplock.h without the stock notice fails the check.
+lint_notices_catches() {
+	. "$ROOT/tools/lib/vendor.sh"
+	_v=$(vendor_tree openbsd-src) || return 1
+	_d=$OBJ/lint-notices-selftest
+	rm -rf "$_d"
+	mkdir -p "$_d/tools/lib" "$_d/regress/sys/kern"
+	cp "$ROOT/tools/lint.sh" "$ROOT/tools/mplock-patch" "$_d/tools/"
+	cp "$ROOT"/tools/lib/*.sh "$_d/tools/lib/"
+	cp -R "$ROOT/sys" "$ROOT/share" "$_d/"
+	cp -R "$REGRESS" "$_d/regress/sys/kern/"
+	SRC=$_v sh "$_d/tools/lint.sh" notices ||
+	    { echo "fails on a clean copy"; return 1; }
+	# Ours alone: the stock comment and the blank line after it go.
+	_f=$_d/sys/sys/mplock.h
+	_s=$(grep -n 'Copyright (c) 2004 Niklas' "$_f" | cut -d: -f1)
+	[ -n "$_s" ] || { echo "no stock notice to drop"; return 1; }
+	_e=$(awk -v s="$_s" 'NR > s && /^ \*\/$/ { print NR; exit }' "$_f")
+	sed "$((_s - 1)),$((_e + 1))d" "$ROOT/sys/sys/mplock.h" >"$_f"
+	grep -q 'Hallqvist' "$_f" && { echo "not seeded"; return 1; }
+	_out=$(SRC=$_v sh "$_d/tools/lint.sh" notices 2>&1)
+	echo "$_out"
+	echo "$_out" | grep -q '^sys/sys/mplock.h:[0-9]*: stock notice' ||
+	    { echo "missed: the dropped notice"; return 1; }
+}
+t_check "lint/notices-selftest" lint_notices_catches
+
+# Figures: every measured figure of README.md and doc/*.md is held by a
+# results file under doc/results/ (tools/lint.sh, lint_figures).
+t_check "lint/figures" sh "$ROOT/tools/lint.sh" figures
+
+# ... and a figure that no results file holds, seeded into a copy of the
+# README and of a doc/ page, fails lint; a results file holding it
+# makes it pass again.
+lint_figures_catches() {
+	_d=$OBJ/lint-figures-selftest
+	rm -rf "$_d"
+	mkdir -p "$_d/tools/lib" "$_d/regress/sys/kern/mplock"
+	cp "$ROOT/tools/lint.sh" "$_d/tools/"
+	cp "$ROOT/tools/lib/common.sh" "$_d/tools/lib/"
+	cp "$REGRESS/Makefile.backends" "$_d/regress/sys/kern/mplock/"
+	cp "$ROOT/README.md" "$_d/"
+	cp -R "$ROOT/doc" "$_d/"
+	sh "$_d/tools/lint.sh" figures || { echo "fails on a clean copy"
+	    return 1; }
+	printf '\nThe M-lock takes 54.3 ns per hand-off, 1.18x the ticket lock.\n' \
+	    >>"$_d/README.md"
+	printf '\nA libc build took 888 s, +17%% over 2,071 runs.\n' \
+	    >>"$_d/doc/bench.md"
+	if _out=$(sh "$_d/tools/lint.sh" figures 2>&1); then
+		echo "$_out"
+		echo "seeded figures not caught"
+		return 1
+	fi
+	echo "$_out"
+	for _w in 'README.md:.*"54.3 ns"' 'README.md:.*"1.18x"' \
+	    'doc/bench.md:.*"888 s"' 'doc/bench.md:.*"+17%"' \
+	    'doc/bench.md:.*"2,071"'; do
+		echo "$_out" | grep -q "$_w" || { echo "missed: $_w"; return 1; }
+	done
+	printf '# date: 2026-01-01T00:00Z\n# machine: seeded\n# command: none\n54.3 1.18 888 17 2071\n' \
+	    >"$_d/doc/results/seeded-2026-01-01.txt"
+	sh "$_d/tools/lint.sh" figures || { echo "fails with the figures" \
+	    "in doc/results/"; return 1; }
+}
+t_check "lint/figures-selftest" lint_figures_catches

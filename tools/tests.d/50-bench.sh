@@ -1,14 +1,25 @@
 # bench: a short run of the benchmark driver (tiny durations, no timing
 # assertions): its table, CSV and plot must have every row, every figure
-# must parse, and the measuring core must notice a lock that does not
-# exclude.
+# must parse, every ratio must come with its interval and a verdict, the
+# statistics must be right on canned runs, the stock peer (OpenBSD's
+# ticket lock as shipped) must be built from the vendored tree's block
+# or stop the benchmark, and the measuring core must notice a lock that
+# does not exclude.
+
+. "$ROOT/tools/lib/vendor.sh"
+. "$ROOT/tools/lib/stock.sh"
 
 BENCH_OUT=$OBJ/bench-smoke
 
-# The rows the run must have: our backends, the Concurrency Kit peers
-# when their headers can be used here, the floor with two CPUs.
+# The vendored OpenBSD tree, when it is there.
+BENCH_VTREE=$(vendor_tree openbsd-src 2>/dev/null) || BENCH_VTREE=
+
+# The rows the run must have: our backends, stock with the vendored
+# tree, the Concurrency Kit peers when their headers can be used here,
+# the floor with two CPUs.
 bench_rows() {
 	echo $BACKENDS
+	[ -n "$BENCH_VTREE" ] && echo stock
 	if echo '#include <ck_spinlock.h>' | $CC -E - >/dev/null 2>&1; then
 		case $(uname -m) in
 		x86_64|amd64|i?86) echo ck-ticket ck-mcs ck-clh ck-anderson ;;
@@ -40,19 +51,83 @@ bench_smoke() {
 		[ "$_n" -eq 4 ] ||
 		    { echo "$_l: in $_n tables of bench.txt, not 4"; return 1; }
 	done
-	grep -q '^ticket,ours,uncontended,1,0,0,2,.*,1\.000,' "$_csv" ||
-	    { echo "ticket is not its own baseline"; return 1; }
-	# Every figure a number: ns, ratio, throughput; hand-off with two
-	# threads; fairness a number or inf.
-	awk -F, 'NR > 1 {
+	# Every figure a number: ns, throughput; hand-off with two
+	# threads; fairness a number or inf; a ratio to each base with its
+	# interval (two runs: two pairs) and a verdict; each base its own
+	# with 1.000 [1.000, 1.000].
+	_bases=ticket
+	[ -n "$BENCH_VTREE" ] && _bases="stock ticket"
+	awk -F, -v bases="$_bases" '
+	NR == 1 { for (i = 1; i <= NF; i++) C[$i] = i; next }
+	{
 		num = "^[0-9]+(\\.[0-9]+)?$"
-		if ($8 !~ num || $8 <= 0 || $11 !~ num || $12 !~ num ||
-		    ($4 == 2 && $13 !~ num) ||
-		    ($15 !~ num && $15 != "inf")) {
+		if ($C["ns_median"] !~ num || $C["ns_median"] <= 0 ||
+		    $C["mops_median"] !~ num ||
+		    ($4 == 2 && $C["handoff_ns_median"] !~ num) ||
+		    ($C["fairness_median"] !~ num &&
+		    $C["fairness_median"] != "inf")) {
 			print "bad figures: " $0
 			bad = 1
 		}
+		nb = split(bases, B, " ")
+		for (b = 1; b <= nb; b++) {
+			r = $C["ratio_to_" B[b]]
+			lo = $C["ci95_lo_" B[b]]
+			hi = $C["ci95_hi_" B[b]]
+			v = $C["verdict_" B[b]]
+			if (r !~ num || lo !~ num || hi !~ num ||
+			    lo + 0 > r + 0 || r + 0 > hi + 0 ||
+			    v !~ /^(faster|slower|no difference proven)$/) {
+				print "no ratio to " B[b] " with interval" \
+				    " and verdict: " $0
+				bad = 1
+			}
+			if ($1 == B[b] && (r != "1.000" || lo != "1.000" ||
+			    hi != "1.000" || v != "no difference proven")) {
+				print B[b] " is not its own baseline: " $0
+				bad = 1
+			}
+		}
 	} END { exit bad }' "$_csv" || return 1
+	# The verdict tables: one per base, a line for every lock but the
+	# base and the floor in every measure (uncontended, 1 and 2
+	# threads), each with ratio, interval and verdict.
+	_nl=$(bench_rows | wc -w)
+	[ "$(ncpu_online)" -ge 2 ] && _nl=$((_nl - 1))
+	for _b in $_bases; do
+		_got=$(awk -v b="$_b" '
+		/^Verdicts against / { on = ($3 == b); next }
+		/^$/ { on = 0 }
+		on && $1 != "measure" && $1 != "(below" { print }
+		' "$BENCH_OUT/bench.txt")
+		echo "$_got"
+		_n=$(echo "$_got" | grep -Ec \
+		    '^(uncontended|[12] thr\*? cs0/0) +[a-z-]+ +([0-9.]+|>999) +\[[0-9.]+, ([0-9.]+|>999)\] +(faster|slower|no difference proven)$')
+		[ "$_n" -eq $(((_nl - 1) * 3)) ] || {
+			echo "against $_b: $_n verdict lines, not" \
+			    "$(((_nl - 1) * 3))"
+			return 1
+		}
+	done
+	# Pinned, or said that it is not.
+	grep -Eq '^(threads pinned|pinning: UNAVAILABLE)' \
+	    "$BENCH_OUT/bench.txt" || { echo "no word on pinning"; return 1; }
+	# The results file: its header, then the tables.
+	_res=$(ls "$BENCH_OUT"/results-*.txt 2>/dev/null | tail -n 1)
+	[ -n "$_res" ] || { echo "no results file"; return 1; }
+	for _h in date machine command load; do
+		grep -q "^# $_h: ." "$_res" ||
+		    { echo "no # $_h: line in $_res"; return 1; }
+	done
+	grep -q '^Verdicts against ticket' "$_res" ||
+	    { echo "no verdicts in $_res"; return 1; }
+	if [ -n "$BENCH_VTREE" ]; then
+		grep -q '^stock,openbsd,' "$_csv" ||
+		    { echo "stock does not say it is OpenBSD's"; return 1; }
+		grep -q '^stock: the ticket lock block of OpenBSD' \
+		    "$BENCH_OUT/bench.txt" ||
+		    { echo "no word on where stock comes from"; return 1; }
+	fi
 	if command -v gnuplot >/dev/null 2>&1; then
 		grep -q '<svg' "$BENCH_OUT/bench-cs0-ncs0.svg" ||
 		    { echo "no SVG plot"; return 1; }
@@ -65,11 +140,117 @@ bench_smoke() {
 }
 t_check "bench/smoke" bench_smoke
 
-# -P: our backends and the floor only, and the table says so.
+# The statistics on canned runs (tools/fixtures/bench-report.raw, five
+# repetitions in shuffled order, so pairing must go by rep=): against
+# base (100 102 98 101 99), the same numbers are no difference with
+# [1.000, 1.000]; half and twice as much are faster and slower with the
+# intervals Student's t gives (t(0.975, 4) = 2.776 on the paired
+# log-ratios, worked out independently); ratios 0.8 .. 1.25 around 1
+# prove nothing; a lock with a single run has no interval.
+bench_stats() {
+	_out=$(awk -v rows="base same fast slow noisy one" -v threads= \
+	    -v workloads= -v ncpu=2 -v bases=base -v csv= -v plotdir= \
+	    -f "$ROOT/tools/lib/bench-report.awk" \
+	    "$ROOT/tools/fixtures/bench-report.raw") || return 1
+	echo "$_out"
+	for _want in \
+	    "same 1.000 [1.000, 1.000] no difference proven" \
+	    "fast 0.504 [0.494, 0.514] faster" \
+	    "slow 1.999 [1.941, 2.059] slower" \
+	    "noisy 0.998 [0.805, 1.237] no difference proven" \
+	    "one 0.510 [-, -] no difference proven"; do
+		echo "$_out" | sed -n 's/^uncontended  *//p' |
+		    tr -s ' ' | grep -qxF "$_want" ||
+		    { echo "missing: $_want"; return 1; }
+	done
+}
+t_check "bench/statistics" bench_stats
+
+# The stock peer's source is the vendored kern_lock.c's ticket lock
+# block, and nothing else: a file without the block's markers stops the
+# build, saying why, rather than benchmark something else.
+bench_stock_extract() {
+	_d=$OBJ/bench-stock-extract
+	rm -rf "$_d"
+	mkdir -p "$_d/good/sys/kern" "$_d/good/sys/sys"
+	_kl=$BENCH_VTREE/sys/kern/kern_lock.c
+	stock_extract "$_kl" >"$_d/block.c" || return 1
+	head -n 3 "$_d/block.c"
+	grep -q '^/\* Ticket lock implementation \*/$' "$_d/block.c" &&
+	    grep -q '^__mp_lock(struct __mp_lock \*mpl)$' "$_d/block.c" &&
+	    tail -n 1 "$_d/block.c" | grep -qx '#endif /\* __USE_MI_MPLOCK \*/' ||
+	    { echo "not the ticket lock block"; return 1; }
+	# The build from a copy of the tree's two files.
+	cp "$_kl" "$_d/good/sys/kern/kern_lock.c"
+	cp "$BENCH_VTREE/sys/sys/mplock.h" "$_d/good/sys/sys/mplock.h"
+	stock_build "$_d/good/out" "$_d/good" || return 1
+	"$_d/good/out/mplockbench" -d 0.02 uncontended | tee "$_d/run" &&
+	    grep -q '^backend=stock src=openbsd mode=uncontended' "$_d/run" ||
+	    return 1
+	# Seeded: without the comment line, without the closing line.
+	for _seed in '/^\/\* Ticket lock implementation \*\/$/d' \
+	    '/^#endif \/\* __USE_MI_MPLOCK \*\/$/d'; do
+		rm -rf "$_d/bad"
+		mkdir -p "$_d/bad/sys/kern" "$_d/bad/sys/sys"
+		sed "$_seed" "$_kl" >"$_d/bad/sys/kern/kern_lock.c"
+		cmp -s "$_kl" "$_d/bad/sys/kern/kern_lock.c" &&
+		    { echo "seed $_seed changed nothing"; return 1; }
+		cp "$BENCH_VTREE/sys/sys/mplock.h" "$_d/bad/sys/sys/mplock.h"
+		if stock_build "$_d/bad/out" "$_d/bad" 2>"$_d/err"; then
+			echo "seed $_seed: built anyway"
+			return 1
+		fi
+		cat "$_d/err"
+		grep -q 'stock_extract: .*kern_lock.c: ' "$_d/err" ||
+		    { echo "seed $_seed: failed without saying why"; return 1; }
+		[ ! -e "$_d/bad/out/mplockbench" ] &&
+		    [ ! -e "$_d/bad/out/stock_lock.c" ] ||
+		    { echo "seed $_seed: left a program or source"; return 1; }
+	done
+}
+
+# The same through make bench's driver: a vendored tarball whose
+# kern_lock.c lacks the comment line stops tools/bench.sh with no table.
+bench_stock_loud() {
+	_d=$OBJ/bench-stock-loud
+	rm -rf "$_d"
+	mkdir -p "$_d/src/openbsd-src/sys/kern" "$_d/src/openbsd-src/sys/sys" \
+	    "$_d/vendor"
+	sed '/^\/\* Ticket lock implementation \*\/$/d' \
+	    "$BENCH_VTREE/sys/kern/kern_lock.c" \
+	    >"$_d/src/openbsd-src/sys/kern/kern_lock.c"
+	cp "$BENCH_VTREE/sys/sys/mplock.h" "$_d/src/openbsd-src/sys/sys/"
+	(cd "$_d/src" && tar -cf - openbsd-src) | xz -0 >"$_d/vendor/openbsd-src.tar.xz" ||
+	    return 1
+	if OBJ=$_d/obj MPLOCK_VENDOR=$_d/vendor sh "$ROOT/tools/bench.sh" \
+	    -P -r 1 -d 0.02 -t 1 -o "$_d/out" >"$_d/stdout" 2>"$_d/stderr"
+	then
+		echo "bench.sh ran without the stock block"
+		cat "$_d/stdout"
+		return 1
+	fi
+	cat "$_d/stderr"
+	grep -q 'stock_extract: .*no "#ifdef __USE_MI_MPLOCK" block' \
+	    "$_d/stderr" && grep -q 'build of the stock peer failed' \
+	    "$_d/stderr" && [ ! -e "$_d/out/bench.txt" ]
+}
+if [ -n "$BENCH_VTREE" ]; then
+	t_check "bench/stock-extract" bench_stock_extract
+	t_check "bench/stock-fails-loudly" bench_stock_loud
+else
+	t_skip "bench/stock-extract" "no vendored OpenBSD tree"
+	t_skip "bench/stock-fails-loudly" "no vendored OpenBSD tree"
+fi
+
+# -P: our backends, stock and the floor only, and the table says so.
 bench_nopeers() {
 	_d=$OBJ/bench-nopeers
 	sh "$ROOT/tools/bench.sh" -P -r 1 -d 0.02 -t 2 -o "$_d" || return 1
 	! grep -q '^ck-' "$_d/bench.csv" || { echo "peers with -P"; return 1; }
+	if [ -n "$BENCH_VTREE" ]; then
+		grep -q '^stock,' "$_d/bench.csv" ||
+		    { echo "no stock with -P"; return 1; }
+	fi
 	grep -q 'peers: not asked for' "$_d/bench.txt"
 }
 t_check "bench/no-peers" bench_nopeers

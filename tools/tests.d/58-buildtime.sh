@@ -3,7 +3,9 @@
 # with the same figures as ministat(1); both time formats parse; the
 # timing loop runs end to end on a small C build with every timer; the
 # awk also runs under the one-true-awk OpenBSD uses, and the script
-# under a pdksh-family shell, when those are installed.
+# under a pdksh-family shell, when those are installed; a failed run
+# leaves no complete-looking results file, compare names a file with
+# too few data points, and usage errors follow OpenBSD's conventions.
 
 BT=$ROOT/tools/buildtime
 BTD=$OBJ/buildtime
@@ -71,20 +73,21 @@ bt_same() {
 	    { echo "ministat not used"; return 1; }
 	sed '/^column /,$!d' "$BTD/m.out" | sed 1d >"$BTD/m.cmp"
 	sed '/^column /,$!d' "$BTD/o.out" | sed 1d >"$BTD/o.cmp"
-	diff "$BTD/m.cmp" "$BTD/o.cmp" && [ -s "$BTD/m.cmp" ]
+	diff "$BTD/m.cmp" "$BTD/o.cmp" && grep -q 'confidence$' "$BTD/m.cmp"
 }
 
-# A first set of 3 and sets of 3 to 102 after it, 6 to a comparison
+# A first set of 3 and sets of 3 to 101 after it, 6 to a comparison
 # (ministat takes 7 sets): degrees of freedom 4 to 12 (where ministat's
-# table has its oddities), 30, 100 (its table's last row) and 101 (past
-# it), at every confidence level ministat has.
+# table has its oddities), 30, 100 (its table's last row), 101 and 102
+# (past it), at every confidence level ministat has.  Each comparison
+# must come to a verdict: the same error from both proves nothing.
 bt_same_sweep() {
 	awk 'BEGIN { srand(1); for (i = 0; i < 3; i++)
 	    printf "%.2f\n", 100 + 2 * rand() }' >"$BTD/s0"
 	for _g in "3 4 6 7 8 9" "10 11 29 99 100 101"; do
 		_files=
 		for _n in $_g; do
-			awk -v n=$((_n - 1)) 'BEGIN { srand(n)
+			awk -v n="$_n" 'BEGIN { srand(n)
 			    for (i = 0; i < n; i++)
 				printf "%.2f\n", 100.6 + 2 * rand() }' \
 			    >"$BTD/s$_n"
@@ -394,3 +397,105 @@ bt_bad_args() {
 	return 0
 }
 t_check "buildtime/bad-arguments" bt_bad_args
+
+# Issue 17: a run that fails leaves no results file that looks
+# complete.  Here "make clean" fails on the first timed run: the
+# results go to NAME.txt.failed, the log stays, stderr says both, the
+# exit is not 0, and compare on the .failed file names it and why.
+bt_failed_run() {
+	_d=$BTD/failrun
+	rm -rf "$_d"
+	mkdir -p "$_d/proj"
+	printf 'all:\n\t:\nclean:\n\tfalse\n' >"$_d/proj/Makefile"
+	(cd "$_d" && sh "$BT" run -C proj -n 3 -w 0 -l before) \
+	    >"$_d/out" 2>"$_d/err" && { echo "exit 0"; return 1; }
+	cat "$_d/err"
+	ls "$_d"
+	set -- "$_d"/before-*.txt
+	[ ! -e "$1" ] || { echo "a complete-looking $1"; return 1; }
+	set -- "$_d"/before-*.txt.failed
+	[ -f "$1" ] || { echo "no .failed file"; return 1; }
+	_f=$1
+	[ -f "${_f%.txt.failed}.log" ] || { echo "no log"; return 1; }
+	grep -q "^buildtime: make clean failed, see ${_f%.txt.failed}.log" \
+	    "$_d/err" || return 1
+	grep -q "^buildtime: $_f: the runs so far" "$_d/err" || return 1
+	sh "$BT" compare "$_f" >/dev/null 2>"$_d/cmp.err" && return 1
+	cat "$_d/cmp.err"
+	[ "$(cat "$_d/cmp.err")" = "buildtime: $_f: 0 data points (a failed\
+ run?); at least 3 needed" ]
+}
+t_check "buildtime/issue17/failed-run" bt_failed_run
+
+# compare names the file with too few data points, and why: the header
+# of a run and no data (what a failed run used to leave), two points,
+# and fewer points than the runs the header names.
+bt_compare_short() {
+	_d=$BTD/short
+	rm -rf "$_d"
+	mkdir -p "$_d"
+	_h='# buildtime results\n# runs: 5 after 1 warm-up\n# real user sys\n'
+	printf "$_h" >"$_d/before.txt"
+	printf "$_h"'1 1 1\n2 2 2\n3 3 3\n4 4 4\n5 5 5\n' >"$_d/after.txt"
+	printf '1 1 1\n2 2 2\n' >"$_d/two.txt"
+	printf "$_h"'1 1 1\n2 2 2\n3 3 3\n' >"$_d/cut.txt"
+	for _c in \
+	    "before.txt: 0 data points (a failed run?); at least 3 needed" \
+	    "two.txt: 2 data points; at least 3 needed" \
+	    "cut.txt: 3 data points of the 5 runs it names (an interrupted\
+ run?)"; do
+		_f=${_c%%:*}
+		for _s in "" -s; do
+			(cd "$_d" && sh "$BT" compare $_s after.txt "$_f") \
+			    >/dev/null 2>"$_d/err" && return 1
+			cat "$_d/err"
+			[ "$(cat "$_d/err")" = "buildtime: $_c" ] || return 1
+		done
+	done
+}
+t_check "buildtime/issue17/compare-names-short-file" bt_compare_short
+
+# The usage conventions of OpenBSD's tools: a usage error says what was
+# wrong, each line prefixed "buildtime:", then one usage block on
+# stderr, exit 1; a bad option value is one line, exit 1; help and -h
+# print the summary on stdout and exit 0.
+bt_usage() {
+	_d=$BTD/usage
+	rm -rf "$_d"
+	mkdir -p "$_d"
+	for _a in "" "bogus" "--help" "-x" "run -q" "run -C" "import -z" \
+	    "compare -y" "compare" "run extra"; do
+		sh "$BT" $_a >"$_d/out" 2>"$_d/err"
+		_rc=$?
+		echo "\"$_a\": exit $_rc: $(sed 1q "$_d/err")"
+		[ "$_rc" -eq 1 ] && [ ! -s "$_d/out" ] || return 1
+		sed 1q "$_d/err" | grep -q '^buildtime: ..*' || return 1
+		[ "$(grep -c '^usage: buildtime ' "$_d/err")" -eq 1 ] ||
+		    return 1
+		# Every line is the message, the usage block or its
+		# continuation lines.
+		sed 1d "$_d/err" |
+		    grep -Ev '^(usage: buildtime |	|       )' && return 1
+	done
+	sh "$BT" bogus 2>&1 | sed 1q |
+	    grep -q '^buildtime: bogus: unknown' || return 1
+	sh "$BT" run -x 2>&1 | sed 1q |
+	    grep -q '^buildtime: -x: unknown option' || return 1
+	sh "$BT" run -C 2>&1 | sed 1q | grep -q '^buildtime: -C: ' || return 1
+	for _a in "run -C $BTD/proj -T foo|-T foo" \
+	    "run -C $BTD/proj -j x|-j x" "run -C $BTD/proj -n 0|-n 0" \
+	    "compare -f x a|-f x" "compare -c 200 a|-c 200"; do
+		(cd "$_d" && sh "$BT" ${_a%|*}) >"$_d/out" 2>"$_d/err"
+		_rc=$?
+		echo "\"${_a%|*}\": exit $_rc: $(cat "$_d/err")"
+		[ "$_rc" -eq 1 ] && [ "$(wc -l <"$_d/err")" -eq 1 ] ||
+		    return 1
+		grep -q "^buildtime: ${_a#*|}: " "$_d/err" || return 1
+	done
+	for _a in help -h; do
+		sh "$BT" $_a >"$_d/out" 2>"$_d/err" || return 1
+		[ ! -s "$_d/err" ] && grep -q '^buildtime run ' "$_d/out" &&
+		    grep -q '^buildtime compare ' "$_d/out" || return 1
+	done
+}
+t_check "buildtime/issue17/usage" bt_usage

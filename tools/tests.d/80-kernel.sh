@@ -1,6 +1,6 @@
 # kernel: the patched kernel, built from the real OpenBSD tree with its
 # own config(8) and Makefiles, booted under qemu-system-x86_64 -smp 4
-# (tools/kernel.sh; README "From git clone to a booted kernel").
+# (tools/kernel.sh; doc/kernel.md).
 #
 # make test boots the debug build (the default backend with WITNESS,
 # MP_LOCKDEBUG and MPLOCK_DEBUG) and then, when the suite has used less
@@ -56,6 +56,8 @@ k_mutant() {
 	_kn=$1 _km=${2%:torture} _kt=
 	[ "$_km" != "$2" ] && [ -z "$HAVE_TORTURE" ] && _kt=1
 	shift 2
+	t_seeded kernel "kernel/$_kn" "$KERNEL_RUN_LIMIT" sh \
+	    "$ROOT/tools/kernel.sh" -n "$_kn" -m "$_km" "$@"
 	_t_exec "kernel/$_kn" "$KERNEL_RUN_LIMIT" sh "$ROOT/tools/kernel.sh" \
 	    -n "$_kn" -m "$_km" "$@"
 	_v=$(k_verdict "$_log")
@@ -76,7 +78,7 @@ k_mutant() {
 	k_figures "$_kn" "$_rc"
 }
 
-# The figures of one run, for the README's table.
+# The figures of one run, for a results file (doc/results/).
 k_figures() {
 	_r=$OBJ/kernel/run/$1/result
 	[ -f "$_r" ] || return 0
@@ -202,7 +204,12 @@ elif [ ! -r "$VENDOR/openbsd-src.tar.xz" ] && [ -z "${SRC:-}" ]; then
 else
 	mkdir -p "$OBJ/kernel"
 	: >"$FIG"
-	if [ -n "${KERNEL_MATRIX:-}" ]; then
+	if [ -n "${KERNEL_SEEDED:-}" ]; then
+		# make test-flaky: the seeded bugs alone.
+		for m in $KERNEL_MUTANTS; do
+			k_mutant "$DEFAULT_BACKEND-debug-${m%:*}" "$m" -d
+		done
+	elif [ -n "${KERNEL_MATRIX:-}" ]; then
 		k_boot "$DEFAULT_BACKEND-debug" -d
 		for be in $BACKENDS; do
 			k_boot "$be" -b "$be"

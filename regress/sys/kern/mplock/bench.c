@@ -34,7 +34,17 @@
  * pingpong	no lock: two threads pass a cache line back and forth, the
  *		floor under any hand-off between two CPUs, timed the same
  *		two ways.
+ *
+ * Every thread is pinned to a CPU of its own, thread i to the i-th CPU
+ * the process may run on (modulo their number: more threads than CPUs
+ * share them), where the system has pthread_setaffinity_np(3) (Linux);
+ * the report's pin= says whether the run was pinned ("yes") or not and
+ * why ("no-..."), so that the tables can say it.
  */
+
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE		/* cpu_set_t, pthread_setaffinity_np() */
+#endif
 
 #include <err.h>
 #include <errno.h>
@@ -220,11 +230,53 @@ out:
 
 static void (*body)(struct bench_thread *);
 
+#if defined(__linux__)
+/* The CPUs threads are pinned to, in order; none: not pinned. */
+static int pin_cpu[BENCH_MAXTHREADS];
+static int npin;
+#endif
+static const char *pin_state = "no-unsupported";
+static volatile int pin_failed;
+
+static void
+pin_setup(void)
+{
+#if defined(__linux__)
+	cpu_set_t set;
+	int c;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == -1) {
+		pin_state = "no-sched_getaffinity-failed";
+		return;
+	}
+	for (c = 0; c < CPU_SETSIZE && npin < BENCH_MAXTHREADS; c++)
+		if (CPU_ISSET(c, &set))
+			pin_cpu[npin++] = c;
+	pin_state = npin > 0 ? "yes" : "no-no-cpus";
+#endif
+}
+
+static void
+pin(struct bench_thread *bt)
+{
+#if defined(__linux__)
+	cpu_set_t set;
+
+	if (npin == 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(pin_cpu[bt->bt_id % npin], &set);
+	if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set) != 0)
+		pin_failed = 1;
+#endif
+}
+
 static void *
 thread_main(void *v)
 {
 	struct bench_thread *bt = v;
 
+	pin(bt);
 	if (lk->bl_thread_init != NULL)
 		lk->bl_thread_init(bt);
 	__atomic_add_fetch(&ready, 1, __ATOMIC_SEQ_CST);
@@ -337,7 +389,8 @@ report(const char *name, const char *src, const char *mode, int n,
 		printf(" fair=inf");
 	else
 		printf(" fair=%.3f", (double)mx / mn);
-	printf(" acq_min=%lu acq_max=%lu\n", mn, mx);
+	printf(" acq_min=%lu acq_max=%lu pin=%s\n", mn, mx,
+	    pin_failed ? "no-pthread_setaffinity_np-failed" : pin_state);
 }
 
 static const char *progname = "bench";
@@ -445,6 +498,7 @@ bench_main(int argc, char *argv[], const char *src,
 		if ((threads[i].bt_samples = calloc(BENCH_NSAMPLES,
 		    sizeof(float))) == NULL)
 			err(2, NULL);
+	pin_setup();
 	if (cs_ns || ncs_ns)
 		calibrate();
 

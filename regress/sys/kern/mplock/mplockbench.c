@@ -32,6 +32,11 @@
 #include "bench.h"
 #include "shim.h"
 
+/* Where the lock comes from: the stock peer is built with "openbsd". */
+#ifndef MPL_BENCH_SRC
+#define MPL_BENCH_SRC	"ours"
+#endif
+
 extern const char mpl_be_name[];
 
 static struct __mp_lock L;
@@ -72,5 +77,5 @@ int
 main(int argc, char *argv[])
 {
 	/* The last CPU is main's. */
-	return (bench_main(argc, argv, "ours", &mpl, 1, MAXCPUS - 1));
+	return (bench_main(argc, argv, MPL_BENCH_SRC, &mpl, 1, MAXCPUS - 1));
 }

@@ -737,6 +737,24 @@ t_stats(void)
 	for (i = 0; i < n; i++)
 		if (ST(i).mds_acquire || ST(i).mds_owned || ST(i).mds_holdmax)
 			VIOLATION("reset left counts");
+
+	/*
+	 * Scripted: CPU 1 takes the lock twice in a row, nobody between.
+	 * Each acquisition after a hand-off is a turn of its own, even
+	 * when the next owner is the last one.
+	 */
+	srv_callfn(1, site_lock, 0);
+	srv_callfn(1, site_unlock, 0);
+	srv_callfn(1, site_lock, 0);
+	srv_callfn(1, site_unlock, 0);
+	if (ST(1).mds_acquire != 2 || ST(1).mds_owned != 2 ||
+	    ST(1).mds_handoffs != 2) {
+		printf("stats: relock: acquire %lu turns %lu handoffs %lu, "
+		    "want 2 2 2\n", ST(1).mds_acquire, ST(1).mds_owned,
+		    ST(1).mds_handoffs);
+		VIOLATION("a second turn of the same CPU not counted");
+	}
+	mplock_stats_reset(&L);
 	srv_stop(n);
 
 	/* Stress, with interrupts nesting while held and while queued. */

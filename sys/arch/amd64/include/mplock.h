@@ -1,5 +1,7 @@
 /*	$OpenBSD$	*/
 
+/* public domain */
+
 /*
  * Copyright (c) 2026 The mplock authors
  *

@@ -1,0 +1,140 @@
+#!/bin/sh
+#
+# Copyright (c) 2026 The mplock authors
+#
+# Permission to use, copy, modify, and distribute this software for any
+# purpose with or without fee is hereby granted, provided that the above
+# copyright notice and this permission notice appear in all copies.
+#
+# THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+# WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+# MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+# ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+# WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+# ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+# OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+#
+# Install the tools of this checkout (make install), or remove them
+# (make uninstall).  POSIX sh.
+#
+#	tools/install.sh [-u] [-D destdir] [-p prefix]
+#
+# PREFIX (-p, or the environment; /usr/local by default) gets
+#	bin/mplock-patch, bin/buildtime	the tools
+#	man/man1/*.1, man/man8/*.8	every page of share/man/man1 and man8
+#	share/mplock/			what mplock-patch installs into an
+#					OpenBSD tree: sys/, share/man/man9/,
+#					regress/sys/kern/, and VERSION (git
+#					describe of this checkout)
+# under DESTDIR (-D, or the environment), for packaging.  man/ is where
+# OpenBSD's man(1) looks for PREFIX/bin, and Debian's man-db for
+# /usr/local/bin.  mplock-patch finds share/mplock from bin/, also
+# through a symlink.  -u removes what an install put there.
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+prog=install.sh
+umask 022
+
+usage() {
+	[ $# -eq 0 ] || echo "$prog: $*" >&2
+	echo "usage: $prog [-u] [-D destdir] [-p prefix]" >&2
+	exit 1
+}
+
+die() {
+	echo "$prog: $*" >&2
+	exit 1
+}
+
+uninstall=0
+PREFIX=${PREFIX:-/usr/local}
+DESTDIR=${DESTDIR:-}
+while getopts :D:p:u ch; do
+	case $ch in
+	D)	DESTDIR=$OPTARG ;;
+	p)	PREFIX=$OPTARG ;;
+	u)	uninstall=1 ;;
+	:)	usage "-$OPTARG: needs a value" ;;
+	*)	usage "-$OPTARG: unknown option" ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 0 ] || usage "$1: no operands"
+case $PREFIX in
+/*)	;;
+*)	die "PREFIX $PREFIX: not an absolute path" ;;
+esac
+case $DESTDIR in
+''|/*)	;;
+*)	die "DESTDIR $DESTDIR: not an absolute path" ;;
+esac
+P=$DESTDIR$PREFIX
+TOOLS="mplock-patch buildtime"
+
+# The manual pages of the tools, relative to share/man.
+pages() {
+	(cd "$ROOT/share/man" && ls man1/*.1 man8/*.8 2>/dev/null)
+}
+
+# The files mplock-patch installs into an OpenBSD tree, as its own
+# listing finds them: no build outputs, editor or patch(1) leftovers,
+# dot files or obj directories.
+payload() {
+	(cd "$ROOT" && find sys share/man/man9 regress/sys/kern \
+	    \( -name obj -o -name 'obj.*' -o -name CVS -o -name '.?*' \) \
+	    -prune -o -type f \
+	    ! -name '*.o' ! -name '*.d' ! -name '*.core' ! -name '*.orig' \
+	    ! -name '*.rej' ! -name '*~' ! -name '*.tmp' ! -name ktrace.out \
+	    ! -name 'mplocktest' ! -name 'mplocktest-*' \
+	    ! -name 'mplockbench' ! -name 'mplockbench-*' -print) | sort
+}
+
+if [ "$uninstall" -eq 1 ]; then
+	for t in $TOOLS; do
+		rm -f "$P/bin/$t" || exit 1
+	done
+	for m in $(pages); do
+		rm -f "$P/man/$m" || exit 1
+	done
+	rm -rf "$P/share/mplock" || exit 1
+	echo "$prog: removed mplock-patch, buildtime, their manual pages and" \
+	    "$PREFIX/share/mplock${DESTDIR:+ (under $DESTDIR)}"
+	exit 0
+fi
+
+[ -f "$ROOT/sys/sys/mplock.h" ] || die "$ROOT: not an mplock checkout"
+version=$(cd "$ROOT" && git describe --always --dirty 2>/dev/null) ||
+    version=unknown
+
+# The payload goes to a new directory beside the old one, which it
+# replaces once it is complete.
+new=$P/share/mplock.new.$$
+trap 'rm -rf "$new"' EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+mkdir -p "$P/bin" "$new" || exit 1
+payload >"$new/.list" || die "cannot list the files of $ROOT"
+while read -r f; do
+	d=$(dirname "$f")
+	mkdir -p "$new/$d" && cp "$ROOT/$f" "$new/$f" ||
+	    die "cannot copy $f to $new"
+done <"$new/.list"
+rm -f "$new/.list"
+echo "$version" >"$new/VERSION" || die "cannot write $new/VERSION"
+rm -rf "$P/share/mplock" && mv "$new" "$P/share/mplock" ||
+    die "cannot install $P/share/mplock"
+for t in $TOOLS; do
+	cp "$ROOT/tools/$t" "$P/bin/$t.new" &&
+	    chmod 755 "$P/bin/$t.new" &&
+	    mv -f "$P/bin/$t.new" "$P/bin/$t" ||
+	    die "cannot install $P/bin/$t"
+done
+for m in $(pages); do
+	mkdir -p "$P/man/${m%/*}" &&
+	    cp "$ROOT/share/man/$m" "$P/man/$m" && chmod 644 "$P/man/$m" ||
+	    die "cannot install $P/man/$m"
+done
+echo "$prog: installed mplock-patch and buildtime in $PREFIX/bin, their" \
+    "manual pages in $PREFIX/man, mplock $version in" \
+    "$PREFIX/share/mplock${DESTDIR:+ (under $DESTDIR)}"
