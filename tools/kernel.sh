@@ -15,12 +15,13 @@
 #
 # The tree: the vendored snapshot (../shared/vendor/openbsd-src.tar.xz,
 # or $MPLOCK_VENDOR), or a user's tree given as SRC=/usr/src.  Either is
-# copied (sys/, usr.sbin/config/ and the two Makefiles the patch edits)
-# to a scratch tree under build/, never changed in place.
+# copied (sys/ and usr.sbin/config/; mplock-patch patches a tree
+# without share/ and regress/) to a scratch tree under build/, never
+# changed in place.
 #
 # Pipeline: scratch tree -> "mplock-patch apply" -> (mutant) ->
 # config(8) built from the tree's usr.sbin/config (cached) ->
-# "mplock-patch config amd64 -p qemu" -> config(8) -> make with the
+# "mplock-patch config -p qemu amd64" -> config(8) -> make with the
 # generated Makefile (tools/kernel/toolchain.sh lists every toolchain
 # substitution) -> pxeboot from the tree's sys/arch/amd64/stand
 # (cached) -> init (tools/kernel/init.c) on an FFS image (makefs) with a
@@ -172,12 +173,9 @@ fi
 # --- The scratch tree, patched.
 S=$RUN/src
 echo "kernel.sh: $name: patching a copy of $TREE"
-mkdir -p "$S/share/man/man9" "$S/regress/sys/kern" "$S/usr.sbin" ||
-    kdie "cannot make $S"
+mkdir -p "$S/usr.sbin" || kdie "cannot make $S"
 cp -pR "$TREE/sys" "$S/sys" &&
-    cp -pR "$TREE/usr.sbin/config" "$S/usr.sbin/config" &&
-    cp -p "$TREE/share/man/man9/Makefile" "$S/share/man/man9/Makefile" &&
-    cp -p "$TREE/regress/sys/kern/Makefile" "$S/regress/sys/kern/Makefile" ||
+    cp -pR "$TREE/usr.sbin/config" "$S/usr.sbin/config" ||
     kdie "cannot copy $TREE to $S"
 sh "$ROOT/tools/mplock-patch" apply "$S" >"$RUN/patch.log" 2>&1 || {
 	cat "$RUN/patch.log" >&2
@@ -202,7 +200,7 @@ KNAME=QEMU.$(upper "$be")${debug:+.DEBUG}
 set -- -b "$be" -n "$KNAME" -p qemu -s "$S"
 [ -n "$debug" ] && set -- "$@" -w -l -d
 [ -n "$torture" ] && set -- "$@" -o MPLOCK_TORTURE
-sh "$ROOT/tools/mplock-patch" config amd64 "$@" >>"$RUN/patch.log" 2>&1 || {
+sh "$ROOT/tools/mplock-patch" config "$@" amd64 >>"$RUN/patch.log" 2>&1 || {
 	cat "$RUN/patch.log" >&2
 	kdie "mplock-patch config failed"
 }

@@ -2,8 +2,8 @@
 # config(8) binary.  Sourced after common.sh.
 #
 # config_variants
-#	One line per config: the arguments to "mplock-patch config ARCH"
-#	after the arch: each backend with each set of -w, -l and -d, each
+#	One line per config: the options of "mplock-patch config", which
+#	go before the arch: each backend with each set of -w, -l and -d, each
 #	profile, and each MPLOCK_* option of the tool's table (a number
 #	where it takes one).
 # config_check_all CONFIG8 SRC [ARCH ...]
@@ -68,8 +68,8 @@ config_check_all() {
 			_ck_n=$((_ck_n + 1))
 			_ck_f=$_ck_src/sys/arch/$_ck_a/conf/CK.MP
 			# shellcheck disable=SC2086
-			sh "$CC_TOOL" config "$_ck_a" -n CK.MP -s "$_ck_src" \
-			    $_ck_v >/dev/null 2>"$_ck_b.err" || {
+			sh "$CC_TOOL" config -n CK.MP -s "$_ck_src" \
+			    $_ck_v "$_ck_a" >/dev/null 2>"$_ck_b.err" || {
 				echo "FAIL $_ck_a $_ck_v: mplock-patch:" \
 				    "$(cat "$_ck_b.err")"
 				_ck_rc=1
@@ -77,7 +77,7 @@ config_check_all() {
 			}
 			cp "$_ck_f" "$_ck_b.first"
 			# The same choices reversed: the same file.
-			sh "$CC_TOOL" config "$_ck_a" -n CK.MP -s "$_ck_src" \
+			sh "$CC_TOOL" config -n CK.MP -s "$_ck_src" \
 			    $(echo "$_ck_v" | awk '{
 				for (i = 1; i <= NF; i++) {
 					u[++n] = $i
@@ -86,7 +86,7 @@ config_check_all() {
 				}
 				for (i = n; i >= 1; i--)
 					printf "%s ", u[i]
-			    }') \
+			    }') "$_ck_a" \
 			    >/dev/null 2>&1 &&
 			    cmp -s "$_ck_f" "$_ck_b.first" || {
 				echo "FAIL $_ck_a $_ck_v: not the same file" \

@@ -40,14 +40,18 @@ same_as() {
 }
 
 # The files apply must install: what git tracks (or would) under the
-# installed paths, found independently of the tool's own listing.
+# installed paths, found independently of the tool's own listing: sys/,
+# the section 9 pages, the regress tests less the verification
+# material (litmus tests, models, mutants, the TSan shim, benchmarks).
 expected_files() {
 	if (cd "$ROOT" && git rev-parse --git-dir) >/dev/null 2>&1; then
 		(cd "$ROOT" && git ls-files -co --exclude-standard sys \
-		    share/man regress/sys/kern)
+		    share/man/man9 regress/sys/kern)
 	else
-		(cd "$ROOT" && find sys share/man regress/sys/kern -type f)
-	fi | LC_ALL=C sort
+		(cd "$ROOT" && find sys share/man/man9 regress/sys/kern -type f)
+	fi | grep -v '^regress/sys/kern/mplock/\(litmus\|model\|mutants\|shim/tsan\)/' |
+	    grep -v '^regress/sys/kern/mplock/\(bench\.[ch]\|ckbench\.c\|mplockbench\.c\)$' |
+	    LC_ALL=C sort
 }
 
 # bmake's view of a Makefile's variable, with OpenBSD's .mk files
@@ -281,7 +285,6 @@ refuse no-man9-makefile "share/man/man9/Makefile: missing" \
     m_rm share/man/man9/Makefile
 refuse no-regress-makefile "regress/sys/kern/Makefile: missing" \
     m_rm regress/sys/kern/Makefile
-refuse no-man9-dir "share/man/man9: no such directory" m_rm share/man/man9
 refuse_diff ticket-comment-moved \
     'no "#ifdef __USE_MI_MPLOCK" followed by "/* Ticket lock implementation */"' \
     m_sed "$KL" '/^\/\* Ticket lock implementation \*\//i\
@@ -540,18 +543,18 @@ refuse_ext ddb-missing "sys/ddb/db_command.c: missing" \
 config_cases() {
 	_t=$(fresh config)
 	_err=$PT/err
-	sh "$TOOL" config amd64 -s "$_t" 2>"$_err" && return 1
+	sh "$TOOL" config -s "$_t" amd64 2>"$_err" && return 1
 	grep -q "not patched by mplock-patch" "$_err" || return 1
 	MPLOCK_ROOT=$EXT sh "$TOOL" apply "$_t" >/dev/null || return 1
 	tree_sig "$_t" >"$_t.sig"
 	for _bad in "vax:not a multiprocessor arch" \
 	    "hppa:hppa keeps its own MD kernel lock" \
 	    "sparc64:no sys/arch/sparc64/conf/GENERIC.MP" \
-	    "amd64 -b clh:clh: no such backend" \
-	    "amd64 -o MPLOCK_TICKET:choose the backend with -b" \
-	    "amd64 -o lower:not a kernel option name" \
-	    "amd64 -n GENERIC.MP:the stock configs are not ours to write"; do
-		sh "$TOOL" config ${_bad%%:*} -s "$_t" 2>"$_err" && {
+	    "-b clh amd64:clh: no such backend" \
+	    "-o MPLOCK_TICKET amd64:choose the backend with -b" \
+	    "-o lower amd64:not a kernel option name" \
+	    "-n GENERIC.MP amd64:the stock configs are not ours to write"; do
+		sh "$TOOL" config -s "$_t" ${_bad%%:*} 2>"$_err" && {
 			echo "config ${_bad%%:*} succeeded"
 			return 1
 		}
@@ -563,11 +566,11 @@ config_cases() {
 	done
 	# Not ours: refused.
 	cp "$_t/sys/arch/amd64/conf/GENERIC" "$_t/sys/arch/amd64/conf/MINE.MP"
-	sh "$TOOL" config amd64 -n MINE.MP -s "$_t" 2>"$_err" && return 1
+	sh "$TOOL" config -n MINE.MP -s "$_t" amd64 2>"$_err" && return 1
 	grep -q "MINE.MP exists and is not ours" "$_err" || return 1
 	rm "$_t/sys/arch/amd64/conf/MINE.MP"
 
-	sh "$TOOL" config amd64 -s "$_t" >"$PT/out" || return 1
+	sh "$TOOL" config -s "$_t" amd64 >"$PT/out" || return 1
 	cat "$PT/out"
 	_c=$_t/sys/arch/amd64/conf/MLOCK.MP
 	grep -qx 'include "arch/amd64/conf/GENERIC.MP"' "$_c" || return 1
@@ -579,8 +582,8 @@ config_cases() {
 	grep -qF "cd $_t/sys/arch/amd64/compile/MLOCK.MP && make obj && make config && make && make install" \
 	    "$PT/out" || return 1
 	# Again, other options: ours, so rewritten.
-	MPLOCK_ROOT=$EXT sh "$TOOL" config amd64 -b ticket -w -l -d \
-	    -o MPLOCK_DEBUG_NEVENTS=64 -s "$_t" >/dev/null || return 1
+	MPLOCK_ROOT=$EXT sh "$TOOL" config -b ticket -w -l -d \
+	    -o MPLOCK_DEBUG_NEVENTS=64 -s "$_t" amd64 >/dev/null || return 1
 	for _o in MPLOCK_TICKET WITNESS MP_LOCKDEBUG MPLOCK_DEBUG \
 	    MPLOCK_DEBUG_NEVENTS=64
 	do
@@ -590,7 +593,7 @@ config_cases() {
 			return 1
 		}
 	done
-	sh "$TOOL" config arm64 -n MLOCK-TICKET.MP -b ticket -s "$_t" \
+	sh "$TOOL" config -n MLOCK-TICKET.MP -b ticket -s "$_t" arm64 \
 	    >/dev/null || return 1
 	grep -qx 'include "arch/arm64/conf/GENERIC.MP"' \
 	    "$_t/sys/arch/arm64/conf/MLOCK-TICKET.MP" || return 1
@@ -615,7 +618,7 @@ config_no_debug() {
 	done
 	MPLOCK_ROOT=$_r sh "$TOOL" apply "$_t" >/dev/null || return 1
 	tree_sig "$_t" >"$_t.sig"
-	MPLOCK_ROOT=$_r sh "$TOOL" config amd64 -d -s "$_t" 2>"$PT/err" &&
+	MPLOCK_ROOT=$_r sh "$TOOL" config -d -s "$_t" amd64 2>"$PT/err" &&
 	    return 1
 	grep -q "has no sys/kern/kern_mplock_debug.c" "$PT/err" || return 1
 	same_as "$_t.sig" "$_t"
@@ -686,7 +689,7 @@ d1_names() {
 	tree_sig "$_t" >"$_t.sig"
 	for _n in '*' 'a b' 'X"Y' '-x' "it's" 'a?' '[A]' 'a;b' '$(x)' \
 	    '..' '.hidden' 'a/b' ''; do
-		sh "$TOOL" config amd64 -n "$_n" -s "$_t" >"$PT/out" \
+		sh "$TOOL" config -n "$_n" -s "$_t" amd64 >"$PT/out" \
 		    2>"$PT/err" && {
 			echo "config -n '$_n' accepted"
 			return 1
@@ -773,8 +776,8 @@ t_check patch/defect4/killed-revert-finished d4_killed_revert
 d7_config_options() {
 	_t=$(fresh d7)
 	sh "$TOOL" apply "$_t" >/dev/null || return 1
-	sh "$TOOL" config amd64 -s "$_t" -w -w -o DDB -o MULTIPROCESSOR \
-	    -o WITNESS >/dev/null 2>"$PT/err" || return 1
+	sh "$TOOL" config -s "$_t" -w -w -o DDB -o MULTIPROCESSOR \
+	    -o WITNESS amd64 >/dev/null 2>"$PT/err" || return 1
 	cat "$PT/err"
 	_c=$_t/sys/arch/amd64/conf/MLOCK.MP
 	cat "$_c"
@@ -788,8 +791,8 @@ d7_config_options() {
 	mkdir -p "$PT/globdir"
 	: >"$PT/globdir/WITNESS_GLOB"
 	for _o in MPLOCK_FOO MPLOCK_DEBUGX '*' 'W*' 'A B' 'a'; do
-		(cd "$PT/globdir" && sh "$TOOL" config amd64 -o "$_o" \
-		    -s "$_t") >/dev/null 2>"$PT/err" && {
+		(cd "$PT/globdir" && sh "$TOOL" config -o "$_o" \
+		    -s "$_t" amd64) >/dev/null 2>"$PT/err" && {
 			echo "-o '$_o' accepted"
 			return 1
 		}
@@ -818,7 +821,7 @@ diff_modes() {
 	sh "$TOOL" apply "$_a" >/dev/null || return 1
 	_p=$(fresh dm-patch)
 	sh "$TOOL" diff -k "$_p" >"$PT/k.diff" 2>"$PT/k.stat" || return 1
-	sh "$TOOL" diff --regress "$_p" >"$PT/r.diff" 2>"$PT/r.stat" ||
+	sh "$TOOL" diff -r "$_p" >"$PT/r.diff" 2>"$PT/r.stat" ||
 	    return 1
 	sh "$TOOL" diff -q -k -b mlock "$_p" >"$PT/kb.diff" 2>"$PT/kb.stat" ||
 	    return 1
@@ -933,4 +936,337 @@ else
 	cp -Rp "$_v" "$_t"
 	sh "$TOOL" apply "$_t" >/dev/null &&
 	    t_check patch/config/config8 config_every "$MPLOCK_CONFIG8" "$_t"
+fi
+
+# ---------------------------------------------------------------------
+# Issue 17: OpenBSD's conventions, status, config keeping hand edits,
+# trees that hold only sys/ (or are sys itself).  Each test failed with
+# the tool before these changes.
+
+# usage_ok FILE: FILE (stderr) is one or more "mplock-patch: " lines,
+# then the usage: "usage: mplock-patch ..." and indented lines.
+usage_ok() {
+	awk 'u == 0 && /^mplock-patch: / { m++; next }
+	    u == 0 && /^usage: mplock-patch [a-z]/ { u = 1; next }
+	    u == 1 && /^        *(mplock-patch |\[)/ { next }
+	    { bad = 1; print "stray line: " $0 }
+	    END { exit !(u == 1 && !bad) }' "$1" && return 0
+	cat "$1"
+	return 1
+}
+
+# conv EXPECTED-FIRST-LINE ARGS...: exit 1, nothing on stdout, the
+# message (if any) and the usage on stderr.
+conv() {
+	_want=$1
+	shift
+	sh "$TOOL" "$@" >"$PT/out" 2>"$PT/err"
+	_rc=$?
+	[ "$_rc" -eq 1 ] || { echo "$*: exit $_rc, not 1"; return 1; }
+	[ ! -s "$PT/out" ] || { echo "$*: wrote to stdout"; return 1; }
+	usage_ok "$PT/err" || { echo "$*: not the usage"; return 1; }
+	[ -z "$_want" ] || [ "$(head -n 1 "$PT/err")" = "$_want" ] || {
+		echo "$*: first line \"$(head -n 1 "$PT/err")\", not" \
+		    "\"$_want\""
+		return 1
+	}
+}
+
+usage_conventions() {
+	_t=$(fresh conv)
+	tree_sig "$_t" >"$_t.sig"
+	conv "usage: mplock-patch apply [-r] tree" || return 1
+	conv "mplock-patch: bogus: unknown command" bogus || return 1
+	conv "mplock-patch: unknown option -- x" config -x amd64 || return 1
+	conv "mplock-patch: unknown option -- h" config -h amd64 || return 1
+	conv "mplock-patch: option requires an argument -- b" \
+	    config -b || return 1
+	conv "mplock-patch: option requires an argument -- s" \
+	    config -w -s || return 1
+	conv "mplock-patch: unknown option -- -" diff --kernel "$_t" ||
+	    return 1
+	conv "mplock-patch: unknown option -- -" diff --regress "$_t" ||
+	    return 1
+	conv "mplock-patch: unknown option -- z" apply -z "$_t" || return 1
+	conv "mplock-patch: unknown option -- f" check -f "$_t" || return 1
+	conv "mplock-patch: unknown option -- k" revert -k "$_t" || return 1
+	conv "mplock-patch: unknown option -- q" status -q "$_t" || return 1
+	conv "mplock-patch: unknown option -- r" revert -r "$_t" || return 1
+	conv "" diff -k -r "$_t" || return 1
+	# Operands before options, an operand missing or one too many.
+	conv "" config amd64 -s "$_t" || return 1
+	conv "" config -s "$_t" || return 1
+	conv "" apply || return 1
+	conv "" apply "$_t" "$_t" || return 1
+	conv "" status || return 1
+	conv "" revert "$_t" -f || return 1
+	same_as "$_t.sig" "$_t" || return 1
+	# help and -h: the summary on stdout, exit 0.
+	for _h in help -h; do
+		sh "$TOOL" $_h >"$PT/out" 2>"$PT/err" || {
+			echo "$_h: exit $?"
+			return 1
+		}
+		[ ! -s "$PT/err" ] || { echo "$_h: wrote to stderr"; return 1; }
+		for _c in apply check config diff revert status; do
+			grep -q "^	$_c	" "$PT/out" || {
+				echo "$_h: no summary of $_c"
+				cat "$PT/out"
+				return 1
+			}
+		done
+	done
+	# Errors past the usage: prefixed, exit 1.
+	sh "$TOOL" config -b nosuch -s "$_t" amd64 2>"$PT/err"
+	[ $? -eq 1 ] && grep -q '^mplock-patch: ' "$PT/err" || return 1
+	sh "$TOOL" status "$PT/nonexistent" 2>"$PT/err"
+	[ $? -eq 1 ] && grep -q '^mplock-patch: .*no such directory' \
+	    "$PT/err" || return 1
+	# The licence header.
+	sed -n 3p "$TOOL" | grep -qx '# Copyright (c) 2026 The mplock authors' &&
+	    grep -q '^# Permission to use, copy, modify, and distribute' "$TOOL"
+}
+t_check patch/issue17/usage-conventions usage_conventions
+
+# status: 1 unpatched, 0 patched and intact, 2 damaged.
+status_cases() {
+	_t=$(fresh status)
+	sh "$TOOL" status "$_t" >"$PT/out" 2>"$PT/err"
+	[ $? -eq 1 ] || { echo "unpatched: not 1"; return 1; }
+	grep -q 'not patched' "$PT/out" || return 1
+	sh "$TOOL" apply "$_t" >/dev/null || return 1
+	sh "$TOOL" status "$_t" >"$PT/out" 2>"$PT/err" || {
+		echo "patched: exit $?"
+		cat "$PT/out" "$PT/err"
+		return 1
+	}
+	cat "$PT/out"
+	_v=unknown
+	if [ -e "$ROOT/.git" ]; then
+		_v=$(git -C "$ROOT" rev-parse --short HEAD)
+	fi
+	grep -qx "version: $_v" "$PT/out" || return 1
+	grep -qx "default backend: $DEFAULT_BACKEND" "$PT/out" || return 1
+	grep -Eq '^applied: [0-9]{4}-[0-9]{2}-[0-9]{2}T' "$PT/out" || return 1
+	grep -qx "	changed $KL" "$PT/out" || return 1
+	grep -qx "	added sys/kern/kern_mplock.c" "$PT/out" || return 1
+	grep -q 'since' "$PT/out" && return 1
+	# The version of an installed copy: its VERSION file.
+	_r=$PT/root-version
+	rm -rf "$_r"
+	mkdir -p "$_r"
+	cp -R "$ROOT/sys" "$ROOT/share" "$ROOT/regress" "$_r/"
+	echo "1.2.3" >"$_r/VERSION"
+	_t2=$(fresh status-version)
+	MPLOCK_ROOT=$_r sh "$TOOL" apply "$_t2" >/dev/null || return 1
+	sh "$TOOL" status "$_t2" | grep -qx 'version: 1.2.3' || return 1
+	MPLOCK_ROOT=$_r sh "$TOOL" revert "$_t2" >/dev/null || return 1
+	# A config: listed with its backend; edited: damaged.
+	sh "$TOOL" config -b ticket -s "$_t" amd64 >/dev/null || return 1
+	sh "$TOOL" status "$_t" >"$PT/out" || return 1
+	grep -q 'added sys/arch/amd64/conf/MLOCK.MP (config, backend ticket)' \
+	    "$PT/out" || { cat "$PT/out"; return 1; }
+	# A changed file: 2, and which.
+	cp "$_t/$KL" "$PT/kl.save"
+	echo "/* local */" >>"$_t/$KL"
+	sh "$TOOL" status "$_t" >"$PT/out" 2>"$PT/err"
+	[ $? -eq 2 ] || { echo "changed file: not 2"; return 1; }
+	grep -qx "	changed $KL (changed since)" "$PT/out" || return 1
+	cat "$PT/kl.save" >"$_t/$KL"
+	# A removed file: 2.
+	mv "$_t/sys/kern/kern_mplock.c" "$PT/km.save"
+	sh "$TOOL" status "$_t" >"$PT/out" 2>"$PT/err"
+	[ $? -eq 2 ] || { echo "removed file: not 2"; return 1; }
+	grep -q 'kern_mplock.c (removed since)' "$PT/out" || return 1
+	mv "$PT/km.save" "$_t/sys/kern/kern_mplock.c"
+	sh "$TOOL" status "$_t" >/dev/null || return 1
+	# An apply that did not finish: 2.
+	_t3=$(fresh status-torn)
+	mkdir "$_t3/.mplock-patch"
+	sh "$TOOL" status "$_t3" >"$PT/out" 2>"$PT/err"
+	[ $? -eq 2 ] || { echo "stray record: not 2"; return 1; }
+	grep -q 'did not finish' "$PT/out" || return 1
+	# A record changed by hand: 2.
+	sh "$TOOL" revert "$_t" >/dev/null || return 1
+	sh "$TOOL" apply "$_t" >/dev/null || return 1
+	echo "Q bogus" >>"$_t/.mplock-patch/journal"
+	sh "$TOOL" status "$_t" >"$PT/out" 2>"$PT/err"
+	[ $? -eq 2 ] || { echo "hand-edited record: not 2"; return 1; }
+	sh "$TOOL" revert -f "$_t" 2>/dev/null && return 1
+	rm -rf "$_t"
+	# A plain file where the record goes: 2.
+	: >"$_t3/.mplock-patch.f"
+	rmdir "$_t3/.mplock-patch" && mv "$_t3/.mplock-patch.f" \
+	    "$_t3/.mplock-patch"
+	sh "$TOOL" status "$_t3" >/dev/null 2>&1
+	[ $? -eq 2 ]
+}
+t_check patch/issue17/status status_cases
+
+# config keeps a hand edit of a config it wrote, unless -f.
+config_hand_edit() {
+	_t=$(fresh config-edit)
+	sh "$TOOL" apply "$_t" >/dev/null || return 1
+	sh "$TOOL" config -s "$_t" amd64 >/dev/null || return 1
+	_c=$_t/sys/arch/amd64/conf/MLOCK.MP
+	# The same config again: not edited, so written again.
+	sh "$TOOL" config -w -s "$_t" amd64 >/dev/null || return 1
+	echo "option		MY_OWN_OPTION" >>"$_c"
+	tree_sig "$_t" >"$_t.sig"
+	sh "$TOOL" config -s "$_t" amd64 >"$PT/out" 2>"$PT/err"
+	[ $? -eq 1 ] || { echo "hand edit overwritten"; return 1; }
+	cat "$PT/err"
+	[ "$(wc -l <"$PT/err")" -eq 1 ] || return 1
+	grep -q '^mplock-patch: .*sys/arch/amd64/conf/MLOCK.MP: changed since' \
+	    "$PT/err" && grep -q -- '-f overwrites it' "$PT/err" || return 1
+	same_as "$_t.sig" "$_t" || return 1
+	grep -qx 'option		MY_OWN_OPTION' "$_c" || return 1
+	# The compile directory's Makefile: the same.
+	echo "# mine" >>"$_t/sys/arch/amd64/compile/MLOCK.MP/Makefile"
+	sh "$TOOL" config -f -s "$_t" amd64 >/dev/null 2>"$PT/err" || {
+		cat "$PT/err"
+		return 1
+	}
+	grep -q MY_OWN_OPTION "$_c" && { echo "-f kept the edit"; return 1; }
+	grep -q mine "$_t/sys/arch/amd64/compile/MLOCK.MP/Makefile" &&
+	    return 1
+	# Another name is another file: the edit there is not looked at.
+	echo "# mine" >>"$_c"
+	sh "$TOOL" config -n OTHER.MP -s "$_t" amd64 >/dev/null || return 1
+	sh "$TOOL" revert -f "$_t" >/dev/null || return 1
+	same_as "$PT/pristine.sig" "$_t"
+}
+t_check patch/issue17/config-keeps-hand-edits config_hand_edit
+
+# The diff from a patched tree is the diff from the unpatched one.
+diff_patched_tree() {
+	_t=$(fresh diff-patched)
+	for _o in "" -k -r -q; do
+		sh "$TOOL" diff $_o "$_t" >"$PT/dp-pristine$_o" \
+		    2>"$PT/dp-pristine$_o.stat" || return 1
+	done
+	sh "$TOOL" apply "$_t" >/dev/null || return 1
+	sh "$TOOL" config -s "$_t" amd64 >/dev/null || return 1
+	for _o in "" -k -r -q; do
+		sh "$TOOL" diff $_o "$_t" >"$PT/dp-patched$_o" \
+		    2>"$PT/dp-patched$_o.stat" || return 1
+		cmp "$PT/dp-pristine$_o" "$PT/dp-patched$_o" || return 1
+		cmp "$PT/dp-pristine$_o.stat" "$PT/dp-patched$_o.stat" ||
+		    return 1
+	done
+	# A hand edit shows, and is said.
+	echo "/* local */" >>"$_t/$KL"
+	sh "$TOOL" diff -q "$_t" >"$PT/dp-edited" 2>"$PT/err" || return 1
+	grep -q "$KL: changed since apply" "$PT/err" || return 1
+	grep -qx '+/\* local \*/' "$PT/dp-edited" || return 1
+	sh "$TOOL" diff -b mlock "$_t" >/dev/null 2>"$PT/err" && return 1
+	grep -q '^mplock-patch: ' "$PT/err" || return 1
+	sh "$TOOL" revert -f "$_t" >/dev/null || return 1
+	same_as "$PT/pristine.sig" "$_t"
+}
+t_check patch/issue17/diff-from-patched-tree diff_patched_tree
+
+# What goes into a full tree: the man9 pages (not this tool's own
+# page) and the regress tests without the verification material.
+installed_set() {
+	_t=$(fresh installed-set)
+	tree_sig "$_t" >"$_t.sig"
+	sh "$TOOL" apply "$_t" >/dev/null || return 1
+	[ ! -e "$_t/share/man/man8/mplock-patch.8" ] || return 1
+	for _x in litmus model mutants shim/tsan bench.c bench.h ckbench.c \
+	    mplockbench.c; do
+		[ ! -e "$_t/regress/sys/kern/mplock/$_x" ] || {
+			echo "installed regress/sys/kern/mplock/$_x"
+			return 1
+		}
+	done
+	for _x in Makefile Makefile.backends mplocktest.c \
+	    mplocktest_debug.c shim/shim.c shim/include/sys/mplock.h; do
+		[ -f "$_t/regress/sys/kern/mplock/$_x" ] || {
+			echo "no regress/sys/kern/mplock/$_x"
+			return 1
+		}
+	done
+	_n=$(find "$_t/regress/sys/kern/mplock" -type f | wc -l)
+	echo "regress files installed: $_n"
+	[ "$_n" -lt 60 ] || return 1
+	sh "$TOOL" revert "$_t" >/dev/null || return 1
+	same_as "$_t.sig" "$_t" || return 1
+	# No share/man/man9: the pages are left out, and said so.
+	rm -rf "$_t/share/man/man9"
+	tree_sig "$_t" >"$_t.sig"
+	sh "$TOOL" apply "$_t" >"$PT/out" || return 1
+	grep -q 'no share/man/man9: the manual pages left out' "$PT/out" ||
+	    return 1
+	[ ! -e "$_t/share/man/man9" ] || return 1
+	[ -f "$_t/regress/sys/kern/mplock/Makefile" ] || return 1
+	sh "$TOOL" revert "$_t" >/dev/null || return 1
+	same_as "$_t.sig" "$_t"
+}
+t_check patch/issue17/installed-set installed_set
+
+# A tree that holds only sys/ (the vendored tree's sys/), and that sys
+# directory given itself: check, apply, status, config, diff, revert,
+# byte for byte and modes (diff -r and the signature).
+sys_only() {	# vendored tree
+	_v=$1
+	for _how in top sys; do
+		_t=$PT/sysonly-$_how
+		chmod -R u+w "$_t" 2>/dev/null
+		rm -rf "$_t" "$_t.orig"
+		mkdir -p "$_t" && cp -Rp "$_v/sys" "$_t/" || return 1
+		cp -Rp "$_t" "$_t.orig" || return 1
+		tree_sig "$_t" >"$_t.sig"
+		_s=$_t _l=sys/
+		[ "$_how" = top ] || _s=$_t/sys _l=
+		sh "$TOOL" status "$_s" >/dev/null
+		[ $? -eq 1 ] || { echo "$_how: status not 1"; return 1; }
+		sh "$TOOL" check "$_s" >"$PT/out" 2>"$PT/err" || {
+			cat "$PT/err"
+			return 1
+		}
+		[ "$(wc -l <"$PT/out")" -lt 40 ] && [ ! -s "$PT/err" ] ||
+		    { cat "$PT/out" "$PT/err"; return 1; }
+		grep -q "change ${_l}kern/kern_lock.c" "$PT/out" || return 1
+		grep -q '^	.*regress/' "$PT/out" && return 1
+		sh "$TOOL" check -r "$_s" 2>"$PT/err" && return 1
+		grep -q 'regress/sys/kern: no such directory' "$PT/err" ||
+		    return 1
+		sh "$TOOL" apply -r "$_s" 2>/dev/null && return 1
+		same_as "$_t.sig" "$_t" || return 1
+		sh "$TOOL" diff -r "$_s" >/dev/null 2>&1 && return 1
+		sh "$TOOL" diff -k "$_s" >"$PT/so.diff" 2>/dev/null || return 1
+		sh "$TOOL" diff "$_s" 2>/dev/null | cmp -s - "$PT/so.diff" ||
+		    return 1
+		grep -q "^Index: ${_l}kern/kern_lock.c\$" "$PT/so.diff" ||
+		    return 1
+		grep '^Index: ' "$PT/so.diff" | grep -v "^Index: ${_l}" &&
+		    return 1
+		sh "$TOOL" apply "$_s" >"$PT/out" || return 1
+		cat "$PT/out"
+		[ -z "$(cd "$_t" && ls -A | grep -v '^sys$' |
+		    grep -v '^\.mplock-patch$')" ] || {
+			echo "$_how: apply made more than sys/: $(ls -A "$_t")"
+			return 1
+		}
+		sh "$TOOL" status "$_s" >"$PT/out" || return 1
+		grep -q "added ${_l}kern/kern_mplock.c" "$PT/out" || return 1
+		sh "$TOOL" diff -k "$_s" 2>/dev/null | cmp - "$PT/so.diff" ||
+		    return 1
+		sh "$TOOL" config -s "$_s" amd64 >"$PT/out" || return 1
+		[ -f "$_t/sys/arch/amd64/conf/MLOCK.MP" ] || return 1
+		grep -qF "cd $_t/sys/arch/amd64/compile/MLOCK.MP &&" \
+		    "$PT/out" || return 1
+		sh "$TOOL" revert "$_s" || return 1
+		diff -r "$_t.orig" "$_t" || return 1
+		same_as "$_t.sig" "$_t" || return 1
+		(cd "$_s" && patch -p0 -s <"$PT/so.diff") || return 1
+		grep -q __USE_MI_MPLOCK "$_t/sys/kern/kern_lock.c" && return 1
+		rm -rf "$_t" "$_t.orig"
+	done
+}
+if _v=$(vendor_tree openbsd-src 2>"$PT/vendor.err"); then
+	t_check patch/issue17/sys-only-tree sys_only "$_v"
+else
+	t_skip patch/issue17/sys-only-tree "no vendored openbsd-src"
 fi

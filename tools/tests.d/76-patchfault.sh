@@ -93,9 +93,9 @@ one_line() {
 # The stages the commands start from: applied; applied with a config
 # (what revert undoes); that with a local change and a file of the
 # user's in a directory apply made (what revert -f is for).
-CONF_ARGS="amd64 -w -d -n FAULT.MP"
+CONF_ARGS="-w -d -n FAULT.MP"
 _t=$(fresh applied) && pt apply "$_t" >/dev/null
-_t=$(fresh configured applied) && pt config $CONF_ARGS -s "$_t" >/dev/null
+_t=$(fresh configured applied) && pt config $CONF_ARGS -s "$_t" amd64 >/dev/null
 cp "$_t/sys/arch/amd64/conf/FAULT.MP" "$PF/FAULT.MP.want"
 _t=$(fresh changed configured)
 echo "/* a local change */" >>"$_t/sys/kern/kern_lock.c"
@@ -107,19 +107,21 @@ steps() {
 	_s=$1
 	shift
 	_t=$(fresh count "$_s")
-	MPLOCK_PATCH_FAULT=count pt "$@" "$_t" 2>&1 >/dev/null |
+	MPLOCK_PATCH_FAULT=count pt "$@" "$_t" $_tail 2>&1 >/dev/null |
 	    sed -n 's/^mplock-patch: steps: //p'
 }
 
 NPOINTS=0
 # cmd_steps CMD: the tree stage CMD starts from (_stage), its arguments
-# (_args) and how many steps it takes there (_n).
+# (_args, the tree follows them, then _tail) and how many steps it
+# takes there (_n).
 cmd_steps() {
+	_tail=
 	case $1 in
 	apply)	_stage=pristine _args=apply ;;
 	revert)	_stage=configured _args=revert ;;
 	revert-f) _stage=changed _args="revert -f" ;;
-	config)	_stage=applied _args="config $CONF_ARGS -s" ;;
+	config)	_stage=applied _args="config $CONF_ARGS -s" _tail=amd64 ;;
 	esac
 	_n=$(steps "$_stage" $_args)
 	[ "$_n" -gt 0 ] 2>/dev/null || { echo "no steps counted"; return 1; }
@@ -144,7 +146,8 @@ sweep() {
 fault_at() {
 	_t=$(fresh f "$_stage")
 	rm -rf "${TMPDIR:?}"/*
-	MPLOCK_PATCH_FAULT=$_mode:$1 pt $_args "$_t" >"$PF/out" 2>"$PF/err"
+	MPLOCK_PATCH_FAULT=$_mode:$1 pt $_args "$_t" $_tail >"$PF/out" \
+	    2>"$PF/err"
 	_rc=$?
 	case $_mode in
 	fail|term)
@@ -168,7 +171,7 @@ fault_at() {
 			return 1; } ;;
 	config:*)
 		# Config runs again, to the same file.
-		pt config $CONF_ARGS -s "$_t" >/dev/null || return 1
+		pt config $CONF_ARGS -s "$_t" amd64 >/dev/null || return 1
 		cmp "$PF/FAULT.MP.want" "$_t/sys/arch/amd64/conf/FAULT.MP" ||
 		    return 1 ;;
 	esac
@@ -376,8 +379,8 @@ fuzz_names() {
 	_acc=0 _ref=0
 	while IFS= read -r _n; do
 		for _how in -n -o; do
-			if (cd "$PF/tmp" && pt config amd64 $_how "$_n" \
-			    -s "$_t") >"$PF/out" 2>"$PF/err"; then
+			if (cd "$PF/tmp" && pt config $_how "$_n" \
+			    -s "$_t" amd64) >"$PF/out" 2>"$PF/err"; then
 				_acc=$((_acc + 1))
 				if [ "$_how" = -n ]; then
 					[ -f "$_t/sys/arch/amd64/conf/$_n" ] ||
@@ -423,9 +426,10 @@ odd_src() {
 		mkdir -p "$PF/odd"
 		rm -rf "$PF/odd/$_n"
 		cp -Rp "$PF/pristine" "$PF/odd/$_n"
-		(cd "$PF/odd" && pt apply "$_n" >/dev/null &&
-		    pt config amd64 -s "$_n" >/dev/null &&
-		    pt revert "$_n" >/dev/null) || {
+		(cd "$PF/odd" && pt apply -- "$_n" >/dev/null &&
+		    pt config -s "$_n" amd64 >/dev/null &&
+		    pt status -- "$_n" >/dev/null &&
+		    pt revert -- "$_n" >/dev/null) || {
 			echo "'$_n' failed"
 			return 1
 		}
@@ -446,15 +450,22 @@ t_check "patchfault/odd-source-names" odd_src
 tmp_every_exit() {
 	_t=$(fresh tmpx)
 	rm -rf "${TMPDIR:?}"/*
-	for _c in "check" "diff" "diff -k" "diff -r -q" "revert" "config amd64 -s"
-	do
-		pt $_c "$_t" >/dev/null 2>&1
+	for _c in "check" "diff" "diff -k" "diff -r -q" "revert" "status" \
+	    "config -s"; do
+		case $_c in
+		config*)	pt $_c "$_t" amd64 ;;
+		*)		pt $_c "$_t" ;;
+		esac >/dev/null 2>&1
 		tmp_clean || { echo "after $_c on the pristine tree"; return 1; }
 	done
 	pt apply "$_t" >/dev/null || return 1
-	for _c in "check" "diff" "apply" "config vax -s" "config amd64 -n * -s" \
-	    "diff -b nosuch" "nosuch"; do
-		pt $_c "$_t" >/dev/null 2>&1
+	for _c in "check" "diff" "apply" "status" "config -s:vax" \
+	    "config -n * -s:amd64" "config -s:amd64 -x" "diff -b nosuch" \
+	    "nosuch" "config -b"; do
+		case $_c in
+		*:*)	(set -f; pt ${_c%:*} "$_t" ${_c#*:}) ;;
+		*)	(set -f; pt $_c "$_t") ;;
+		esac >/dev/null 2>&1
 		tmp_clean || { echo "after $_c on the patched tree"; return 1; }
 	done
 	pt revert "$_t" >/dev/null || return 1

@@ -1,10 +1,10 @@
 # install: "make install" (tools/install.sh) into a temporary PREFIX,
 # then the installed tools run from there and through symlinks in other
-# directories as from the checkout: mplock-patch check, apply and revert
-# on a fixture tree (tools/lib/fixture-tree.sh), revert byte for byte;
-# buildtime help; the manual pages where man(1) finds them; a prefix
-# moved elsewhere still finds its own payload; DESTDIR under BSD make;
-# make uninstall.
+# directories as from the checkout: mplock-patch check, apply, status
+# and revert on a fixture tree (tools/lib/fixture-tree.sh), revert byte
+# for byte; buildtime help; the manual pages where man(1) finds them; a
+# prefix moved elsewhere still finds its own payload; DESTDIR under BSD
+# make; make uninstall.
 
 . "$ROOT/tools/lib/fixture-tree.sh"
 
@@ -77,6 +77,10 @@ it_patch() {
 	for _f in sys/kern/kern_mplock.c share/man/man9/mplock.9; do
 		cmp "$ROOT/$_f" "$_t/$_f" || return 1
 	done
+	# status names the installed version (its VERSION file).
+	(cd / && "$@" status "$_t") >"$_t.status" || return 1
+	grep -qx "version: $(cat "$IP/share/mplock/VERSION")" "$_t.status" ||
+	    { cat "$_t.status"; return 1; }
 	(cd / && "$@" revert "$_t") || return 1
 	diff -r "$IT/pristine" "$_t"
 }
@@ -135,6 +139,12 @@ it_man() {
 	# Where a user's MANPATH finds it.
 	_w=$(MANPATH=$IP/man man -w buildtime) || return 1
 	[ "$_w" = "$IP/man/man1/buildtime.1" ] ||
+	    { echo "man -w: $_w"; return 1; }
+	[ ! -f "$ROOT/share/man/man8/mplock-patch.8" ] && return 0
+	man -l "$IP/man/man8/mplock-patch.8" | grep -q 'mplock-patch' ||
+	    return 1
+	_w=$(MANPATH=$IP/man man -w 8 mplock-patch) || return 1
+	[ "$_w" = "$IP/man/man8/mplock-patch.8" ] ||
 	    { echo "man -w: $_w"; return 1; }
 }
 if command -v man >/dev/null 2>&1; then
