@@ -18,6 +18,14 @@ all:
 test:
 	@${SH} tools/test.sh
 
+# make test with every long matrix in full where make test runs a slice:
+# every backend on every cross target and with every seeded bug of the
+# front end, the md stress tests at full length.  (The kernel compile
+# matrix in full is kcompile-full; the patch tool under every fault,
+# test-patchfault; every booted backend, kernel-test.)
+test-full:
+	@MPLOCK_FULL=1 ${SH} tools/test.sh
+
 bench:
 	@${SH} tools/bench.sh
 
@@ -86,6 +94,6 @@ uninstall:
 clean:
 	rm -rf build
 
-.PHONY: all test test-patchfault test-flaky test-cross kcompile-full bench \
+.PHONY: all test test-full test-patchfault test-flaky test-cross kcompile-full bench \
 	lint verify clean patch patch-kernel patch-regress apply revert kernel \
 	kernel-test install uninstall

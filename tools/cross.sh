@@ -14,4 +14,7 @@ if [ $# -gt 0 ]; then
 	CROSS_TARGETS=$*
 	export CROSS_TARGETS
 fi
+# Every backend on every target (make test takes a slice).
+MPLOCK_FULL=${MPLOCK_FULL:-1}
+export MPLOCK_FULL
 exec sh "$ROOT/tools/test.sh" kcompile cross

@@ -18,8 +18,8 @@
 #
 #	tools/flaky.sh [-n runs] [-l loaders] [suite ...]
 #
-# Runs the suites (default: mutants debug cross kernel) once with
-# FLAKY_LOG set, so that every seeded bug whose catch depends on a run
+# Runs the suites (default: mutants debug cross kernel) once, in full
+# (MPLOCK_FULL=1: every backend), with FLAKY_LOG set, so that every seeded bug whose catch depends on a run
 # (t_run_fails, and the kernel suite's seeded boots) notes its command
 # and builds what it runs.  Then, with LOADERS (2) busy loops beside
 # them, runs each noted command RUNS (10) times and judges each run as
@@ -74,7 +74,8 @@ export FLAKY_LOG
 
 # The suites themselves, without the load: they build what the seeded
 # bugs run and note the commands.
-KERNEL_SEEDED=1 sh "$ROOT/tools/test.sh" $suites >"$FD/suites.log" 2>&1
+MPLOCK_FULL=1 KERNEL_SEEDED=1 sh "$ROOT/tools/test.sh" $suites \
+    >"$FD/suites.log" 2>&1
 n=$(wc -l <"$FLAKY_LOG" | tr -d ' ')
 [ "$n" -gt 0 ] || {
 	echo "flaky: no seeded bug noted (see $FD/suites.log)"

@@ -20,6 +20,24 @@ HARNESS_CFLAGS="-std=gnu99 -O2 -g $KERNEL_WARNINGS -pthread"
 
 CC=${CC:-cc}
 
+# slice_backends N: the backends make test runs where a matrix of
+# targets (or seeded bugs) times backends is long: the default backend
+# and, of the others, the one N picks (N counts the targets), so that
+# every backend runs on some target.  MPLOCK_FULL=1 (make test-full,
+# make test-cross, make test-flaky): every backend.
+slice_backends() {
+	if [ "${MPLOCK_FULL:-0}" = 1 ]; then
+		echo "$BACKENDS"
+		return
+	fi
+	_sn=$1
+	_so=$(echo " $BACKENDS " | sed "s/ $DEFAULT_BACKEND / /")
+	set -- $_so
+	[ $# -gt 0 ] || { echo "$DEFAULT_BACKEND"; return; }
+	_si=$((_sn % $# + 1))
+	eval "echo \"$DEFAULT_BACKEND \${$_si}\""
+}
+
 upper() {
 	echo "$1" | tr 'abcdefghijklmnopqrstuvwxyz' 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
 }

@@ -5,8 +5,10 @@
 # build without them (arm64, say, waits differently without
 # MP_LOCKDEBUG).
 
-q=
-[ -n "${MPLOCK_QUICK:-}" ] && q=-q
+# The stress tests at full length run in suite regress; here, in quick
+# mode unless MPLOCK_FULL=1 (make test-full).
+q=-q
+[ "${MPLOCK_FULL:-0}" = 1 ] && [ -z "${MPLOCK_QUICK:-}" ] && q=
 if [ -z "$HOST_MDARCH" ]; then
 	t_skip "md" "no sys/arch header for $(uname -m)"
 else

@@ -9,7 +9,9 @@
 # these runs execute the MD code, they cannot catch a missing barrier.
 # Seeded bugs in an arch header whose "# cross:" line names a target
 # run there and must be caught.  $CROSS_TARGETS limits the targets
-# (tools/cross.sh sets it).
+# (tools/cross.sh sets it).  make test runs each target with the default
+# backend and one other, in turn (slice_backends); MPLOCK_FULL=1 (make
+# test-cross, make test-full) with every backend.
 
 . "$ROOT/tools/lib/cross.sh"
 
@@ -22,7 +24,9 @@ cross_missing() {
 	fi
 }
 
+xi=0
 for x in ${CROSS_TARGETS:-$(cross_targets)}; do
+	xi=$((xi + 1))
 	if ! cross_info "$x"; then
 		t_fail "cross/$x" "unknown target"
 		continue
@@ -54,7 +58,7 @@ for x in ${CROSS_TARGETS:-$(cross_targets)}; do
 		intr_ok=0
 	fi
 
-	for be in $BACKENDS; do
+	for be in $(slice_backends "$xi"); do
 		n=cross/$x/$be
 		b=$d/$be
 		if ! CC=$X_CC MDARCH=$X_MDARCH harness_build "$b" "$be" \
