@@ -8,6 +8,8 @@
 #	binary) and HERD_LIB (the models it ships: aarch64.cat, ...).
 #	Returns 77 (skip) when the tarball or OCaml/dune/menhir are
 #	missing, 1 when the build fails (log in $OBJ/herd7/build.log).
+# herd_prebuild LOG, herd_wait
+#	The same build in the background, and waiting for it.
 # herd_run MODEL FILE
 #	herd7 with that model on one litmus test; prints its output.
 
@@ -15,6 +17,7 @@ HERD_PKG=herdtools7-7.56.3
 HERD_DIR=$OBJ/herd7
 
 herd_build() {
+	herd_wait
 	_hsrc=$(vendor_tree "$HERD_PKG") || return $?
 	_hsum=$(cat "$_hsrc/.extracted")
 	HERD=$HERD_DIR/bin/herd.exe
@@ -51,6 +54,32 @@ herd_build() {
 	# The binary is all that is needed: drop dune's build tree.
 	rm -rf "$HERD_DIR/src"
 	echo "$_hsum" >"$HERD_DIR/bin/.built"
+}
+
+# herd_prebuild LOG: herd_build in the background, niced, so that the
+# build overlaps the suites before the litmus tests (tools/test.sh);
+# herd_build waits for it.  $HERD_DIR.lock holds its process id.
+herd_prebuild() {
+	mkdir -p "$OBJ" && mkdir "$HERD_DIR.lock" 2>/dev/null || return 0
+	(
+		trap 'rm -rf "$HERD_DIR.lock"' EXIT
+		herd_build
+	) >"$1" 2>&1 </dev/null &
+	echo $! >"$HERD_DIR.lock/pid"
+}
+
+# herd_wait: until a background herd_build has ended (or is gone).
+herd_wait() {
+	[ -d "$HERD_DIR.lock" ] || return 0
+	_hp=$(cat "$HERD_DIR.lock/pid" 2>/dev/null)
+	while [ -d "$HERD_DIR.lock" ]; do
+		if [ -n "$_hp" ] && ! kill -0 "$_hp" 2>/dev/null; then
+			rm -rf "$HERD_DIR.lock"
+			break
+		fi
+		sleep 2
+		[ -n "$_hp" ] || _hp=$(cat "$HERD_DIR.lock/pid" 2>/dev/null)
+	done
 }
 
 herd_run() {
