@@ -63,6 +63,7 @@ herd_prebuild() {
 	mkdir -p "$OBJ" && mkdir "$HERD_DIR.lock" 2>/dev/null || return 0
 	(
 		trap 'rm -rf "$HERD_DIR.lock"' EXIT
+		HERD_PREBUILD=1
 		herd_build
 	) >"$1" 2>&1 </dev/null &
 	echo $! >"$HERD_DIR.lock/pid"
@@ -70,7 +71,8 @@ herd_prebuild() {
 
 # herd_wait: until a background herd_build has ended (or is gone).
 herd_wait() {
-	[ -d "$HERD_DIR.lock" ] || return 0
+	# Not the background build itself, which holds the lock.
+	[ -z "${HERD_PREBUILD:-}" ] && [ -d "$HERD_DIR.lock" ] || return 0
 	_hp=$(cat "$HERD_DIR.lock/pid" 2>/dev/null)
 	while [ -d "$HERD_DIR.lock" ]; do
 		if [ -n "$_hp" ] && ! kill -0 "$_hp" 2>/dev/null; then
