@@ -15,14 +15,8 @@ tree=$(vendor_tree openbsd-src) || die "no vendored OpenBSD tree"
 tmp=$OBJ/diffsize
 mkdir -p "$tmp"
 
-echo "# date: $(date -u +%Y-%m-%dT%H:%MZ)"
-model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null |
-    sed q)
-[ -n "$model" ] || model=$(sysctl -n hw.model 2>/dev/null)
-echo "# machine: $(uname -srm), $(ncpu_online) CPUs, ${model:-unknown CPU}"
-echo "# command: sh tools/diffsize.sh"
-echo "# source: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null ||
-    echo unknown), vendored openbsd-src.tar.xz" \
+results_header "sh tools/diffsize.sh"
+echo "# vendored: openbsd-src.tar.xz" \
     "$(sha256sum <"$VENDOR/openbsd-src.tar.xz" | cut -c1-12)"
 echo "# columns: options of mplock-patch diff, lines of the diff, files," \
     "lines added, lines removed"

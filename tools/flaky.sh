@@ -55,15 +55,7 @@ esac
 [ "$runs" -ge 1 ] || usage
 suites=${*:-mutants debug cross kernel}
 
-# The header of a results file (doc/results/README).
-echo "# date: $(date -u +%Y-%m-%dT%H:%MZ)"
-model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null |
-    sed q)
-[ -n "$model" ] || model=$(sysctl -n hw.model 2>/dev/null)
-echo "# machine: $(uname -srm), $(ncpu_online) CPUs, ${model:-unknown CPU}"
-echo "# command: tools/flaky.sh -n $runs -l $loaders $suites"
-echo "# source: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null ||
-    echo unknown)"
+results_header "tools/flaky.sh -n $runs -l $loaders $suites"
 
 FD=$OBJ/flaky
 rm -rf "$FD"

@@ -38,6 +38,19 @@ slice_backends() {
 	eval "echo \"$DEFAULT_BACKEND \${$_si}\""
 }
 
+# results_header COMMAND: the date, machine, command and source lines
+# that open a results file (doc/results/README).
+results_header() {
+	echo "# date: $(date -u +%Y-%m-%dT%H:%MZ)"
+	_rm=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo \
+	    2>/dev/null | sed q)
+	[ -n "$_rm" ] || _rm=$(sysctl -n hw.model 2>/dev/null)
+	echo "# machine: $(uname -srm), $(ncpu_online) CPUs, ${_rm:-unknown CPU}"
+	echo "# command: $1"
+	echo "# source: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null ||
+	    echo unknown)"
+}
+
 upper() {
 	echo "$1" | tr 'abcdefghijklmnopqrstuvwxyz' 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
 }
