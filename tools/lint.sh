@@ -96,16 +96,20 @@ lint_backends() {
 		rc=1 ;;
 	esac
 	for _be in $BACKENDS; do
-		_f=sys/kern/kern_mplock_$_be.c
+		_f=sys/kern/kern_mplock_$_be.h
 		_opt=MPLOCK_$(upper "$_be")
 		if [ ! -f "$ROOT/$_f" ]; then
 			echo "$_be: registered but there is no $_f"
 			rc=1
 		else
-			_need "$_be" "const char mpl_be_name[] = \"$_be\";" \
-			    "$ROOT/$_f"
-			grep -Fq "defined($_opt)" "$ROOT/$_f" || {
-				echo "$_be: $_f is not compiled under $_opt"
+			grep -Eq "^#define[[:space:]]+MPL_BE_NAME[[:space:]]+\"$_be\"" \
+			    "$ROOT/$_f" || {
+				echo "$_be: $_f does not name it (MPL_BE_NAME)"
+				rc=1
+			}
+			grep -Fq "\"kern_mplock_$_be.h\"" \
+			    "$ROOT/sys/kern/kern_mplock.h" || {
+				echo "$_be: kern_mplock.h does not include $_f"
 				rc=1
 			}
 		fi
@@ -122,12 +126,12 @@ lint_backends() {
 			rc=1
 		}
 	done
-	for _f in "$ROOT"/sys/kern/kern_mplock_*.c; do
+	for _f in "$ROOT"/sys/kern/kern_mplock_*.h; do
 		[ -f "$_f" ] || continue
 		# A backend file is one that names its backend.
-		grep -q 'mpl_be_name\[\]' "$_f" || continue
+		grep -q '^#define MPL_BE_NAME' "$_f" || continue
 		_be=${_f##*/kern_mplock_}
-		_be=${_be%.c}
+		_be=${_be%.h}
 		case " $BACKENDS " in
 		*" $_be "*) ;;
 		*)	echo "${_f#$ROOT/}: backend not in Makefile.backends," \

@@ -83,6 +83,31 @@ ___mp_lock_init(struct __mp_lock *mpl, const struct lock_type *type)
 #endif
 }
 
+/* Wait until *w == want: the place in the queue has come. */
+static inline void
+__mp_lock_spin(struct __mp_lock *mpl, struct __mp_lock_cpu *c,
+    volatile u_int *w, u_int want, u_int v, struct mpld_lock *dl)
+{
+#ifdef MP_LOCKDEBUG
+	long nticks = __mp_lock_spinout;
+#endif
+
+	curcpu()->ci_schedstate.spc_spinning++;
+	do {
+		mpl_spin_wait(w, v);
+		MPLD_LOCK_SPIN(dl);
+#ifdef MP_LOCKDEBUG
+		if (--nticks <= 0) {
+			db_printf("%s: %p lock spun out\n", __func__, mpl);
+			MPLD_LOCK_SPUNOUT(mpl, c, dl);
+			db_enter();
+			nticks = __mp_lock_spinout;
+		}
+#endif
+	} while ((v = mpl_load(w)) != want);
+	curcpu()->ci_schedstate.spc_spinning--;
+}
+
 void
 __mp_lock(struct __mp_lock *mpl)
 {
@@ -90,12 +115,7 @@ __mp_lock(struct __mp_lock *mpl)
 	volatile u_int *w;
 	u_int v, want;
 	u_long s;
-#ifdef MP_LOCKDEBUG
-	long nticks = __mp_lock_spinout;
-#endif
-#ifdef MPLOCK_DEBUG
 	struct mpld_lock dl;
-#endif
 
 #ifdef WITNESS
 	if (!mpl_owned(c))
@@ -116,23 +136,8 @@ __mp_lock(struct __mp_lock *mpl)
 	/* Nested interrupts leave mplc_wait and mplc_want as they are. */
 	w = c->mplc_wait;
 	want = c->mplc_want;
-	if ((v = mpl_load(w)) != want) {
-		curcpu()->ci_schedstate.spc_spinning++;
-		do {
-			mpl_spin_wait(w, v);
-			MPLD_LOCK_SPIN(&dl);
-#ifdef MP_LOCKDEBUG
-			if (--nticks <= 0) {
-				db_printf("%s: %p lock spun out\n",
-				    __func__, mpl);
-				MPLD_LOCK_SPUNOUT(mpl, c, &dl);
-				db_enter();
-				nticks = __mp_lock_spinout;
-			}
-#endif
-		} while ((v = mpl_load(w)) != want);
-		curcpu()->ci_schedstate.spc_spinning--;
-	}
+	if ((v = mpl_load(w)) != want)
+		__mp_lock_spin(mpl, c, w, want, v, &dl);
 	/* Pairs with the release in the previous holder's mpl_be_handoff. */
 	mpl_acquire();
 	MPLD_LOCK_DONE(mpl, c, &dl);

@@ -26,10 +26,14 @@
 #define _KERN_MPLOCK_H_
 
 /*
- * Backend interface.  The front end calls enqueue on the 0->1 depth
- * transition and handoff on 1->0, both with local interrupts disabled,
- * so a CPU has at most one place in the queue at any time.
+ * Backend interface: sys/kern/kern_mplock_<name>.h, the one the kernel
+ * options select, included at the end of this file.  Its functions are
+ * static inline, so the uncontended path of __mp_lock() and
+ * __mp_unlock() makes no call.  The front end calls enqueue on the 0->1
+ * depth transition and handoff on 1->0, both with local interrupts
+ * disabled, so a CPU has at most one place in the queue at any time.
  *
+ * MPL_BE_NAME			the backend's name, a string.
  * mpl_be_init(mpl)		no CPU queued, lock free.
  * mpl_be_enqueue(mpl, c)	take a place in the queue for cell c and set
  *				c->mplc_wait and c->mplc_want: the lock is c's
@@ -41,17 +45,6 @@
  *				behind c?  Read-only; the debug layer lists
  *				the waiters in queue order with it.
  */
-extern const char mpl_be_name[];
-
-void	mpl_be_init(struct __mp_lock *);
-void	mpl_be_enqueue(struct __mp_lock *, struct __mp_lock_cpu *);
-void	mpl_be_handoff(struct __mp_lock *, struct __mp_lock_cpu *);
-#ifdef MPLOCK_DEBUG
-/* For the debug layer's queue listing: did n queue right behind c? */
-int	mpl_be_behind(struct __mp_lock *, struct __mp_lock_cpu *,
-	    struct __mp_lock_cpu *);
-#endif
-
 #define MPL_CPU_INDEX(mpl, c)	((int)((c) - (mpl)->mpl_cpus))
 
 /*
@@ -114,6 +107,11 @@ void	mpld_acquire_count(struct __mp_lock *, int, void *);
 #define MPLD_RELEASE(mpl, c, ev)	mpld_release(mpl, c, ev, MPLD_PC())
 #define MPLD_ACQUIRE_COUNT(mpl, n)	mpld_acquire_count(mpl, n, MPLD_PC())
 #else
+/* Only its address is passed on, to hooks that expand to nothing. */
+struct mpld_lock {
+	int		dl_unused;
+};
+
 #define MPLD_INIT(mpl)
 #define MPLD_LOCK_ENTER(mpl, c, dl)
 #define MPLD_LOCK_QUEUED(mpl, c)
@@ -250,5 +248,15 @@ mpl_owned(struct __mp_lock_cpu *c)
 {
 	return (c->mplc_depth > 0 && mpl_load(c->mplc_wait) == c->mplc_want);
 }
+
+#if defined(MPLOCK_TICKET)
+#include "kern_mplock_ticket.h"
+#elif defined(MPLOCK_MCS)
+#include "kern_mplock_mcs.h"
+#elif defined(MPLOCK_ANDERSON)
+#include "kern_mplock_anderson.h"
+#else
+#include "kern_mplock_mlock.h"
+#endif
 
 #endif /* _KERN_MPLOCK_H_ */

@@ -64,11 +64,9 @@
 #include <machine/db_machdep.h>
 #include <ddb/db_sym.h>
 #include <ddb/db_output.h>
+#include <ddb/db_interface.h>
 
 #define mpld_pr		db_printf
-
-/* The "show mplock" command, for ddb's db_show_cmds[]. */
-void	db_show_mplock(db_expr_t, int, db_expr_t, char *);
 #else
 #define mpld_pr		printf
 #endif
@@ -117,8 +115,8 @@ static void
 mpld_event(struct __mp_lock *mpl, int type, int cpu, u_int depth,
     void *pc, uint64_t now)
 {
-	struct __mpl_dbg *d = &mpl->mpl_dbg;
-	struct __mpl_dbg_event *e;
+	struct __mp_lock_dbg *d = &mpl->mpl_dbg;
+	struct __mp_lock_dbg_event *e;
 	u_int seq;
 
 	do {
@@ -174,7 +172,7 @@ mpld_misuse(struct __mp_lock *mpl, struct __mp_lock_cpu *c, int ev,
 }
 
 static void
-mpld_stats_clear(struct __mpl_dbg_stats *st)
+mpld_stats_clear(struct __mp_lock_dbg_stats *st)
 {
 	st->mds_acquire = st->mds_recursive = st->mds_contended = 0;
 	st->mds_spins = st->mds_misuse = 0;
@@ -186,7 +184,7 @@ mpld_stats_clear(struct __mpl_dbg_stats *st)
 void
 mpld_init(struct __mp_lock *mpl)
 {
-	struct __mpl_dbg *d = &mpl->mpl_dbg;
+	struct __mp_lock_dbg *d = &mpl->mpl_dbg;
 	int i;
 
 	d->mld_owner = -1;
@@ -224,8 +222,8 @@ void
 mpld_lock_done(struct __mp_lock *mpl, struct __mp_lock_cpu *c,
     struct mpld_lock *dl)
 {
-	struct __mpl_dbg *d = &mpl->mpl_dbg;
-	struct __mpl_dbg_stats *st = &c->mplc_dbg.mdc_stats;
+	struct __mp_lock_dbg *d = &mpl->mpl_dbg;
+	struct __mp_lock_dbg_stats *st = &c->mplc_dbg.mdc_stats;
 	int cpu = MPL_CPU_INDEX(mpl, c);
 	uint64_t now = MPLD_NOW(), wait;
 	u_long s;
@@ -278,8 +276,8 @@ void
 mpld_release(struct __mp_lock *mpl, struct __mp_lock_cpu *c, int ev,
     void *pc)
 {
-	struct __mpl_dbg *d = &mpl->mpl_dbg;
-	struct __mpl_dbg_stats *st = &c->mplc_dbg.mdc_stats;
+	struct __mp_lock_dbg *d = &mpl->mpl_dbg;
+	struct __mp_lock_dbg_stats *st = &c->mplc_dbg.mdc_stats;
 	int cpu = MPL_CPU_INDEX(mpl, c);
 	u_int depth = c->mplc_depth;
 	uint64_t now = MPLD_NOW(), hold;
@@ -370,7 +368,7 @@ mpld_in_order(struct __mp_lock *mpl, struct __mp_lock_cpu *o,
 static void
 mpld_print_queue(struct __mp_lock *mpl, uint64_t now)
 {
-	struct __mpl_dbg *d = &mpl->mpl_dbg;
+	struct __mp_lock_dbg *d = &mpl->mpl_dbg;
 	struct __mp_lock_cpu *c, *o = NULL;
 	int i, n, nwait, owner;
 
@@ -439,7 +437,7 @@ mpld_lock_spunout(struct __mp_lock *mpl, struct __mp_lock_cpu *c,
 }
 
 static void
-mpld_print_stats(const char *who, int cpu, struct __mpl_dbg_stats *st)
+mpld_print_stats(const char *who, int cpu, struct __mp_lock_dbg_stats *st)
 {
 	if (cpu >= 0)
 		mpld_pr("  %s%-3d", who, cpu);
@@ -459,7 +457,8 @@ mpld_print_stats(const char *who, int cpu, struct __mpl_dbg_stats *st)
 }
 
 static void
-mpld_stats_add(struct __mpl_dbg_stats *t, const struct __mpl_dbg_stats *s)
+mpld_stats_add(struct __mp_lock_dbg_stats *t,
+    const struct __mp_lock_dbg_stats *s)
 {
 	t->mds_acquire += s->mds_acquire;
 	t->mds_recursive += s->mds_recursive;
@@ -495,8 +494,8 @@ mpld_evname(int type)
 static void
 mpld_print_events(struct __mp_lock *mpl)
 {
-	struct __mpl_dbg *d = &mpl->mpl_dbg;
-	struct __mpl_dbg_event *e;
+	struct __mp_lock_dbg *d = &mpl->mpl_dbg;
+	struct __mp_lock_dbg_event *e;
 	u_int seq, last = d->mld_seq;
 
 	seq = last > MPLOCK_DEBUG_NEVENTS ? last - MPLOCK_DEBUG_NEVENTS + 1 : 1;
@@ -521,13 +520,13 @@ mpld_print_events(struct __mp_lock *mpl)
 static void
 mpld_print(struct __mp_lock *mpl, int flags)
 {
-	struct __mpl_dbg_stats total, *st;
+	struct __mp_lock_dbg_stats total, *st;
 	uint64_t now = MPLD_NOW();
 	int i;
 
 	mpld_pr("mplock ");
 	mpld_prsym(mpl, 0);
-	mpld_pr(" (%p) backend %s, uptime ", mpl, mpl_be_name);
+	mpld_pr(" (%p) backend %s, uptime ", mpl, MPL_BE_NAME);
 	mpld_prtime(now);
 	mpld_pr("\n");
 	mpld_print_queue(mpl, now);

@@ -57,7 +57,7 @@
 
 #ifdef __USE_MI_MPLOCK
 #include "kern_mplock.h"
-#define MPLT_NAME	mpl_be_name
+#define MPLT_NAME	MPL_BE_NAME
 #ifdef MPLOCK_DEBUG
 #define MPLT_DEBUG	1	/* the debug layer's statistics */
 #endif

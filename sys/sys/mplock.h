@@ -63,14 +63,9 @@
  * so the front end owns the spin loop and __mp_lock_held() is the same
  * test for all of them.
  */
-#if !defined(MPLOCK_TICKET) && !defined(MPLOCK_MCS) && \
-    !defined(MPLOCK_ANDERSON)
-#undef MPLOCK_MLOCK
-#define MPLOCK_MLOCK	1
-#endif
 #if defined(MPLOCK_TICKET) + defined(MPLOCK_MLOCK) + defined(MPLOCK_MCS) + \
-    defined(MPLOCK_ANDERSON) != 1
-#error "mplock: select exactly one backend option"
+    defined(MPLOCK_ANDERSON) > 1
+#error "mplock: more than one backend option"
 #endif
 
 /*
@@ -86,34 +81,13 @@
 
 #if defined(MPLOCK_TICKET)
 
-struct __mpl_cpu_be {
+struct __mp_lock_cpu_be {
 	u_int			 mcb_spare;	/* the ticket is mplc_want */
 };
 
-struct __mpl_lock_be {
+struct __mp_lock_be {
 	volatile u_int		 mlb_serving;	/* ticket now served */
 	volatile u_int		 mlb_next;	/* last ticket taken */
-} __aligned(__MPL_CACHELINE);
-
-#elif defined(MPLOCK_MLOCK)
-
-/*
- * Two lock variables per CPU, used alternately; each pair has a cache
- * line to itself so a waiter spins in its own cache.
- */
-struct __mpl_mlock_var {
-	volatile u_int		 mmv_busy[2];
-} __aligned(__MPL_CACHELINE);
-
-struct __mpl_cpu_be {
-	volatile u_int		*mcb_mine;	/* variable we release */
-	u_int			 mcb_next;	/* index of our next variable */
-};
-
-struct __mpl_lock_be {
-	volatile u_int		*volatile mlb_tail; /* last variable queued */
-	volatile u_int		 mlb_free;	/* first tail, never armed */
-	struct __mpl_mlock_var	 mlb_var[MAXCPUS];
 } __aligned(__MPL_CACHELINE);
 
 #elif defined(MPLOCK_MCS)
@@ -123,17 +97,19 @@ struct __mpl_lock_be {
  * its own: a CPU spins on its own node, which only its predecessor (the
  * hand-off) and its successor (the link) write, once each.
  */
-struct __mpl_mcs_node {
-	struct __mpl_mcs_node	*volatile mmn_next; /* successor, once linked */
+struct __mp_lock_mcs_node {
+	/* The successor, once it has linked. */
+	struct __mp_lock_mcs_node *volatile mmn_next;
 	volatile u_int		 mmn_locked;	/* 1 until our turn comes */
 };
 
-struct __mpl_cpu_be {
-	struct __mpl_mcs_node	 mcb_node;
+struct __mp_lock_cpu_be {
+	struct __mp_lock_mcs_node	 mcb_node;
 };
 
-struct __mpl_lock_be {
-	struct __mpl_mcs_node	*volatile mlb_tail; /* last node, NULL: free */
+struct __mp_lock_be {
+	/* The last node queued, NULL when the lock is free. */
+	struct __mp_lock_mcs_node *volatile mlb_tail;
 } __aligned(__MPL_CACHELINE);
 
 #elif defined(MPLOCK_ANDERSON)
@@ -147,17 +123,37 @@ struct __mpl_lock_be {
 	MAXCPUS <= 64 ? 64 : MAXCPUS <= 128 ? 128 : MAXCPUS <= 256 ? 256 : \
 	MAXCPUS <= 512 ? 512 : 1024)
 
-struct __mpl_anderson_slot {
+struct __mp_lock_slot {
 	volatile u_int		 mas_ticket;	/* last ticket let in here */
 } __aligned(__MPL_CACHELINE);
 
-struct __mpl_cpu_be {
+struct __mp_lock_cpu_be {
 	u_int			 mcb_spare;	/* the ticket is mplc_want */
 };
 
-struct __mpl_lock_be {
+struct __mp_lock_be {
 	volatile u_int		 mlb_next;	/* last ticket taken */
-	struct __mpl_anderson_slot mlb_slot[MPL_ANDERSON_NSLOTS];
+	struct __mp_lock_slot mlb_slot[MPL_ANDERSON_NSLOTS];
+} __aligned(__MPL_CACHELINE);
+
+#else	/* MPLOCK_MLOCK, the default */
+
+/*
+ * Two lock variables per CPU, used alternately, in the CPU's own cell
+ * (struct __mp_lock_cpu): one cache line per CPU holds its depth and
+ * both variables, so the lock takes MAXCPUS lines and one more.  A
+ * waiter spins on its predecessor's line, which that CPU writes only
+ * to change its depth while it holds the lock, and to hand off.
+ */
+struct __mp_lock_cpu_be {
+	volatile u_int		*mcb_mine;	/* variable we release */
+	u_int			 mcb_next;	/* index of our next variable */
+	volatile u_int		 mcb_busy[2];	/* our lock variables */
+};
+
+struct __mp_lock_be {
+	volatile u_int		*volatile mlb_tail; /* last variable queued */
+	volatile u_int		 mlb_free;	/* first tail, never armed */
 } __aligned(__MPL_CACHELINE);
 
 #endif
@@ -175,7 +171,7 @@ struct __mpl_lock_be {
 #define MPLOCK_DEBUG_MAXDEPTH	64	/* deeper recursion is reported */
 #endif
 
-struct __mpl_dbg_stats {
+struct __mp_lock_dbg_stats {
 	u_long			 mds_acquire;	/* __mp_lock() calls */
 	u_long			 mds_recursive;	/* ... holding it already */
 	u_long			 mds_contended;	/* ... that had to spin */
@@ -189,12 +185,12 @@ struct __mpl_dbg_stats {
 	uint64_t		 mds_holdsum;
 };
 
-struct __mpl_dbg_cpu {
+struct __mp_lock_dbg_cpu {
 	uint64_t		 mdc_queued;	/* when we queued, ns */
-	struct __mpl_dbg_stats	 mdc_stats;	/* this CPU's share */
+	struct __mp_lock_dbg_stats	 mdc_stats;	/* this CPU's share */
 };
 
-struct __mpl_dbg_event {
+struct __mp_lock_dbg_event {
 	void			*mde_pc;	/* caller */
 	uint64_t		 mde_time;	/* ns since boot */
 	volatile u_int		 mde_seq;	/* 0 while being written */
@@ -203,12 +199,12 @@ struct __mpl_dbg_event {
 	u_char			 mde_depth;	/* clamped to 255 */
 };
 
-struct __mpl_dbg {
+struct __mp_lock_dbg {
 	volatile int		 mld_owner;	/* CPU holding it, or -1 */
 	void			*mld_pc;	/* where the owner took it */
 	uint64_t		 mld_since;	/* when, ns */
 	volatile u_int		 mld_seq;	/* events recorded */
-	struct __mpl_dbg_event	 mld_ring[MPLOCK_DEBUG_NEVENTS];
+	struct __mp_lock_dbg_event	 mld_ring[MPLOCK_DEBUG_NEVENTS];
 };
 #endif /* MPLOCK_DEBUG */
 
@@ -222,20 +218,20 @@ struct __mp_lock_cpu {
 	volatile u_int		 mplc_depth;	/* recursion depth, 0: idle */
 	volatile u_int		 mplc_want;	/* *mplc_wait == want: ours */
 	volatile u_int		*volatile mplc_wait; /* word we wait on */
-	struct __mpl_cpu_be	 mplc_be;	/* backend's private state */
+	struct __mp_lock_cpu_be	 mplc_be;	/* backend's private state */
 #ifdef MPLOCK_DEBUG
-	struct __mpl_dbg_cpu	 mplc_dbg;
+	struct __mp_lock_dbg_cpu	 mplc_dbg;
 #endif
 } __aligned(__MPL_CACHELINE);
 
 struct __mp_lock {
 	struct __mp_lock_cpu	 mpl_cpus[MAXCPUS];
-	struct __mpl_lock_be	 mpl_be;
+	struct __mp_lock_be	 mpl_be;
 #ifdef WITNESS
 	struct lock_object	 mpl_lock_obj;
 #endif
 #ifdef MPLOCK_DEBUG
-	struct __mpl_dbg	 mpl_dbg;
+	struct __mp_lock_dbg	 mpl_dbg;
 #endif
 };
 

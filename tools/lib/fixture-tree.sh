@@ -268,6 +268,8 @@ EOF
 
 typedef long	db_expr_t;
 
+#include <ddb/db_interface.h>
+
 struct db_command {
 	const char	*name;
 	void		(*fcn)(db_expr_t, int, db_expr_t, char *);
@@ -293,6 +295,20 @@ const struct db_command db_show_cmds[] = {
 	{ "registers",	db_show_regs,		0,	NULL },
 	{ NULL,		NULL,			0,	NULL }
 };
+EOF
+
+	# --- sys/ddb/db_interface.h: prototypes of ddb commands defined
+	# outside ddb.
+	cat >sys/ddb/db_interface.h <<'EOF'
+/*	fixture	*/
+
+#ifndef _DDB_DB_INTERFACE_H_
+#define _DDB_DB_INTERFACE_H_
+
+/* kern/kern_timeout.c */
+void db_show_callout(db_expr_t, int, db_expr_t, char *);
+
+#endif /* _DDB_DB_INTERFACE_H_ */
 EOF
 
 	# --- sys/arch: the MD headers.  Most opt in to the MI lock; the

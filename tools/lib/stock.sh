@@ -110,8 +110,6 @@ stock_build() {
 		echo "#include <ddb/db_output.h>"
 		echo "#include <string.h>"
 		echo
-		echo "const char mpl_be_name[] = \"stock\";"
-		echo
 		stock_extract "$_sv/sys/kern/kern_lock.c" 2>>"$_sd/build.log"
 	} >"$_sd/stock_lock.c.tmp" || {
 		echo "stock_build: cannot extract the stock ticket lock, see" \
@@ -130,7 +128,8 @@ stock_build() {
 		_o=$_sd/o/$(basename "$_f" .c).o
 		_so="$_so $_o"
 		echo "$_f" >>"$_sd/build.log"
-		$CC $_sf -DMPL_BENCH_SRC='"openbsd"' -c "$_f" -o "$_o" \
+		$CC $_sf -DMPL_BENCH_SRC='"openbsd"' \
+		    -DMPL_BENCH_NAME='"stock"' -c "$_f" -o "$_o" \
 		    >>"$_sd/build.log" 2>&1 || return 1
 	done
 	$CC $_sf -o "$_sd/mplockbench" $_so >>"$_sd/build.log" 2>&1

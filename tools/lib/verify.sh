@@ -126,7 +126,7 @@ verify_mapping() {
 	t_check "verify/mapping" _v_check_map
 	t_check "verify/hashes" _v_check_hashes
 	for _be in $BACKENDS; do
-		if ! _v_sources | grep -qx "sys/kern/kern_mplock_$_be.c"; then
+		if ! _v_sources | grep -qx "sys/kern/kern_mplock_$_be.h"; then
 			t_fail "verify/mapping/$_be" \
 			    "backend $_be has no model statements in MAPPING"
 		fi
@@ -417,10 +417,10 @@ verify_tsan() {
 		_ms="STORE:handoff-store:mutex"
 		[ "$_be" = "$DEFAULT_BACKEND" ] &&
 		    _ms="$_ms LOAD:spin-load:mutex"
-		grep -q mpl_cas_ptr_release "$ROOT/sys/kern/kern_mplock_$_be.c" &&
+		grep -q mpl_cas_ptr_release "$ROOT/sys/kern/kern_mplock_$_be.h" &&
 		    _ms="$_ms CAS:empty-cas:multi"
 		grep -q mpl_store_ptr_release \
-		    "$ROOT/sys/kern/kern_mplock_$_be.c" &&
+		    "$ROOT/sys/kern/kern_mplock_$_be.h" &&
 		    _ms="$_ms PTR:link-store:mutex"
 		for _m in $_ms; do
 			_mo=${_m%%:*} _mt=${_m##*:} _m=${_m#*:}

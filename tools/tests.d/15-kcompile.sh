@@ -38,11 +38,10 @@
 . "$ROOT/tools/lib/kcompile.sh"
 
 # kc_srcs BACKEND: the sources that have code with that backend's
-# option.  A kernel compiles every kern_mplock*.c; the other backends'
-# files are empty then, and kc_all compiles them for the default
-# backend only.
+# option: the front end, which includes the backend's header
+# (kern_mplock_BACKEND.h).
 kc_srcs() {
-	echo "$ROOT/sys/kern/kern_mplock.c $ROOT/sys/kern/kern_mplock_$1.c"
+	echo "$ROOT/sys/kern/kern_mplock.c"
 }
 
 # kc_all NAME MACHINE BACKEND [CFLAGS ...]: the backend's sources with
@@ -217,7 +216,7 @@ rt_insns() {
 	: >"$_d/md.s"
 	: >"$_d/mi.s"
 	for _be in $BACKENDS; do
-		for _f in kern/kern_mplock.c kern/kern_mplock_$_be.c; do
+		for _f in kern/kern_mplock.c; do
 			_o=$_d/$_be-$(basename "$_f" .c)
 			realtree_cc "$RT" "$_a" "$_be,MULTIPROCESSOR" "$_f" \
 			    "$_o.o" || return 1
@@ -228,6 +227,73 @@ rt_insns() {
 		done
 	done
 	kc_insns_check "$_d" "$_a" "$@"
+}
+
+# rt_calls_check OBJ NAME: __mp_lock and __mp_unlock in OBJ (amd64)
+# make no call, and no jump to another function: no call instruction,
+# no PLT32 relocation.
+rt_calls_check() {
+	$OBJDUMP -dr --no-show-raw-insn "$1" >"$1.s" || return 1
+	awk -v n="$2" '
+	/^[0-9a-f]+ <[^>]*>:$/ {
+		f = $2
+		gsub(/[<>:]/, "", f)
+		next
+	}
+	f == "__mp_lock" || f == "__mp_unlock" {
+		seen[f] = 1
+		if ($0 ~ /[[:space:]]call/ || $0 ~ /R_X86_64_PLT32/) {
+			print n ": " f " calls out: " $0
+			bad = 1
+		}
+	}
+	END {
+		if (!seen["__mp_lock"] || !seen["__mp_unlock"]) {
+			print n ": no __mp_lock or __mp_unlock in the object"
+			exit 1
+		}
+		exit bad
+	}' "$1.s"
+}
+
+# rt_calls: the backend is chosen at compile time and inlines: the
+# default kernel's __mp_lock and __mp_unlock (amd64, the real tree's
+# flags, no debug option) call nothing.  Seeded: the default backend's
+# hand-off kept out of line must be caught.
+rt_calls() {
+	_d=$RT/calls
+	_sd=$RT/src/sys/kern/mplock-seed
+	_bh=kern_mplock_$DEFAULT_BACKEND.h
+	rm -rf "$_d" "$_sd"
+	mkdir -p "$_d" "$_sd" || return 1
+	realtree_cc "$RT" amd64 "$DEFAULT_BACKEND,MULTIPROCESSOR" \
+	    kern/kern_mplock.c "$_d/kern_mplock.o" || return 1
+	rt_calls_check "$_d/kern_mplock.o" "$DEFAULT_BACKEND" || return 1
+	echo "$DEFAULT_BACKEND: __mp_lock and __mp_unlock make no call"
+	# The seeded copy: the front end and its headers in a directory of
+	# their own, where the front end's "" includes find them first.
+	cp "$RT"/src/sys/kern/kern_mplock.c "$RT"/src/sys/kern/kern_mplock*.h \
+	    "$_sd/" || return 1
+	sed '/^static inline void$/{
+N
+s/^static inline void\nmpl_be_handoff(/static __attribute__((__noinline__)) void\
+mpl_be_handoff(/
+}' "$RT/src/sys/kern/$_bh" >"$_sd/$_bh"
+	if cmp -s "$RT/src/sys/kern/$_bh" "$_sd/$_bh"; then
+		echo "seeded: the out-of-line hand-off no longer applies to $_bh"
+		rm -rf "$_sd"
+		return 1
+	fi
+	realtree_cc "$RT" amd64 "$DEFAULT_BACKEND,MULTIPROCESSOR" \
+	    kern/mplock-seed/kern_mplock.c "$_d/seeded.o"
+	_rc=$?
+	rm -rf "$_sd"
+	[ $_rc -eq 0 ] || return 1
+	if rt_calls_check "$_d/seeded.o" seeded; then
+		echo "seeded: an out-of-line hand-off was not caught"
+		return 1
+	fi
+	echo "seeded: out-of-line hand-off caught"
 }
 
 # rt_mutant NAME FILE... -- SED: a copy of this checkout's sys/,
@@ -281,7 +347,7 @@ rt_caught() {
 
 # Seeded: a backend calls a function nothing declares.
 rt_seed_undeclared() {
-	_b=sys/kern/kern_mplock_$DEFAULT_BACKEND.c
+	_b=sys/kern/kern_mplock_$DEFAULT_BACKEND.h
 	rt_mutant undeclared "$_b" -- \
 	    '/^{$/{
 a\
@@ -290,7 +356,8 @@ a\
 	for _a in amd64 i386; do
 		rt_caught undeclared \
 		    "implicit declaration of function .mpl_undeclared_function." \
-		    "$_a" obj "${_b#sys/}" "$DEFAULT_BACKEND,MULTIPROCESSOR" ||
+		    "$_a" obj kern/kern_mplock.c \
+		    "$DEFAULT_BACKEND,MULTIPROCESSOR" ||
 		    return 1
 	done
 	rm -rf "$MT"
@@ -353,6 +420,7 @@ else
 			t_skip "kcompile/real/instructions" \
 			    "llvm-objdump not installed"
 		else
+			t_check "kcompile/real/amd64/no-calls" rt_calls
 			t_check "kcompile/real/amd64/instructions" rt_insns \
 			    amd64 'mfence' 'xchgq'
 			t_check "kcompile/real/i386/instructions" rt_insns \

@@ -45,7 +45,7 @@ lint_backends_catches() {
 	cp "$ROOT/sys/sys/mplock.h" "$_d/sys/sys/"
 	cp "$ROOT/share/man/man9/mplock.9" "$_d/share/man/man9/"
 	cp "$ROOT"/sys/kern/kern_mplock_*.c "$_d/sys/kern/"
-	cp "$ROOT/sys/kern/kern_mplock_ticket.c" \
+	cp "$ROOT/sys/kern/kern_mplock_ticket.h" \
 	    "$_d/sys/kern/kern_mplock_stray.c"
 	sed 's/^BACKENDS=.*/& fake/' "$REGRESS/Makefile.backends" \
 	    >"$_d/regress/sys/kern/mplock/Makefile.backends"
@@ -79,9 +79,9 @@ lint_litmus_catches() {
 	    return 1; }
 	# One mapped line of the MCS enqueue changes (the link store).
 	sed 's/mpl_store_ptr_release(&pred->mmn_next, me);/mpl_store_ptr(\&pred->mmn_next, me);/' \
-	    "$ROOT/sys/kern/kern_mplock_mcs.c" >"$_d/sys/kern/kern_mplock_mcs.c"
-	cmp -s "$ROOT/sys/kern/kern_mplock_mcs.c" \
-	    "$_d/sys/kern/kern_mplock_mcs.c" && { echo "sed did nothing"
+	    "$ROOT/sys/kern/kern_mplock_mcs.h" >"$_d/sys/kern/kern_mplock_mcs.h"
+	cmp -s "$ROOT/sys/kern/kern_mplock_mcs.h" \
+	    "$_d/sys/kern/kern_mplock_mcs.h" && { echo "sed did nothing"
 	    return 1; }
 	echo "pattern unmapped" >>"$_d/regress/sys/kern/mplock/litmus/patterns"
 	_out=$(sh "$_d/tools/lint.sh" litmus 2>&1)

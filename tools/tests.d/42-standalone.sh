@@ -46,8 +46,8 @@ t_check "standalone/sys" sa_check "$ROOT"
 # Seeded: a comment about the harness in a backend, an architecture in
 # the MI header; each alone must fail the check.
 _sa=$OBJ/standalone
-for _s in "sys/kern/kern_mplock_mcs.c:the regress harness checks this" \
-    "sys/kern/kern_mplock_mlock.c:the Spin model checks this" \
+for _s in "sys/kern/kern_mplock_mcs.h:the regress harness checks this" \
+    "sys/kern/kern_mplock_mlock.h:the Spin model checks this" \
     "sys/kern/kern_mplock.h:powerpc64 lowers its SMT priority here"; do
 	_f=${_s%%:*} _c=${_s#*:}
 	rm -rf "$_sa"

@@ -44,7 +44,7 @@ zero_cost() {
 	_cc=$1 _be=$2 _src=${3:-$ROOT} _d=${4:-$OBJ/debug/zero-cost/$1-$2}
 	rm -rf "$_d"
 	mkdir -p "$_d/bare"
-	cp "$_src/sys/kern/kern_mplock.h" "$_d/bare/"
+	cp "$_src"/sys/kern/kern_mplock*.h "$_d/bare/"
 	strip_hooks "$_src/sys/kern/kern_mplock.c" >"$_d/bare/kern_mplock.c"
 	if grep -n 'MPLD_\|^#ifdef MPLOCK_DEBUG' "$_d/bare/kern_mplock.c"; then
 		echo "hooks left after stripping"

@@ -108,11 +108,13 @@ verify_applied() {
 		_rc=1
 	fi
 	# sys/conf/files: every new kernel C file, after kern_lock.c;
-	# the torture test only with its option.
+	# the debug layer and the torture test only with their options.
 	for _f in "$_r"/sys/kern/kern_mplock*.c; do
 		_k=kern/$(basename "$_f")
 		_cond=multiprocessor
 		[ "$_k" = kern/kern_mplock_torture.c ] && _cond=mplock_torture
+		[ "$_k" = kern/kern_mplock_debug.c ] &&
+		    _cond='multiprocessor & mplock_debug'
 		grep -Eq "^file[[:space:]]+$_k[[:space:]]+$_cond\$" \
 		    "$_t/sys/conf/files" || {
 			echo "sys/conf/files: no line \"file $_k $_cond\""
@@ -507,11 +509,16 @@ ext_roundtrip() {
 	    t && /^#if defined\(MULTIPROCESSOR\) && defined\(MPLOCK_DEBUG\)$/ {
 		g = NR }
 	    t && /\{ NULL,/ { end = NR; t = 0 }
-	    /^void\tdb_show_mplock\(db_expr_t, int, db_expr_t, char \*\);$/ {
-		p = NR }
-	    END { exit !(p && e && g == e - 1 && end == e + 2) }' "$_db" || {
+	    END { exit !(e && g == e - 1 && end == e + 2) }' "$_db" || {
 		echo "db_command.c:"
 		cat "$_db"
+		return 1
+	}
+	# The prototype sits with ddb's other commands from elsewhere.
+	grep -qx 'void db_show_mplock(db_expr_t, int, db_expr_t, char \*);' \
+	    "$_t/sys/ddb/db_interface.h" || {
+		echo "db_interface.h:"
+		cat "$_t/sys/ddb/db_interface.h"
 		return 1
 	}
 	MPLOCK_ROOT=$EXT sh "$TOOL" revert "$_t" || return 1
@@ -848,15 +855,15 @@ diff_modes() {
 	mv "$_a/.mplock-patch" "$PT/dm-record"
 	tree_sig "$_a" >"$_a.sig"
 	same_as "$_a.sig" "$_p" || return 1
-	# One backend: the others' files and sys/conf/files lines left out.
+	# One backend: the others' headers left out.
 	_b=$(fresh dm-backend)
 	(cd "$_b" && patch -p0 -s <"$PT/kb.diff") || return 1
 	for _be in $BACKENDS; do
 		if [ "$_be" = mlock ]; then
-			[ -f "$_b/sys/kern/kern_mplock_mlock.c" ] || return 1
+			[ -f "$_b/sys/kern/kern_mplock_mlock.h" ] || return 1
 		else
-			[ ! -e "$_b/sys/kern/kern_mplock_$_be.c" ] &&
-			    ! grep -q "kern_mplock_$_be\.c" \
+			[ ! -e "$_b/sys/kern/kern_mplock_$_be.h" ] &&
+			    ! grep -q "kern_mplock_$_be\." \
 			    "$_b/sys/conf/files" || {
 				echo "-b mlock has $_be"
 				return 1

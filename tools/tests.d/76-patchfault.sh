@@ -43,7 +43,7 @@ else
 	# A blank in its path, as a checkout may have.
 	R="$PF/the root"
 	for _f in sys/sys/mplock.h sys/kern/kern_mplock.c \
-	    sys/kern/kern_mplock.h sys/kern/kern_mplock_mlock.c \
+	    sys/kern/kern_mplock.h sys/kern/kern_mplock_mlock.h \
 	    sys/kern/kern_mplock_debug.c sys/arch/amd64/include/mplock.h \
 	    share/man/man9/mplock.9 regress/sys/kern/mplock/Makefile \
 	    regress/sys/kern/mplock/Makefile.backends \

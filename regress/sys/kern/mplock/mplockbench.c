@@ -37,7 +37,10 @@
 #define MPL_BENCH_SRC	"ours"
 #endif
 
-extern const char mpl_be_name[];
+/* The peer's name; the stock lock's build (tools/lib/stock.sh) sets it. */
+#ifndef MPL_BENCH_NAME
+#define MPL_BENCH_NAME	SHIM_BE_NAME
+#endif
 
 static struct __mp_lock L;
 
@@ -70,7 +73,7 @@ mpl_unlock(struct bench_thread *bt)
 }
 
 static const struct bench_lock mpl = {
-	mpl_be_name, mpl_init, mpl_thread_init, mpl_lock, mpl_unlock
+	MPL_BENCH_NAME, mpl_init, mpl_thread_init, mpl_lock, mpl_unlock
 };
 
 int

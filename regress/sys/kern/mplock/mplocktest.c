@@ -46,7 +46,7 @@
 
 #define SKIP	77
 
-extern const char mpl_be_name[];
+static const char mpl_be_name[] = SHIM_BE_NAME;
 
 static struct __mp_lock L;		/* the lock under test */
 static int ncpus;			/* -t */
@@ -749,7 +749,7 @@ static long
 so_mcs_swap_only(int cpu)
 {
 	struct __mp_lock_cpu *c = &L.mpl_cpus[cpu];
-	struct __mpl_mcs_node *me = &c->mplc_be.mcb_node;
+	struct __mp_lock_mcs_node *me = &c->mplc_be.mcb_node;
 
 	me->mmn_next = NULL;
 	me->mmn_locked = 1;
@@ -764,8 +764,8 @@ so_mcs_swap_only(int cpu)
 static void
 so_mcs_link_wait(void)
 {
-	struct __mpl_mcs_node *n0 = &L.mpl_cpus[0].mplc_be.mcb_node;
-	struct __mpl_mcs_node *n2 = &L.mpl_cpus[2].mplc_be.mcb_node;
+	struct __mp_lock_mcs_node *n0 = &L.mpl_cpus[0].mplc_be.mcb_node;
+	struct __mp_lock_mcs_node *n2 = &L.mpl_cpus[2].mplc_be.mcb_node;
 	char want[128];
 	double t0;
 
@@ -827,7 +827,7 @@ t_spinout(void)
 		VIOLATION("no repeated spin-out report (not re-armed?)");
 	if (srv_isdone(1))
 		VIOLATION("waiter got the lock while it was held");
-	snprintf(want, sizeof(want), "__mp_lock: %p lock spun out\n",
+	snprintf(want, sizeof(want), "__mp_lock_spin: %p lock spun out\n",
 	    (void *)&L);
 	if (strstr(shim_db_output(), want) == NULL)
 		VIOLATION("spin-out report missing or malformed");

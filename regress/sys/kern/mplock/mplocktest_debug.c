@@ -638,9 +638,9 @@ st_cpu(void *arg, int me)
 }
 
 static void
-st_total(struct __mpl_dbg_stats *t, int n)
+st_total(struct __mp_lock_dbg_stats *t, int n)
 {
-	struct __mpl_dbg_stats *s;
+	struct __mp_lock_dbg_stats *s;
 	int i;
 
 	memset(t, 0, sizeof(*t));
@@ -663,7 +663,7 @@ st_total(struct __mpl_dbg_stats *t, int n)
 
 /* The "total" line of mplock_print() shows the sums. */
 static void
-st_check_printed(const struct __mpl_dbg_stats *t)
+st_check_printed(const struct __mp_lock_dbg_stats *t)
 {
 	char line[160];
 
@@ -682,7 +682,7 @@ st_check_printed(const struct __mpl_dbg_stats *t)
 static int
 t_stats(void)
 {
-	struct __mpl_dbg_stats t;
+	struct __mp_lock_dbg_stats t;
 	uint64_t first, post, spinning, unlock, done, t0, t1;
 	unsigned long a, r, turns, waited = 0;
 	int i, n = 2;

@@ -1,5 +1,5 @@
 /*
- * Anderson backend, sys/kern/kern_mplock_anderson.c, with the MI front
+ * Anderson backend, sys/kern/kern_mplock_anderson.h, with the MI front
  * end (lib/frontend.pml).  Words: the word every CPU's mplc_wait points
  * to before its first enqueue, the slots, mlb_next, the critical
  * section's data.  NSLOTS is 4 here (the kernel's is at least 8): a

@@ -1,5 +1,5 @@
 /*
- * MCS backend, sys/kern/kern_mplock_mcs.c, with the MI front end
+ * MCS backend, sys/kern/kern_mplock_mcs.h, with the MI front end
  * (lib/frontend.pml).  Words: the word every CPU's mplc_wait points to
  * before its first enqueue, each CPU's node {mmn_next, mmn_locked}, the
  * tail pointer, the critical section's data.  A node pointer is the index

@@ -1,5 +1,5 @@
 /*
- * M-lock backend, sys/kern/kern_mplock_mlock.c, with the MI front end
+ * M-lock backend, sys/kern/kern_mplock_mlock.h, with the MI front end
  * (lib/frontend.pml).  Words: the never-armed first variable, the word
  * every CPU's mplc_wait points to before its first enqueue, two lock
  * variables per CPU, the tail pointer, the critical section's data.
@@ -33,7 +33,7 @@
 #endif
 #define LOC_FREE	0			/* mlb_free */
 #define LOC_INIT	1			/* &mplc_depth, see README */
-#define VAR(c, k)	(2 + 2 * (c) + (k))	/* mlb_var[c].mmv_busy[k] */
+#define VAR(c, k)	(2 + 2 * (c) + (k))	/* mpl_cpus[c].mplc_be.mcb_busy[k] */
 #define LOC_TAIL	(2 + 2 * NCPU)		/* mlb_tail */
 #define LOC_X		(LOC_TAIL + 1)
 #define NLOC		(LOC_X + 1)

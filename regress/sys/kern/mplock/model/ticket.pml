@@ -1,5 +1,5 @@
 /*
- * Ticket backend, sys/kern/kern_mplock_ticket.c, with the MI front end
+ * Ticket backend, sys/kern/kern_mplock_ticket.h, with the MI front end
  * (lib/frontend.pml).  Words: the word every CPU's mplc_wait points to
  * before its first enqueue, mlb_next, mlb_serving, the critical
  * section's data.  Tickets count modulo WORDMOD (256; 8 in the LOOP

@@ -3,7 +3,7 @@
 # overwritten and this CPU waits forever.  The window is two stores
 # wide; a microsecond between them (a slow or preempted virtual CPU)
 # makes each run hit it, where without it a run of mutex could miss.
-# file: sys/kern/kern_mplock_mcs.c
+# file: sys/kern/kern_mplock_mcs.h
 # backend: mcs
 # tests: mutex
 /^	me->mmn_locked = 1;$/d

@@ -114,4 +114,19 @@ double	shim_now(void);
 unsigned int shim_rand(unsigned int *);
 void	shim_shuffle(int *, int, unsigned int *);
 
+/*
+ * The backend the kernel sources were built for, by the name the kernel
+ * gives it (MPL_BE_NAME in kern_mplock.h, which only they see); the
+ * torture test's summary line checks the two agree.
+ */
+#if defined(MPLOCK_TICKET)
+#define SHIM_BE_NAME	"ticket"
+#elif defined(MPLOCK_MCS)
+#define SHIM_BE_NAME	"mcs"
+#elif defined(MPLOCK_ANDERSON)
+#define SHIM_BE_NAME	"anderson"
+#else
+#define SHIM_BE_NAME	"mlock"
+#endif
+
 #endif /* _SHIM_H_ */

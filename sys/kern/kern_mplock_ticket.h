@@ -36,41 +36,32 @@
  *    with mpl_acquire() after the next owner's wait in __mp_lock().
  */
 
-#include <sys/param.h>
-#include <sys/systm.h>
-#include <sys/atomic.h>
-#include <sys/mplock.h>
+#ifndef _KERN_MPLOCK_TICKET_H_
+#define _KERN_MPLOCK_TICKET_H_
+#define MPL_BE_NAME		"ticket"
 
-#include <machine/cpu.h>
-
-#if defined(__USE_MI_MPLOCK) && defined(MPLOCK_TICKET)
-
-#include "kern_mplock.h"
-
-const char mpl_be_name[] = "ticket";
-
-void
+static inline void
 mpl_be_init(struct __mp_lock *mpl)
 {
 	mpl->mpl_be.mlb_next = 0;
 	mpl->mpl_be.mlb_serving = 1;
 }
 
-void
+static inline void
 mpl_be_enqueue(struct __mp_lock *mpl, struct __mp_lock_cpu *c)
 {
 	c->mplc_wait = &mpl->mpl_be.mlb_serving;
 	c->mplc_want = atomic_inc_int_nv(&mpl->mpl_be.mlb_next);
 }
 
-void
+static inline void
 mpl_be_handoff(struct __mp_lock *mpl, struct __mp_lock_cpu *c)
 {
 	mpl_store_release(&mpl->mpl_be.mlb_serving, c->mplc_want + 1);
 }
 
 #ifdef MPLOCK_DEBUG
-int
+static inline int
 mpl_be_behind(struct __mp_lock *mpl, struct __mp_lock_cpu *c,
     struct __mp_lock_cpu *n)
 {
@@ -79,4 +70,4 @@ mpl_be_behind(struct __mp_lock *mpl, struct __mp_lock_cpu *c,
 }
 #endif
 
-#endif /* __USE_MI_MPLOCK && MPLOCK_TICKET */
+#endif /* !_KERN_MPLOCK_TICKET_H_ */

@@ -20,7 +20,7 @@
  * M-lock backend (option MPLOCK_MLOCK, the default): Machanick's
  * minimal-contention lock, a queue lock of the CLH family.
  *
- * Every CPU has two lock variables in its own cache line, mmv_busy[0]
+ * Every CPU has two lock variables in its own cache line, mcb_busy[0]
  * and [1], and uses them alternately: acquisition k of a CPU uses
  * variable k mod 2.  The only shared word is mlb_tail, the variable of
  * the last CPU queued.  To queue, a CPU marks its variable busy, swaps
@@ -64,44 +64,34 @@
  *    happens before its critical section.
  */
 
-#include <sys/param.h>
-#include <sys/systm.h>
-#include <sys/atomic.h>
-#include <sys/mplock.h>
+#ifndef _KERN_MPLOCK_MLOCK_H_
+#define _KERN_MPLOCK_MLOCK_H_
+#define MPL_BE_NAME		"mlock"
 
-#include <machine/cpu.h>
-
-#if defined(__USE_MI_MPLOCK) && defined(MPLOCK_MLOCK)
-
-#include "kern_mplock.h"
-
-const char mpl_be_name[] = "mlock";
-
-void
+static inline void
 mpl_be_init(struct __mp_lock *mpl)
 {
-	struct __mpl_lock_be *b = &mpl->mpl_be;
+	struct __mp_lock_cpu_be *cb;
 	int i;
 
 	for (i = 0; i < MAXCPUS; i++) {
-		b->mlb_var[i].mmv_busy[0] = 0;
-		b->mlb_var[i].mmv_busy[1] = 0;
-		mpl->mpl_cpus[i].mplc_be.mcb_mine = &b->mlb_var[i].mmv_busy[0];
-		mpl->mpl_cpus[i].mplc_be.mcb_next = 0;
+		cb = &mpl->mpl_cpus[i].mplc_be;
+		cb->mcb_busy[0] = 0;
+		cb->mcb_busy[1] = 0;
+		cb->mcb_mine = &cb->mcb_busy[0];
+		cb->mcb_next = 0;
 	}
-	b->mlb_free = 0;
-	b->mlb_tail = &b->mlb_free;
+	mpl->mpl_be.mlb_free = 0;
+	mpl->mpl_be.mlb_tail = &mpl->mpl_be.mlb_free;
 }
 
-void
+static inline void
 mpl_be_enqueue(struct __mp_lock *mpl, struct __mp_lock_cpu *c)
 {
-	struct __mpl_cpu_be *cb = &c->mplc_be;
-	struct __mpl_mlock_var *var;
+	struct __mp_lock_cpu_be *cb = &c->mplc_be;
 	volatile u_int *mine;
 
-	var = &mpl->mpl_be.mlb_var[MPL_CPU_INDEX(mpl, c)];
-	mine = &var->mmv_busy[cb->mcb_next];
+	mine = &cb->mcb_busy[cb->mcb_next];
 	cb->mcb_next ^= 1;
 	cb->mcb_mine = mine;
 
@@ -110,14 +100,14 @@ mpl_be_enqueue(struct __mp_lock *mpl, struct __mp_lock_cpu *c)
 	c->mplc_wait = mpl_swap_ptr(&mpl->mpl_be.mlb_tail, (void *)mine);
 }
 
-void
+static inline void
 mpl_be_handoff(struct __mp_lock *mpl, struct __mp_lock_cpu *c)
 {
 	mpl_store_release(c->mplc_be.mcb_mine, 0);
 }
 
 #ifdef MPLOCK_DEBUG
-int
+static inline int
 mpl_be_behind(struct __mp_lock *mpl, struct __mp_lock_cpu *c,
     struct __mp_lock_cpu *n)
 {
@@ -126,4 +116,4 @@ mpl_be_behind(struct __mp_lock *mpl, struct __mp_lock_cpu *c,
 }
 #endif
 
-#endif /* __USE_MI_MPLOCK && MPLOCK_MLOCK */
+#endif /* !_KERN_MPLOCK_MLOCK_H_ */

@@ -86,27 +86,18 @@
  *    mpl_load_ptr(), which adds no ordering to the pairs above.
  */
 
-#include <sys/param.h>
-#include <sys/systm.h>
-#include <sys/atomic.h>
-#include <sys/mplock.h>
-
-#include <machine/cpu.h>
+#ifndef _KERN_MPLOCK_MCS_H_
+#define _KERN_MPLOCK_MCS_H_
 
 #ifdef MP_LOCKDEBUG
 #include <ddb/db_output.h>
 #endif
+#define MPL_BE_NAME		"mcs"
 
-#if defined(__USE_MI_MPLOCK) && defined(MPLOCK_MCS)
-
-#include "kern_mplock.h"
-
-const char mpl_be_name[] = "mcs";
-
-void
+static inline void
 mpl_be_init(struct __mp_lock *mpl)
 {
-	struct __mpl_mcs_node *n;
+	struct __mp_lock_mcs_node *n;
 	int i;
 
 	for (i = 0; i < MAXCPUS; i++) {
@@ -117,10 +108,10 @@ mpl_be_init(struct __mp_lock *mpl)
 	mpl->mpl_be.mlb_tail = NULL;
 }
 
-void
+static inline void
 mpl_be_enqueue(struct __mp_lock *mpl, struct __mp_lock_cpu *c)
 {
-	struct __mpl_mcs_node *me = &c->mplc_be.mcb_node, *pred;
+	struct __mp_lock_mcs_node *me = &c->mplc_be.mcb_node, *pred;
 
 	me->mmn_next = NULL;
 	me->mmn_locked = 1;
@@ -133,10 +124,10 @@ mpl_be_enqueue(struct __mp_lock *mpl, struct __mp_lock_cpu *c)
 		me->mmn_locked = 0;
 }
 
-void
+static inline void
 mpl_be_handoff(struct __mp_lock *mpl, struct __mp_lock_cpu *c)
 {
-	struct __mpl_mcs_node *me = &c->mplc_be.mcb_node, *next;
+	struct __mp_lock_mcs_node *me = &c->mplc_be.mcb_node, *next;
 #ifdef MP_LOCKDEBUG
 	long nticks = __mp_lock_spinout;
 #endif
@@ -166,7 +157,7 @@ mpl_be_handoff(struct __mp_lock *mpl, struct __mp_lock_cpu *c)
 }
 
 #ifdef MPLOCK_DEBUG
-int
+static inline int
 mpl_be_behind(struct __mp_lock *mpl, struct __mp_lock_cpu *c,
     struct __mp_lock_cpu *n)
 {
@@ -175,4 +166,4 @@ mpl_be_behind(struct __mp_lock *mpl, struct __mp_lock_cpu *c,
 }
 #endif
 
-#endif /* __USE_MI_MPLOCK && MPLOCK_MCS */
+#endif /* !_KERN_MPLOCK_MCS_H_ */

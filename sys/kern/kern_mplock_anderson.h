@@ -65,17 +65,8 @@
  *    after the next owner's wait in __mp_lock().
  */
 
-#include <sys/param.h>
-#include <sys/systm.h>
-#include <sys/atomic.h>
-#include <sys/mplock.h>
-
-#include <machine/cpu.h>
-
-#if defined(__USE_MI_MPLOCK) && defined(MPLOCK_ANDERSON)
-
-#include "kern_mplock.h"
-
+#ifndef _KERN_MPLOCK_ANDERSON_H_
+#define _KERN_MPLOCK_ANDERSON_H_
 #if MAXCPUS > MPL_ANDERSON_NSLOTS
 #error "mplock: fewer Anderson slots than CPUs"
 #endif
@@ -84,9 +75,9 @@
 #define MPL_SLOT(mpl, t)						\
 	(&(mpl)->mpl_be.mlb_slot[(t) & (MPL_ANDERSON_NSLOTS - 1)].mas_ticket)
 
-const char mpl_be_name[] = "anderson";
+#define MPL_BE_NAME		"anderson"
 
-void
+static inline void
 mpl_be_init(struct __mp_lock *mpl)
 {
 	u_int i, t;
@@ -99,7 +90,7 @@ mpl_be_init(struct __mp_lock *mpl)
 	}
 }
 
-void
+static inline void
 mpl_be_enqueue(struct __mp_lock *mpl, struct __mp_lock_cpu *c)
 {
 	u_int t;
@@ -109,7 +100,7 @@ mpl_be_enqueue(struct __mp_lock *mpl, struct __mp_lock_cpu *c)
 	c->mplc_wait = MPL_SLOT(mpl, t);
 }
 
-void
+static inline void
 mpl_be_handoff(struct __mp_lock *mpl, struct __mp_lock_cpu *c)
 {
 	u_int t = c->mplc_want + 1;
@@ -118,7 +109,7 @@ mpl_be_handoff(struct __mp_lock *mpl, struct __mp_lock_cpu *c)
 }
 
 #ifdef MPLOCK_DEBUG
-int
+static inline int
 mpl_be_behind(struct __mp_lock *mpl, struct __mp_lock_cpu *c,
     struct __mp_lock_cpu *n)
 {
@@ -127,4 +118,4 @@ mpl_be_behind(struct __mp_lock *mpl, struct __mp_lock_cpu *c,
 }
 #endif
 
-#endif /* __USE_MI_MPLOCK && MPLOCK_ANDERSON */
+#endif /* !_KERN_MPLOCK_ANDERSON_H_ */
