@@ -8,8 +8,8 @@
 #	file it changes that TREE has, the stock file's header block: its
 #	first comment that holds "Copyright" or "public domain" and what
 #	comes before it.  Fails, naming the file and the line, when the
-#	diff removes or changes a line of that block (the $OpenBSD$ id
-#	line excepted: it is CVS's, not the author's).  Also fails when
+#	diff removes or changes a line of that block, the $OpenBSD: ...$
+#	ID line included (mplock-patch keeps the tree's).  Also fails when
 #	the diff is empty or cannot be made: that proves nothing.
 
 # notices_header FILE: the last line number of FILE's header block, or
@@ -66,9 +66,6 @@ notices_check() {
 			print $2 }' "$_nd/removed")
 		for _nl in $_nbad; do
 			_ntext=$(sed -n "${_nl}p" "$_nt/$_np")
-			case $_ntext in
-			*'$OpenBSD'*)	continue ;;
-			esac
 			echo "$_np:$_nl: stock notice line removed or changed:" \
 			    "$_ntext"
 			_nrc=1

@@ -44,9 +44,10 @@ lint_backends_catches() {
 	cp "$ROOT/tools/lib/common.sh" "$_d/tools/lib/"
 	cp "$ROOT/sys/sys/mplock.h" "$_d/sys/sys/"
 	cp "$ROOT/share/man/man9/mplock.9" "$_d/share/man/man9/"
-	cp "$ROOT"/sys/kern/kern_mplock_*.c "$_d/sys/kern/"
-	cp "$ROOT/sys/kern/kern_mplock_ticket.h" \
-	    "$_d/sys/kern/kern_mplock_stray.c"
+	cp "$ROOT"/sys/kern/kern_mplock.h "$ROOT"/sys/kern/kern_mplock_*.h \
+	    "$_d/sys/kern/"
+	sed 's/"ticket"/"stray"/' "$ROOT/sys/kern/kern_mplock_ticket.h" \
+	    >"$_d/sys/kern/kern_mplock_stray.h"
 	sed 's/^BACKENDS=.*/& fake/' "$REGRESS/Makefile.backends" \
 	    >"$_d/regress/sys/kern/mplock/Makefile.backends"
 	_out=$(sh "$_d/tools/lint.sh" backends 2>&1)
@@ -55,7 +56,7 @@ lint_backends_catches() {
 	    "fake: sys/sys/mplock.h does not know MPLOCK_FAKE" \
 	    "fake: share/man/man9/mplock.9 lacks the line: .It Dv MPLOCK_FAKE" \
 	    "fake: mplock.9 lacks its rows" \
-	    "kern_mplock_stray.c: backend not in Makefile.backends"; do
+	    "kern_mplock_stray.h: backend not in Makefile.backends"; do
 		echo "$_out" | grep -qF "$_w" || { echo "missed: $_w"; return 1; }
 	done
 }
@@ -87,7 +88,7 @@ lint_litmus_catches() {
 	_out=$(sh "$_d/tools/lint.sh" litmus 2>&1)
 	echo "$_out"
 	echo "$_out" | grep -Eq \
-	    'kern_mplock_mcs\.c:[0-9]+-[0-9]+ changed since the litmus test' ||
+	    'kern_mplock_mcs\.h:[0-9]+-[0-9]+ changed since the litmus test' ||
 	    { echo "missed: the changed line"; return 1; }
 	echo "$_out" | grep -qF "pattern unmapped has no line in MAPPING" ||
 	    { echo "missed: the unmapped pattern"; return 1; }
