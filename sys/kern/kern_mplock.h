@@ -144,7 +144,7 @@ struct mpld_lock {
  *				An earlier store may be seen after a later
  *				one (a load-linked/store-conditional swap
  *				with acquire on the load and release on the
- *				store, as on arm64 without LSE, does that);
+ *				store does that, as some ports' swaps are);
  *				a caller that needs the two in order must
  *				order the later one itself.
  * mpl_cas_ptr_release(p, o, n)	if *p == o, *p = n, atomically; return the

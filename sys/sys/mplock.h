@@ -52,21 +52,13 @@
 /*
  * The MI kernel lock.  kern_mplock.c keeps the OpenBSD semantics (per-CPU
  * recursion, interrupts nesting while a CPU waits, WITNESS, MP_LOCKDEBUG);
- * a backend chosen by kernel option provides the queue:
- *
- *	option MPLOCK_MLOCK	M-lock queue lock (default)
- *	option MPLOCK_TICKET	ticket lock, the historical algorithm
- *	option MPLOCK_MCS	MCS queue lock
- *	option MPLOCK_ANDERSON	Anderson array lock
+ * a backend provides the queue, the M-lock unless a kernel option
+ * below chooses another (at most one).
  *
  * Every backend reduces waiting to "spin until *mplc_wait == mplc_want",
  * so the front end owns the spin loop and __mp_lock_held() is the same
  * test for all of them.
  */
-#if defined(MPLOCK_TICKET) + defined(MPLOCK_MLOCK) + defined(MPLOCK_MCS) + \
-    defined(MPLOCK_ANDERSON) > 1
-#error "mplock: more than one backend option"
-#endif
 
 /*
  * Padding unit of the per-CPU state.  Not CACHELINESIZE itself: MD
@@ -80,6 +72,11 @@
 #endif
 
 #if defined(MPLOCK_TICKET)
+#if defined(MPLOCK_MLOCK) || defined(MPLOCK_MCS) || defined(MPLOCK_ANDERSON)
+#error "mplock: more than one backend option"
+#endif
+
+/* option MPLOCK_TICKET: the ticket lock, the historical algorithm. */
 
 struct __mp_lock_cpu_be {
 	u_int			 mcb_spare;	/* the ticket is mplc_want */
@@ -91,8 +88,12 @@ struct __mp_lock_be {
 } __aligned(__MPL_CACHELINE);
 
 #elif defined(MPLOCK_MCS)
+#if defined(MPLOCK_MLOCK) || defined(MPLOCK_ANDERSON)
+#error "mplock: more than one backend option"
+#endif
 
 /*
+ * option MPLOCK_MCS: the MCS queue lock.
  * A CPU's queue node is in its own padded per-CPU cell, not in a line of
  * its own: a CPU spins on its own node, which only its predecessor (the
  * hand-off) and its successor (the link) write, once each.
@@ -113,8 +114,12 @@ struct __mp_lock_be {
 } __aligned(__MPL_CACHELINE);
 
 #elif defined(MPLOCK_ANDERSON)
+#if defined(MPLOCK_MLOCK)
+#error "mplock: more than one backend option"
+#endif
 
 /*
+ * option MPLOCK_ANDERSON: Anderson's array lock.
  * One slot per ticket modulo the slot count, a power of two of at least
  * MAXCPUS so that every CPU in the queue spins on a line of its own.
  */
@@ -139,6 +144,7 @@ struct __mp_lock_be {
 #else	/* MPLOCK_MLOCK, the default */
 
 /*
+ * The M-lock (option MPLOCK_MLOCK, or no backend option).
  * Two lock variables per CPU, used alternately, in the CPU's own cell
  * (struct __mp_lock_cpu): one cache line per CPU holds its depth and
  * both variables, so the lock takes MAXCPUS lines and one more.  A

@@ -855,9 +855,15 @@ diff_modes() {
 	mv "$_a/.mplock-patch" "$PT/dm-record"
 	tree_sig "$_a" >"$_a.sig"
 	same_as "$_a.sig" "$_p" || return 1
-	# One backend: the others' headers left out.
+	# One backend: the others' headers left out, and no line of sys/
+	# lays out or offers them.
 	_b=$(fresh dm-backend)
 	(cd "$_b" && patch -p0 -s <"$PT/kb.diff") || return 1
+	if awk '/^\+\+\+ / { sys = ($2 ~ /^sys\//) } sys && /^\+/' \
+	    "$PT/kb.diff" | grep -E 'MPLOCK_(TICKET|MCS|ANDERSON)'; then
+		echo "-b mlock: sys/ still names the other backends"
+		return 1
+	fi
 	for _be in $BACKENDS; do
 		if [ "$_be" = mlock ]; then
 			[ -f "$_b/sys/kern/kern_mplock_mlock.h" ] || return 1
