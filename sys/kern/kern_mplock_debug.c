@@ -43,8 +43,9 @@
  *
  * Misuse (release by a CPU that does not own the lock, recursion
  * deeper than MPLOCK_DEBUG_MAXDEPTH, __mp_acquire_count() of less than
- * one level) prints one line and enters ddb, or panics in a kernel
- * without DDB.  A refused release leaves the lock as it was.  After a
+ * one level) prints one line and enters ddb; a kernel without DDB
+ * goes on after the line, as there is nothing to stop in.  A refused
+ * release leaves the lock as it was.  After a
  * panic or inside ddb, where _kernel_lock_held() claims the lock for
  * everyone, misuse is only counted.
  */
@@ -166,8 +167,6 @@ mpld_misuse(struct __mp_lock *mpl, struct __mp_lock_cpu *c, int ev,
 	mpld_pr("\n");
 #ifdef DDB
 	db_enter();
-#else
-	panic("mplock %p: %s", mpl, what);
 #endif
 }
 
