@@ -231,10 +231,10 @@ struct __mp_lock_cpu {
 } __aligned(__MPL_CACHELINE);
 
 struct __mp_lock {
-	struct __mp_lock_cpu	 mpl_cpus[MAXCPUS];
-	struct __mp_lock_be	 mpl_be;
+	struct __mp_lock_cpu	mpl_cpus[MAXCPUS];
+	struct __mp_lock_be	mpl_be;
 #ifdef WITNESS
-	struct lock_object	 mpl_lock_obj;
+	struct lock_object	mpl_lock_obj;
 #endif
 #ifdef MPLOCK_DEBUG
 	struct __mp_lock_dbg	 mpl_dbg;
@@ -277,4 +277,4 @@ extern struct __mp_lock kernel_lock;
 void	mplock_torture_start(void);
 #endif
 
-#endif /* !_MPLOCK_H_ */
+#endif /* !_MPLOCK_H */
