@@ -27,10 +27,11 @@
 # "mplock-patch config -p qemu amd64" -> config(8) -> make with the
 # generated Makefile (tools/kernel/toolchain.sh lists every toolchain
 # substitution) -> pxeboot from the tree's sys/arch/amd64/stand
-# (cached) -> init (tools/kernel/init.c) on an FFS image (makefs) with a
-# disklabel (tools/kernel/disklabel.c), copied into the kernel's
-# rd_root_image (tools/kernel/rdroot.c) -> qemu-system-x86_64 -smp 4,
-# PXE over user-mode TFTP -> watchdog (tools/kernel/boot.sh).
+# (cached) -> init and its worker (tools/kernel/init.c, worker.c) on
+# an FFS image (makefs) with a disklabel (tools/kernel/disklabel.c),
+# copied into the kernel's rd_root_image (tools/kernel/rdroot.c) ->
+# qemu-system-x86_64 -smp 4 (KERNEL_NCPU), PXE over user-mode TFTP ->
+# watchdog (tools/kernel/boot.sh).
 #
 # When the patched tree has sys/kern/kern_mplock_torture.c the kernel
 # gets "option MPLOCK_TORTURE" and the run must show its summary line.

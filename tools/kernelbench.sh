@@ -281,7 +281,11 @@ for log in "$out"/logs/r*-*-smp*.log; do
 	st=${line%% *}
 	echo "$r $b $s $line" >>"$out/boots.txt"
 	if [ "$st" != PASS ]; then
-		failed "round $r, $b, -smp $s: boot $st ($log)"
+		# The verdict's reason, where there is one, with the log.
+		why=$(grep '^kernel: [^:]*: [A-Z]*:' "$log" | tail -n 1 |
+		    sed 's/^kernel: [^:]*: [A-Z]*: *//' | cut -c1-160)
+		failed "round $r, $b, -smp $s: boot $st${why:+: $why}" \
+		    "($log)"
 		continue
 	fi
 	for f in $FIGURES; do

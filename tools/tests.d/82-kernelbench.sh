@@ -145,7 +145,8 @@ kb_failed() {
 		echo "not 4 failures (FAIL, no verdict, nsacq and maxwait)"
 		return 1
 	}
-	grep -q 'round 4, mlock, -smp 2: boot FAIL' "$_d/results.txt" &&
+	grep -q 'round 4, mlock, -smp 2: boot FAIL: 2 CPUs, load 276 ms (' \
+	    "$_d/results.txt" &&
 	grep -q 'round 4, ticket, -smp 2: boot NONE' "$_d/results.txt" &&
 	grep -q 'round 4, mlock, -smp 4: no nsacq figure' "$_d/results.txt" &&
 	grep -q 'kernelbench: 4 failure' "$KBD/failed.out" &&
