@@ -35,10 +35,12 @@ test-patchfault:
 	@MPLOCK_FAULT_LONG=1 ${SH} tools/test.sh patchfault
 
 # Every seeded bug whose catch depends on a run, run 10 times (N=) with
-# two busy loops beside it: each must be caught every time.
-N?=	10
+# two busy loops beside it: each must be caught every time.  N is empty
+# unless given: test-flaky and kernel-bench each have their own default,
+# applied by the shell (the same in GNU make and BSD make).
+N?=
 test-flaky:
-	@${SH} tools/flaky.sh -n ${N}
+	@n='${N}'; ${SH} tools/flaky.sh -n "$${n:-10}"
 
 test-cross:
 	@${SH} tools/cross.sh
@@ -63,6 +65,18 @@ kernel:
 
 kernel-test:
 	@KERNEL_MATRIX=1 ${SH} tools/test.sh kernel
+
+# Every backend's kernel booted N times (5) at each -smp of KB_SMP
+# ("2 4 8"), interleaved, and compared with the ticket lock on the
+# torture's ns per acquisition and longest wait and the build-like
+# load's time (tools/kernelbench.sh, doc/kernel.md): a table, a plot and
+# build/kernelbench/results-DATE.txt.  KB_BACKENDS: the backends (all).
+KB_BACKENDS?=
+KB_SMP?=
+kernel-bench:
+	@n='${N}' b='${KB_BACKENDS}' s='${KB_SMP}'; \
+	    ${SH} tools/kernelbench.sh -n "$${n:-5}" $${b:+-b "$$b"} \
+	    $${s:+-s "$$s"}
 
 # The kernel lock in an OpenBSD source tree (tools/mplock-patch).
 patch:
@@ -96,4 +110,4 @@ clean:
 
 .PHONY: all test test-full test-patchfault test-flaky test-cross kcompile-full bench \
 	lint verify clean patch patch-kernel patch-regress apply revert kernel \
-	kernel-test install uninstall
+	kernel-test kernel-bench install uninstall

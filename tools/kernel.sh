@@ -3,7 +3,7 @@
 # kernel.sh: build the patched OpenBSD/amd64 MULTIPROCESSOR kernel from
 # a real OpenBSD tree and boot it under qemu with 4 CPUs.
 #
-#	tools/kernel.sh [-B] [-d] [-b backend] [-m mutant] [-n name]
+#	tools/kernel.sh [-Br] [-d] [-b backend] [-m mutant] [-n name]
 #
 #	-b backend	the kernel lock backend (default: the default one)
 #	-d		the debug build: WITNESS, MP_LOCKDEBUG, MPLOCK_DEBUG
@@ -12,6 +12,9 @@
 #	-n name		the run's name (default from the options); its
 #			files go to build/kernel/run/NAME
 #	-B		build only, do not boot
+#	-r		boot again the kernel an earlier run of this name
+#			built (-B or not), building nothing
+#			(tools/kernelbench.sh boots each kernel many times)
 #
 # The tree: the vendored snapshot (../shared/vendor/openbsd-src.tar.xz,
 # or $MPLOCK_VENDOR), or a user's tree given as SRC=/usr/src.  Either is
@@ -24,10 +27,11 @@
 # "mplock-patch config -p qemu amd64" -> config(8) -> make with the
 # generated Makefile (tools/kernel/toolchain.sh lists every toolchain
 # substitution) -> pxeboot from the tree's sys/arch/amd64/stand
-# (cached) -> init (tools/kernel/init.c) on an FFS image (makefs) with a
-# disklabel (tools/kernel/disklabel.c), copied into the kernel's
-# rd_root_image (tools/kernel/rdroot.c) -> qemu-system-x86_64 -smp 4,
-# PXE over user-mode TFTP -> watchdog (tools/kernel/boot.sh).
+# (cached) -> init and its worker (tools/kernel/init.c, worker.c) on
+# an FFS image (makefs) with a disklabel (tools/kernel/disklabel.c),
+# copied into the kernel's rd_root_image (tools/kernel/rdroot.c) ->
+# qemu-system-x86_64 -smp 4 (KERNEL_NCPU), PXE over user-mode TFTP ->
+# watchdog (tools/kernel/boot.sh).
 #
 # When the patched tree has sys/kern/kern_mplock_torture.c the kernel
 # gets "option MPLOCK_TORTURE" and the run must show its summary line.
@@ -49,7 +53,7 @@ NCPU=${KERNEL_NCPU:-4}
 JOBS=${KERNEL_JOBS:-$(ncpu_online)}
 
 usage() {
-	echo "usage: tools/kernel.sh [-B] [-d] [-b backend] [-m mutant]" \
+	echo "usage: tools/kernel.sh [-Br] [-d] [-b backend] [-m mutant]" \
 	    "[-n name]" >&2
 	exit 2
 }
@@ -64,10 +68,11 @@ skip() {
 	exit 77
 }
 
-be=$DEFAULT_BACKEND debug='' mutant='' name='' bootit=1
-while getopts Bb:dm:n: o; do
+be=$DEFAULT_BACKEND debug='' mutant='' name='' bootit=1 reboot=
+while getopts Bb:dm:n:r o; do
 	case $o in
 	B)	bootit= ;;
+	r)	reboot=1 ;;
 	b)	be=$OPTARG ;;
 	d)	debug=1 ;;
 	m)	mutant=$OPTARG ;;
@@ -97,6 +102,22 @@ done
 printf '#include <bsd/string.h>\n' | cc -E - >/dev/null 2>&1 ||
     skip "libbsd headers not installed (Debian: libbsd-dev)"
 
+RUN=$KDIR/run/$name
+
+# kboot: boot what RUN/tftp holds and judge it (exit status as above).
+kboot() {
+	EXPECT_TORTURE=$torture NCPU=$NCPU sh "$KT/boot.sh" "$RUN" "$name"
+}
+
+# -r: the kernel, init and ramdisk of an earlier build, booted again.
+if [ -n "$reboot" ]; then
+	[ -f "$RUN/tftp/bsd" ] && [ -f "$RUN/tftp/kernel.conf" ] ||
+	    kdie "$name: no kernel built by an earlier run ($RUN/tftp)"
+	torture=$(sed -n 's/^torture=//p' "$RUN/tftp/kernel.conf")
+	kboot
+	exit
+fi
+
 if [ -n "${SRC:-}" ]; then
 	TREE=$(cd "$SRC" && pwd) || kdie "SRC=$SRC: no such directory"
 	TREE_ID=$TREE
@@ -113,7 +134,6 @@ for f in sys/arch/amd64/conf/Makefile.amd64 usr.sbin/config/gram.y \
 	[ -f "$TREE/$f" ] || kdie "$TREE: no $f"
 done
 
-RUN=$KDIR/run/$name
 mkdir -p "$KDIR/cache" "$RUN" || kdie "cannot make $RUN"
 rm -rf "$RUN/src" "$RUN/obj" "$RUN/tftp" "$RUN/root"
 toolchain_setup "$KDIR/tc" || kdie "cannot write the toolchain stand-ins"
@@ -230,13 +250,19 @@ T_BUILD=$(($(now) - T_BUILD0))
 iflags=-DLOAD_ITERS=${KERNEL_LOAD_ITERS:-300}
 [ -n "$torture" ] &&
     iflags="$iflags -DTORTURE_WAIT=${KERNEL_TORTURE_WAIT:-120}"
-# shellcheck disable=SC2086
-clang --target=x86_64-unknown-openbsd -std=c99 -O2 -Wall -Werror \
-    -ffreestanding -fno-builtin -fno-stack-protector -fno-pie \
-    -fcf-protection=none -fno-asynchronous-unwind-tables -nostdinc \
-    $iflags -c "$KT/init.c" -o "$RUN/init.o" &&
-    ld.lld -static --no-pie -nostdlib -T "$KT/init.ld" -o "$RUN/init" \
-    "$RUN/init.o" || kdie "init does not build"
+# The build-like load: forks and execs of the worker, KERNEL_BUILD_TASKS
+# in all, each writing and reading back KERNEL_WORKER_FILES files.
+iflags="$iflags -DBUILD_TASKS=${KERNEL_BUILD_TASKS:-48}"
+iflags="$iflags -DWORKER_FILES=${KERNEL_WORKER_FILES:-8}"
+for p in init worker; do
+	# shellcheck disable=SC2086
+	clang --target=x86_64-unknown-openbsd -std=c99 -O2 -Wall -Werror \
+	    -ffreestanding -fno-builtin -fno-stack-protector -fno-pie \
+	    -fcf-protection=none -fno-asynchronous-unwind-tables -nostdinc \
+	    $iflags -c "$KT/$p.c" -o "$RUN/$p.o" &&
+	    ld.lld -static --no-pie -nostdlib -T "$KT/init.ld" \
+	    -o "$RUN/$p" "$RUN/$p.o" || kdie "$p does not build"
+done
 disklabel=$KDIR/cache/disklabel-$(key "$KT/disklabel.c")
 rdroot=$KDIR/cache/rdroot-$(key "$KT/rdroot.c")
 for tool in "$disklabel" "$rdroot"; do
@@ -244,16 +270,23 @@ for tool in "$disklabel" "$rdroot"; do
 	[ -x "$tool" ] || cc -O2 -Wall -Werror -o "$tool" "$src" ||
 	    kdie "$src does not build"
 done
-mkdir -p "$RUN/root/sbin" "$RUN/root/dev" && cp "$RUN/init" "$RUN/root/sbin/"
+mkdir -p "$RUN/root/sbin" "$RUN/root/dev" "$RUN/root/tmp" &&
+    cp "$RUN/init" "$RUN/root/sbin/" &&
+    cp "$RUN/worker" "$RUN/root/sbin/mplock_worker" ||
+    kdie "cannot fill $RUN/root"
 cat >"$RUN/root.spec" <<'EOF'
 /set type=dir uid=0 gid=0 mode=0755
 .
 dev type=dir
     console type=char mode=0600 device=native,0,0
     null type=char mode=0666 device=native,2,2
+    rd0a type=block mode=0600 device=native,17,0
 ..
 sbin type=dir
     init type=file mode=0755
+    mplock_worker type=file mode=0755
+..
+tmp type=dir mode=01777
 ..
 EOF
 rdsize=$(sed -n 's/.*-DMINIROOTSIZE="\{0,1\}\(0x[0-9a-fA-F]*\|[0-9]*\)"\{0,1\}.*/\1/p' \
@@ -268,12 +301,7 @@ makefs -t ffs -B le -s "$rdsize" -o version=1,bsize=8192,fsize=1024 \
 }
 nm -n "$K/bsd" >"$RUN/bsd.nm" 2>/dev/null
 
-T_ALL=$(($(now) - T0))
-echo "kernel.sh: $name: built in ${T_BUILD}s (${T_ALL}s with tree," \
-    "tools and ramdisk): $K/bsd"
-[ -n "$bootit" ] || exit 0
-
-# --- Boot.
+# --- What the boot loads over TFTP, kept for -r.
 mkdir -p "$RUN/tftp/etc"
 cp "$PXEBOOT" "$RUN/tftp/pxeboot" && cp "$K/bsd" "$RUN/tftp/bsd" ||
     kdie "cannot fill $RUN/tftp"
@@ -282,4 +310,10 @@ stty com0 115200
 set tty com0
 boot tftp:/bsd
 EOF
-EXPECT_TORTURE=$torture NCPU=$NCPU sh "$KT/boot.sh" "$RUN" "$name"
+echo "torture=$torture" >"$RUN/tftp/kernel.conf"
+
+T_ALL=$(($(now) - T0))
+echo "kernel.sh: $name: built in ${T_BUILD}s (${T_ALL}s with tree," \
+    "tools and ramdisk): $K/bsd"
+[ -n "$bootit" ] || exit 0
+kboot

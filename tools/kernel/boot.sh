@@ -16,7 +16,8 @@
 #     without the ddb commands: HANG, exit 4;
 #   - init powered the machine off: the console is checked against the
 #     pass criteria below: PASS (exit 0) or FAIL (exit 1).
-# Pass: init's load line "mplock_load: NCPU procs ... PASS"; NCPU CPUs
+# Pass: init's load line "mplock_load: NCPU procs ... PASS"; its
+# build-like load's line "mplock_build: NCPU jobs ... PASS"; NCPU CPUs
 # attached; no panic, ddb, WITNESS report, fault or spin-out on the
 # console; with EXPECT_TORTURE=1 also the torture's summary line with
 # violations=0, every CPU's acquisitions non-zero, ending in PASS.
@@ -202,6 +203,12 @@ case $load in
 '')	fail "no load line from init" ;;
 *)	fail "load: $load" ;;
 esac
+build=$(grep -m1 '^mplock_build: ' console.txt)
+case $build in
+"mplock_build: $NCPU jobs "*" PASS")	;;
+'')	fail "no build line from init" ;;
+*)	fail "build: $build" ;;
+esac
 ncpus=$(grep -cE '^cpu[0-9]+ at mainbus0' console.txt)
 [ "$ncpus" -eq "$NCPU" ] || fail "$ncpus CPUs attached, not $NCPU"
 bad=$(first 'panic|Stopped at|ddb\{|lock order reversal|witness:|uvm_fault|page fault|protection fault|spun out|__mp_lock|__mp_unlock')
@@ -227,10 +234,12 @@ if [ -n "${EXPECT_TORTURE:-}" ]; then
 	    fail "init did not see the torture's summary"
 fi
 ms=$(echo "$load" | sed -n 's/.* \([0-9]*\) ms .*/\1/p')
+bms=$(echo "$build" | sed -n 's/.* \([0-9]*\) ms .*/\1/p')
 {
 	echo "load_ms=$ms"
+	echo "build_ms=$bms"
 	echo "torture=$tort"
 } >>result
-details="$NCPU CPUs, load ${ms:-?} ms, ${BOOT_S}s from qemu start to power-off${tort:+; $tort}"
+details="$NCPU CPUs, load ${ms:-?} ms, build ${bms:-?} ms, ${BOOT_S}s from qemu start to power-off${tort:+; $tort}"
 [ -z "$fails" ] || verdict FAIL 1 "$fails"
 verdict PASS 0 "$details"

@@ -16,192 +16,44 @@
 
 /*
  * /sbin/init of the booted test kernel (tools/kernel.sh): OpenBSD/amd64,
- * static, without libc.  It puts a userland load on the kernel lock:
- * one process per CPU, each opening and closing /dev/null LOAD_ITERS
- * times (vn_open and vn_close take the kernel lock), and checks the
- * counts each process reports through a pipe.  With TORTURE_WAIT
- * (seconds) it then waits for the kernel torture's summary line in the
- * message buffer.  It prints one line,
+ * static, without libc.  It puts two userland loads on the kernel lock
+ * and checks what each reports:
+ *  - open/close: one process per CPU, each opening and closing
+ *    /dev/null LOAD_ITERS times (vn_open and vn_close take the kernel
+ *    lock), its counts reported through a pipe;
+ *  - build: make -j style, as a libc build loads the kernel: one job
+ *    per CPU kept running, BUILD_TASKS in all, each a fork and an exec
+ *    of /sbin/mplock_worker (tools/kernel/worker.c), which reads its
+ *    input and creates, writes, reads back and removes files on the
+ *    ramdisk, mounted read-write for it; a job that does not exit 0
+ *    fails the load.
+ * With TORTURE_WAIT (seconds) it then waits for the kernel torture's
+ * summary line in the message buffer.  It prints
  *	mplock_load: N procs x M open/close: c0/c1/... errors E TIME ms PASS
- * (or FAIL), a line saying whether the torture reported, and powers
- * the machine off.
+ *	mplock_build: J jobs x T execs of mplock_worker (F files each):
+ *	    ok O errors E TIME ms PASS
+ * (each ending in FAIL when it failed; the second on one line), a line
+ * saying whether the torture reported, and powers the machine off.
  *
- * Built with clang --target=x86_64-unknown-openbsd -ffreestanding and
- * linked with init.ld, which gives the program the segments OpenBSD
- * wants: the OpenBSD ELF note and the PT_OPENBSD_SYSCALLS table that
- * pins each system call number to the one syscall instruction here.
+ * Built like worker.c with bare.h (the system call stub, the OpenBSD
+ * ELF note and the PT_OPENBSD_SYSCALLS table) and linked with init.ld.
  */
+
+#include "bare.h"
 
 #ifndef LOAD_ITERS
 #define LOAD_ITERS	300
+#endif
+#ifndef BUILD_TASKS
+#define BUILD_TASKS	48
+#endif
+#ifndef WORKER_FILES
+#define WORKER_FILES	8
 #endif
 #ifndef TORTURE_WAIT
 #define TORTURE_WAIT	0
 #endif
 #define MAXPROCS	64
-
-/* OpenBSD system call numbers (sys/kern/syscalls.master). */
-#define SYS_exit		1
-#define SYS_fork		2
-#define SYS_read		3
-#define SYS_write		4
-#define SYS_open		5
-#define SYS_close		6
-#define SYS_wait4		11
-#define SYS_reboot		55
-#define SYS_clock_gettime	87
-#define SYS_nanosleep		91
-#define SYS_sysctl		202
-#define SYS_pipe		263
-
-#define O_RDONLY	0
-#define O_RDWR		2
-#define CTL_KERN	1
-#define KERN_MSGBUF	48
-#define CTL_HW		6
-#define HW_NCPU		3
-#define RB_NOSYNC	0x0004
-#define RB_HALT		0x0008
-#define RB_POWERDOWN	0x1000
-#define CLOCK_MONOTONIC	3
-
-typedef unsigned long size_t;
-
-struct timespec {
-	long	tv_sec;
-	long	tv_nsec;
-};
-
-/*
- * long sc(number, a1, ..., a6): the one syscall instruction.  The
- * kernel sets the carry flag on an error and returns the errno in
- * %rax; here that becomes -errno.  The 4th argument goes in %r10.
- */
-long	sc(long, long, long, long, long, long, long);
-__asm__(
-	".text\n"
-	".globl sc\n"
-	".type sc,@function\n"
-	"sc:\n"
-	"	movq %rdi, %rax\n"
-	"	movq %rsi, %rdi\n"
-	"	movq %rdx, %rsi\n"
-	"	movq %rcx, %rdx\n"
-	"	movq %r8, %r10\n"
-	"	movq %r9, %r8\n"
-	"	movq 8(%rsp), %r9\n"
-	".globl sc_insn\n"
-	"sc_insn:\n"
-	"	syscall\n"
-	"	jnc 1f\n"
-	"	negq %rax\n"
-	"1:	ret\n"
-	/* PT_OPENBSD_SYSCALLS: {address of syscall, number} pairs. */
-	".section .openbsd.syscalls,\"a\"\n"
-	".p2align 2\n"
-	".long sc_insn, 1\n"
-	".long sc_insn, 2\n"
-	".long sc_insn, 3\n"
-	".long sc_insn, 4\n"
-	".long sc_insn, 5\n"
-	".long sc_insn, 6\n"
-	".long sc_insn, 11\n"
-	".long sc_insn, 55\n"
-	".long sc_insn, 87\n"
-	".long sc_insn, 91\n"
-	".long sc_insn, 202\n"
-	".long sc_insn, 263\n"
-	/* The OpenBSD ELF note: name "OpenBSD", type 1, a zero word. */
-	".section .note.openbsd.ident,\"a\",@note\n"
-	".p2align 2\n"
-	".long 8, 4, 1\n"
-	".asciz \"OpenBSD\"\n"
-	".long 0\n"
-	".text\n"
-	".globl _start\n"
-	"_start:\n"
-	"	xorl %ebp, %ebp\n"
-	"	andq $-16, %rsp\n"
-	"	call init_main\n"
-	"	hlt\n");
-
-#define SC0(n)			sc((n), 0, 0, 0, 0, 0, 0)
-#define SC1(n, a)		sc((n), (long)(a), 0, 0, 0, 0, 0)
-#define SC2(n, a, b)		sc((n), (long)(a), (long)(b), 0, 0, 0, 0)
-#define SC3(n, a, b, c)		sc((n), (long)(a), (long)(b), (long)(c), \
-				    0, 0, 0)
-#define SC4(n, a, b, c, d)	sc((n), (long)(a), (long)(b), (long)(c), \
-				    (long)(d), 0, 0)
-#define SC6(n, a, b, c, d, e, f) sc((n), (long)(a), (long)(b), (long)(c), \
-				    (long)(d), (long)(e), (long)(f))
-
-static int	cons = -1;
-
-static size_t
-slen(const char *s)
-{
-	size_t n = 0;
-
-	while (s[n] != '\0')
-		n++;
-	return (n);
-}
-
-static void
-out(const char *s)
-{
-	if (cons >= 0)
-		SC3(SYS_write, cons, s, slen(s));
-}
-
-/* Append the decimal of v to the string in buf (room assumed). */
-static void
-addnum(char *buf, long v)
-{
-	char d[24];
-	int i = 0;
-
-	buf += slen(buf);
-	if (v < 0) {
-		*buf++ = '-';
-		v = -v;
-	}
-	do {
-		d[i++] = '0' + v % 10;
-		v /= 10;
-	} while (v != 0);
-	while (i > 0)
-		*buf++ = d[--i];
-	*buf = '\0';
-}
-
-static void
-addstr(char *buf, const char *s)
-{
-	buf += slen(buf);
-	while ((*buf++ = *s++) != '\0')
-		;
-}
-
-static long
-now_ms(void)
-{
-	struct timespec ts;
-
-	if (SC2(SYS_clock_gettime, CLOCK_MONOTONIC, &ts) != 0)
-		return (0);
-	return (ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
-}
-
-static void
-sleep_ms(long ms)
-{
-	struct timespec ts;
-
-	ts.tv_sec = ms / 1000;
-	ts.tv_nsec = (ms % 1000) * 1000000;
-	SC2(SYS_nanosleep, &ts, 0);
-}
 
 static __attribute__((__noreturn__)) void
 poweroff(void)
@@ -271,8 +123,93 @@ torture_reported(void)
 	return (0);
 }
 
+/*
+ * The build-like load: jobs jobs at a time, BUILD_TASKS in all, each a
+ * fork and an exec of the worker, as make -j runs cc.  The root
+ * (the ramdisk) is mounted read-only at boot: an update mount makes it
+ * writable, as rc's "mount -uw /" does.  It names the device
+ * (/dev/rd0a, the same as the root's, on the image): without a name
+ * FFS takes the update for an NFS export request, which a kernel
+ * without NFSSERVER refuses with ENOTSUP.  MNT_FORCE only if the plain
+ * update is refused (a file system not marked clean).  The result line
+ * goes into line.
+ */
+static void
+build_load(int jobs, char *line)
+{
+	static struct {
+		const char	*fspec;		/* struct ufs_args */
+		char		 export[248];	/* zero: no export change */
+	} ufsargs = { "/dev/rd0a", { 0 } };
+	char num[24], *argv[3], *envp[1];
+	long t0, pid, r;
+	int started = 0, running = 0, ok = 0, bad = 0, status;
+
+	line[0] = '\0';
+	addstr(line, "mplock_build: ");
+	addnum(line, jobs);
+	addstr(line, " jobs x ");
+	addnum(line, BUILD_TASKS);
+	addstr(line, " execs of mplock_worker (");
+	addnum(line, WORKER_FILES);
+	addstr(line, " files each): ");
+	r = SC4(SYS_mount, "ffs", "/", MNT_UPDATE, &ufsargs);
+	if (r != 0)
+		r = SC4(SYS_mount, "ffs", "/", MNT_UPDATE | MNT_FORCE,
+		    &ufsargs);
+	if (r != 0) {
+		addstr(line, "mount of / read-write failed, errno ");
+		addnum(line, -r);
+		addstr(line, " FAIL\n");
+		return;
+	}
+
+	t0 = now_ms();
+	for (;;) {
+		while (running < jobs && started < BUILD_TASKS) {
+			num[0] = '\0';
+			addnum(num, started);
+			started++;
+			pid = SC0(SYS_fork);
+			if (pid == 0) {
+				argv[0] = "mplock_worker";
+				argv[1] = num;
+				argv[2] = 0;
+				envp[0] = 0;
+				SC3(SYS_execve, "/sbin/mplock_worker", argv,
+				    envp);
+				SC1(SYS_exit, 127);
+			}
+			if (pid < 0)
+				bad++;
+			else
+				running++;
+		}
+		if (running == 0)
+			break;
+		status = -1;
+		if (SC4(SYS_wait4, -1, &status, 0, 0) < 0) {
+			bad += running;
+			break;
+		}
+		running--;
+		if (status == 0)
+			ok++;
+		else
+			bad++;
+	}
+	addstr(line, "ok ");
+	addnum(line, ok);
+	addstr(line, " errors ");
+	addnum(line, bad);
+	addstr(line, " ");
+	addnum(line, now_ms() - t0);
+	addstr(line, ok == BUILD_TASKS && bad == 0 ? " ms PASS\n" :
+	    " ms FAIL\n");
+}
+
 void
-init_main(void)
+prog_main(long *sp)
 {
 	struct report r;
 	int mib[2] = { CTL_HW, HW_NCPU };
@@ -281,6 +218,8 @@ init_main(void)
 	size_t len = sizeof(ncpu);
 	char line[1024];
 	long t0, pid;
+
+	(void)sp;
 
 	cons = SC2(SYS_open, "/dev/console", O_RDWR);
 	out("mplock_init: started\n");
@@ -347,6 +286,9 @@ init_main(void)
 	addstr(line, " ");
 	addnum(line, now_ms() - t0);
 	addstr(line, fail ? " ms FAIL\n" : " ms PASS\n");
+	out(line);
+
+	build_load(ncpu > 0 ? ncpu : 1, line);
 	out(line);
 
 	if (TORTURE_WAIT > 0) {

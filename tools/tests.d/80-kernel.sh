@@ -82,10 +82,11 @@ k_mutant() {
 k_figures() {
 	_r=$OBJ/kernel/run/$1/result
 	[ -f "$_r" ] || return 0
-	printf '%s\t%s\tboot_s=%s\tload_ms=%s\t%s\n' "$1" \
+	printf '%s\t%s\tboot_s=%s\tload_ms=%s\tbuild_ms=%s\t%s\n' "$1" \
 	    "$(sed -n 's/^status=//p' "$_r")" \
 	    "$(sed -n 's/^boot_s=//p' "$_r")" \
 	    "$(sed -n 's/^load_ms=//p' "$_r")" \
+	    "$(sed -n 's/^build_ms=//p' "$_r")" \
 	    "$(sed -n 's/^torture=//p' "$_r")" >>"$FIG"
 }
 
@@ -162,6 +163,7 @@ root on rd0a swap on rd0b dump on rd0b
 mplock_init: started
 mplock_torture: mlock 4 cpus 5s acq 1201/1180/1222/1190 intr 310 violations=0 maxwait 8123us 4100ns/acq PASS
 mplock_load: 4 procs x 300 open/close: 300/300/300/300 errors 0 1234 ms PASS
+mplock_build: 4 jobs x 48 execs of mplock_worker (8 files each): ok 48 errors 0 5678 ms PASS
 mplock_init: torture reported
 mplock_init: powering off
 EOF
@@ -188,6 +190,9 @@ k_judges() {
 	k_judge no-torture-line FAIL 1 off '/^mplock_torture/d'
 	k_judge init-no-summary FAIL 1 off 's/torture reported/no torture summary FAIL/'
 	k_judge load-fail FAIL '' off 's|300/300/300/300 errors 0 1234 ms PASS|300/299/300/300 errors 1 1234 ms FAIL|'
+	k_judge build-fail FAIL '' off 's|ok 48 errors 0 5678 ms PASS|ok 47 errors 1 5678 ms FAIL|'
+	k_judge no-build-line FAIL '' off '/^mplock_build/d'
+	k_judge build-jobs FAIL '' off 's|mplock_build: 4 jobs|mplock_build: 3 jobs|'
 	k_judge three-cpus FAIL '' off '/^cpu3 at/d'
 	k_judge witness FAIL '' off 's/^mplock_init: started/witness: lock order reversal:\n&/'
 	k_judge ddb PANIC '' stay 's/^mplock_load.*/panic: kernel diagnostic assertion failed\nStopped at db_enter+0x9: popq %rbp\nddb{2}> /;/^mplock_init: torture/d;/^mplock_init: powering/d'

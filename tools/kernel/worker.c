@@ -1,0 +1,109 @@
+/*
+ * Copyright (c) 2026 The mplock authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * /sbin/mplock_worker on the booted test kernel's ramdisk: one job of
+ * init's build-like load (tools/kernel/init.c), which runs it make
+ * -j style, fork and exec, as a libc build runs cc.  Like a compiler
+ * it reads an input (its own file, as cc reads headers) and writes
+ * output files: WORKER_FILES files in /tmp, each created, written,
+ * closed, opened again, read back and compared, closed and removed.
+ * Exec, the opens, the creations, the removals and the exit all take
+ * the kernel lock.  Exit status 0 when every step worked; otherwise 1,
+ * after a line on the console saying which step of which job failed.
+ *
+ *	mplock_worker JOB
+ *
+ * Static, without libc, built like init (tools/kernel/bare.h).
+ */
+
+#include "bare.h"
+
+#ifndef WORKER_FILES
+#define WORKER_FILES	8
+#endif
+#define BLOCK		2048
+
+static char	in[BLOCK], blk[BLOCK], back[BLOCK];
+static long	job = -1;
+
+static __attribute__((__noreturn__)) void
+bail(const char *step, long err)
+{
+	char line[160];
+
+	cons = SC2(SYS_open, "/dev/console", O_WRONLY);
+	line[0] = '\0';
+	addstr(line, "mplock_worker: job ");
+	addnum(line, job);
+	addstr(line, ": ");
+	addstr(line, step);
+	addstr(line, " failed, errno ");
+	addnum(line, -err);
+	addstr(line, "\n");
+	out(line);
+	SC1(SYS_exit, 1);
+	for (;;)
+		;
+}
+
+void
+prog_main(long *sp)
+{
+	char **argv = (char **)(sp + 1);
+	char name[64];
+	long fd, n, inlen, i, j;
+
+	if (sp[0] != 2 || (job = getnum(argv[1])) < 0)
+		bail("usage: mplock_worker JOB", 0);
+	fd = SC2(SYS_open, "/sbin/mplock_worker", O_RDONLY);
+	if (fd < 0)
+		bail("open of the input", fd);
+	if ((inlen = SC3(SYS_read, fd, in, sizeof(in))) <= 0)
+		bail("read of the input", inlen);
+	SC1(SYS_close, fd);
+
+	for (i = 0; i < WORKER_FILES; i++) {
+		name[0] = '\0';
+		addstr(name, "/tmp/j");
+		addnum(name, job);
+		addstr(name, ".");
+		addnum(name, i);
+		/* Each file's own bytes: a mix-up between jobs shows. */
+		for (j = 0; j < BLOCK; j++)
+			blk[j] = in[j % inlen] ^ (char)(job * 31 + i * 7 + j);
+		fd = SC3(SYS_open, name, O_WRONLY | O_CREAT | O_EXCL, 0644);
+		if (fd < 0)
+			bail("create", fd);
+		if ((n = SC3(SYS_write, fd, blk, BLOCK)) != BLOCK)
+			bail("write", n < 0 ? n : 0);
+		if ((n = SC1(SYS_close, fd)) != 0)
+			bail("close after write", n);
+		fd = SC2(SYS_open, name, O_RDONLY);
+		if (fd < 0)
+			bail("open for reading", fd);
+		if ((n = SC3(SYS_read, fd, back, BLOCK)) != BLOCK)
+			bail("read back", n < 0 ? n : 0);
+		for (j = 0; j < BLOCK; j++)
+			if (back[j] != blk[j])
+				bail("compare of what was read back", 0);
+		if ((n = SC1(SYS_close, fd)) != 0)
+			bail("close after read", n);
+		if ((n = SC1(SYS_unlink, name)) != 0)
+			bail("unlink", n);
+	}
+	SC1(SYS_exit, 0);
+}
