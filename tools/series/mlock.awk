@@ -61,14 +61,17 @@ BEGIN {
 " * on every architecture.\n" \
 " */")
 		rep(T "mpl->mpl_users = 0;", T "mpl->mpl_free = 0;")
-		rep(T "mpl->mpl_ticket = 1;", T "mpl->mpl_tail = &mpl->mpl_free;")
+		rep(T "mpl->mpl_ticket = 1;", \
+		    T "mpl->mpl_tail = &mpl->mpl_free;")
 		rep("__mp_lock_spin(struct __mp_lock *mpl, u_int me)", \
-		    "__mp_lock_spin(struct __mp_lock *mpl, struct __mp_lock_cpu *cpu)")
+		    "__mp_lock_spin(struct __mp_lock *mpl, " \
+		    "struct __mp_lock_cpu *cpu)")
 		rep(T "while (mpl->mpl_ticket != me) {", \
 		    T "while (*cpu->mplc_wait != 0) {")
 		rep(T "if (cpu->mplc_depth++ == 0)", \
 		    T "if (cpu->mplc_depth++ == 0) {")
-		rep(T T "cpu->mplc_ticket = atomic_inc_int_nv(&mpl->mpl_users);", \
+		rep(T T "cpu->mplc_ticket = " \
+		    "atomic_inc_int_nv(&mpl->mpl_users);", \
 		    T T "cpu->mplc_mine = &cpu->mplc_busy[cpu->mplc_next];\n" \
 		    T T "cpu->mplc_next ^= 1;\n" \
 		    T T "*cpu->mplc_mine = 1;\n" \
@@ -82,7 +85,8 @@ BEGIN {
 		rep(T "membar_enter_after_atomic();", T "membar_sync();")
 		rep(T T "mpl->mpl_ticket++;", T T "*cpu->mplc_mine = 0;")
 		# __mp_release_all: hand off only what was held.
-		rep(T "membar_exit();", T "if (rv > 0) {\n" T T "membar_exit();")
+		rep(T "membar_exit();", \
+		    T "if (rv > 0) {\n" T T "membar_exit();")
 		rep(T "mpl->mpl_ticket++;", T T "*cpu->mplc_mine = 0;\n" T "}")
 		rep(T "return (cpu->mplc_ticket == mpl->mpl_ticket && " \
 		    "cpu->mplc_depth > 0);", \
@@ -92,9 +96,11 @@ BEGIN {
 		rep(T "u_int" T T T "mplc_ticket;", "")
 		rep(T "u_int" T T T "mplc_depth;", \
 		    T "u_int" T T T "mplc_depth;\n" \
-		    T "u_int" T T T "mplc_next;" T "/* mplc_busy[] to arm */\n" \
+		    T "u_int" T T T "mplc_next;" \
+		    T "/* mplc_busy[] to arm */\n" \
 		    T "volatile u_int" T T "mplc_busy[2];\n" \
-		    T "volatile u_int" T T "*mplc_mine;" T "/* armed, ours */\n" \
+		    T "volatile u_int" T T "*mplc_mine;" \
+		    T "/* armed, ours */\n" \
 		    T "volatile u_int" T T "*mplc_wait;" T "/* waited on */\n" \
 		    "} __aligned(64);" T T T "/* a cache line each */")
 		rep(T "volatile u_int" T T "mpl_ticket;", \
