@@ -22,7 +22,8 @@
 # their options off and on.  0001 keeps within its budget (300 lines),
 # adds no file and drops no notice; a lowered budget
 # (MPLOCK_SERIES_BUDGET) makes series fail and write nothing; a patched
-# tree and misuse are refused; the last tree is what apply makes.
+# tree, a changed ticket lock and misuse are refused; -b offers one
+# backend; the last tree is what apply makes.
 
 . "$ROOT/tools/lib/vendor.sh"
 . "$ROOT/tools/lib/kcompile.sh"
@@ -100,6 +101,15 @@ se_over_budget() {
 	    '^mplock-patch: 0001-mlock.diff: [0-9]* lines, over the budget of 50' \
 	    "$SE/over.err" || return 1
 	[ ! -e "$SE/over" ] || { echo "wrote $SE/over"; return 1; }
+}
+
+# -b: one backend's front end in 0002, ending where diff -b does (which
+# series checks itself).
+se_one() {
+	sh "$TOOL" series -b mcs "$SE/stock" "$SE/one" || return 1
+	_ix=$(sed -n 's|^Index: sys/kern/kern_mplock_||p' \
+	    "$SE/one/0002-backends.diff" | tr '\n' ' ')
+	[ "$_ix" = "mcs.h " ] || { echo "0002 adds backends: $_ix"; return 1; }
 }
 
 # A patched tree, a dirty one, a non-empty DIR and misuse: refused,
@@ -183,6 +193,7 @@ else
 	t_check "series/0001-budget" se_first
 	t_check "series/seeded/over-budget" se_over_budget
 	t_check "series/refuse" se_refuse
+	t_check "series/one-backend" se_one
 	# The real-tree matrix: the tree patched step by step is rt/src,
 	# the stock one rt/base.
 	cc_ok=1
