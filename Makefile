@@ -7,6 +7,8 @@
 SH=	/bin/sh
 # The OpenBSD source tree "make patch", "apply" and "revert" work on.
 SRC?=	/usr/src
+# Where "make series" writes the numbered diffs.
+DIR?=	mplock-series
 # Where "make install" puts the tools (bin/), their manual pages (man/)
 # and what mplock-patch installs (share/mplock/); DESTDIR for packages.
 PREFIX?=	/usr/local
@@ -90,6 +92,10 @@ patch-kernel:
 patch-regress:
 	@${SH} tools/mplock-patch diff -r ${SRC}
 
+# The kernel change as a patch series for tech@, DIR/0001-*.diff ...
+series:
+	@${SH} tools/mplock-patch series ${SRC} ${DIR}
+
 apply:
 	@${SH} tools/mplock-patch apply ${SRC}
 
@@ -109,5 +115,5 @@ clean:
 	rm -rf build
 
 .PHONY: all test test-full test-patchfault test-flaky test-cross kcompile-full bench \
-	lint verify clean patch patch-kernel patch-regress apply revert kernel \
-	kernel-test kernel-bench install uninstall
+	lint verify clean patch patch-kernel patch-regress series apply revert \
+	kernel kernel-test kernel-bench install uninstall

@@ -23,7 +23,7 @@ fixture_tree "$IT/pristine"
 # The files the installed payload must hold, found as mplock-patch's
 # own listing finds them.
 in_payload() {
-	(cd "$ROOT" && find sys share/man/man9 regress/sys/kern \
+	(cd "$ROOT" && find sys share/man/man9 regress/sys/kern tools/series \
 	    \( -name obj -o -name 'obj.*' -o -name CVS -o -name '.?*' \) \
 	    -prune -o -type f \
 	    ! -name '*.o' ! -name '*.d' ! -name '*.core' ! -name '*.orig' \
