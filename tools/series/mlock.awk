@@ -62,7 +62,13 @@ BEGIN {
 " */")
 		rep(T "mpl->mpl_users = 0;", T "mpl->mpl_free = 0;")
 		rep(T "mpl->mpl_ticket = 1;", \
-		    T "mpl->mpl_tail = &mpl->mpl_free;")
+		    T "mpl->mpl_tail = &mpl->mpl_free;\n" \
+		    T "/* __mp_lock_held() may ask about a CPU not queued yet. */\n" \
+		    T "for (i = 0; i < MAXCPUS; i++)\n" \
+		    T T "mpl->mpl_cpus[i].mplc_wait = &mpl->mpl_free;")
+		rep(T "memset(mpl->mpl_cpus, 0, sizeof(mpl->mpl_cpus));", \
+		    T "int i;\n\n" \
+		    T "memset(mpl->mpl_cpus, 0, sizeof(mpl->mpl_cpus));")
 		rep("__mp_lock_spin(struct __mp_lock *mpl, u_int me)", \
 		    "__mp_lock_spin(struct __mp_lock *mpl, " \
 		    "struct __mp_lock_cpu *cpu)")
