@@ -144,7 +144,6 @@ verify_applied() {
 	}
 	# The Makefiles, as make reads them.
 	_man=$(make_var "$_t/share/man/man9" MAN)
-	_mlinks=$(make_var "$_t/share/man/man9" MLINKS)
 	for _p in "$_r"/share/man/man9/*.9; do
 		_p=$(basename "$_p")
 		case " $_man " in
@@ -152,13 +151,22 @@ verify_applied() {
 		*)	echo "man9 MAN lacks $_p: $_man"; _rc=1 ;;
 		esac
 	done
-	for _n in __mp_lock_init __mp_lock __mp_unlock __mp_release_all \
-	    __mp_acquire_count __mp_lock_held; do
-		case " $_mlinks " in
-		*" mplock.9 $_n.9 "*) ;;
-		*)	echo "man9 MLINKS lacks $_n: $_mlinks"; _rc=1 ;;
-		esac
-	done
+	# Sorted in: the names around ours sort before and after them, and
+	# no MLINKS (makewhatis indexes the NAME section).
+	echo "$_man" | tr ' ' '\n' | awk 'NF' | awk '
+	    /^mplock/ { if (prev != "" && tolower(prev) > tolower($0)) bad = 1
+		ours = 1; prev = $0; next }
+	    ours && !done { if (tolower($0) < tolower(prev)) bad = 1; done = 1 }
+	    { prev = $0 }
+	    END { exit bad || !ours }' || {
+		echo "man9 MAN: our pages not sorted in: $_man"
+		_rc=1
+	}
+	if grep -q 'mplock' "$_t/share/man/man9/Makefile" &&
+	    grep 'MLINKS' "$_t/share/man/man9/Makefile" | grep -q mplock; then
+		echo "man9 Makefile: MLINKS for our pages"
+		_rc=1
+	fi
 	case " $(make_var "$_t/regress/sys/kern" SUBDIR) " in
 	*" extent fork-exit mplock "*) ;;
 	*)	echo "regress SUBDIR: $(make_var "$_t/regress/sys/kern" \
@@ -318,8 +326,8 @@ refuse files-no-kern_lock '"file kern/kern_lock.c" found 0 times' \
     m_sed sys/conf/files '/kern_lock/d'
 refuse files-kern_lock-twice '"file kern/kern_lock.c" found 2 times' \
     m_sed sys/conf/files '/kern_lock/p'
-refuse man9-no-include '".include <bsd.prog.mk>" found 0 times' \
-    m_sed share/man/man9/Makefile '/^\.include/d'
+refuse man9-no-man-list 'share/man/man9/Makefile: no MAN= list' \
+    m_sed share/man/man9/Makefile 's/^MAN=/MANPAGES=/'
 refuse regress-no-include '".include <bsd.subdir.mk>" found 0 times' \
     m_sed regress/sys/kern/Makefile '/^\.include/d'
 refuse mplock.h-not-mi "not the MI __mp_lock interface" \
