@@ -4,6 +4,7 @@
 # a real OpenBSD tree and boot it under qemu with 4 CPUs.
 #
 #	tools/kernel.sh [-Br] [-d] [-b backend] [-m mutant] [-n name]
+#	    [-s step]
 #
 #	-b backend	the kernel lock backend (default: the default one)
 #	-d		the debug build: WITNESS, MP_LOCKDEBUG, MPLOCK_DEBUG
@@ -11,6 +12,11 @@
 #			the patched tree first (a seeded bug)
 #	-n name		the run's name (default from the options); its
 #			files go to build/kernel/run/NAME
+#	-s step		patch the tree with the first STEP diffs of
+#			"mplock-patch series" (patch -p0) instead of
+#			"mplock-patch apply"; before the torture's own
+#			step, the torture is added on top (its diff's
+#			files, its line in conf/files)
 #	-B		build only, do not boot
 #	-r		boot again the kernel an earlier run of this name
 #			built (-B or not), building nothing
@@ -54,7 +60,7 @@ JOBS=${KERNEL_JOBS:-$(ncpu_online)}
 
 usage() {
 	echo "usage: tools/kernel.sh [-Br] [-d] [-b backend] [-m mutant]" \
-	    "[-n name]" >&2
+	    "[-n name] [-s step]" >&2
 	exit 2
 }
 
@@ -68,9 +74,10 @@ skip() {
 	exit 77
 }
 
-be=$DEFAULT_BACKEND debug='' mutant='' name='' bootit=1 reboot=
-while getopts Bb:dm:n:r o; do
+be=$DEFAULT_BACKEND debug='' mutant='' name='' bootit=1 reboot= step=
+while getopts Bb:dm:n:rs: o; do
 	case $o in
+	s)	step=$OPTARG ;;
 	B)	bootit= ;;
 	r)	reboot=1 ;;
 	b)	be=$OPTARG ;;
@@ -88,7 +95,10 @@ if [ -n "$mutant" ]; then
 	MUT=$REGRESS/mutants/$mutant.sed
 	[ -f "$MUT" ] || kdie "$mutant: no such mutant ($REGRESS/mutants)"
 fi
-[ -n "$name" ] || name=$be${debug:+-debug}${mutant:+-$mutant}
+case $step in
+*[!0-9]*|0*)	usage ;;
+esac
+[ -n "$name" ] || name=$be${debug:+-debug}${mutant:+-$mutant}${step:+-step$step}
 case $name in
 */*|.*|'')	kdie "$name: not a run name" ;;
 esac
@@ -103,6 +113,49 @@ printf '#include <bsd/string.h>\n' | cc -E - >/dev/null 2>&1 ||
     skip "libbsd headers not installed (Debian: libbsd-dev)"
 
 RUN=$KDIR/run/$name
+
+# series_steps: -s, the series' first $step diffs on the tree $S, and
+# the torture on top of a step before its own.
+series_steps() {
+	ser=$RUN/series
+	rm -rf "$ser"
+	sh "$ROOT/tools/mplock-patch" series "$TREE" "$ser" \
+	    >"$RUN/patch.log" 2>&1 || {
+		cat "$RUN/patch.log" >&2
+		kdie "mplock-patch series failed on the tree"
+	}
+	tdiff=$(ls "$ser"/*-torture.diff 2>/dev/null)
+	[ -f "$tdiff" ] || kdie "the series has no torture diff"
+	tstep=${tdiff##*/}
+	tstep=$(expr "${tstep%%-*}" + 0)
+	for f in "$ser"/*.diff; do
+		k=${f##*/}
+		k=$(expr "${k%%-*}" + 0)
+		[ "$k" -le "$step" ] || break
+		(cd "$S" && patch -s -p0 -F0 <"$f") >>"$RUN/patch.log" 2>&1 ||
+		    kdie "series step $k (${f##*/}) does not apply"
+		last=$k
+	done
+	[ "$last" = "$step" ] || kdie "-s $step: the series has $last steps"
+	echo "kernel.sh: $name: series steps 1 to $step applied"
+	[ "$step" -lt "$tstep" ] || return 0
+	# The torture's diff less its conf/files hunk, whose context is
+	# the later steps' lines: its line goes after kern_lock.c's.
+	awk '/^Index: / { keep = $2 != "sys/conf/files" } keep' "$tdiff" \
+	    >"$RUN/torture.diff"
+	tline=$(sed -n 's|^+\(file[[:space:]]*kern/kern_mplock_torture\.c.*\)|\1|p' \
+	    "$tdiff")
+	[ -n "$tline" ] || kdie "${tdiff##*/}: no conf/files line"
+	(cd "$S" && patch -s -p0 -F0 <"$RUN/torture.diff") \
+	    >>"$RUN/patch.log" 2>&1 &&
+	    awk -v l="$tline" '{ print }
+		/^file[ \t]+kern\/kern_lock\.c([ \t]|$)/ { print l }' \
+	    "$S/sys/conf/files" >"$RUN/files" &&
+	    grep -q mplock_torture "$RUN/files" &&
+	    cp "$RUN/files" "$S/sys/conf/files" ||
+	    kdie "cannot add the torture to series step $step"
+	echo "kernel.sh: $name: and the torture (${tdiff##*/}) on top"
+}
 
 # kboot: boot what RUN/tftp holds and judge it (exit status as above).
 kboot() {
@@ -197,10 +250,14 @@ mkdir -p "$S/usr.sbin" || kdie "cannot make $S"
 cp -pR "$TREE/sys" "$S/sys" &&
     cp -pR "$TREE/usr.sbin/config" "$S/usr.sbin/config" ||
     kdie "cannot copy $TREE to $S"
-sh "$ROOT/tools/mplock-patch" apply "$S" >"$RUN/patch.log" 2>&1 || {
-	cat "$RUN/patch.log" >&2
-	kdie "mplock-patch apply failed on the tree"
-}
+if [ -z "$step" ]; then
+	sh "$ROOT/tools/mplock-patch" apply "$S" >"$RUN/patch.log" 2>&1 || {
+		cat "$RUN/patch.log" >&2
+		kdie "mplock-patch apply failed on the tree"
+	}
+else
+	series_steps
+fi
 
 if [ -n "$mutant" ]; then
 	mfile=$(sed -n 's/^# file:[[:space:]]*//p' "$MUT")

@@ -18,7 +18,7 @@
 
 /*
  * Private to the kernel lock: the interface between the MI front end
- * (kern_mplock.c) and its backends (kern_mplock_<name>.c), and the few
+ * (kern_mplock.c) and its backends (kern_mplock_<name>.h), and the few
  * ordering primitives the backends use.
  */
 

@@ -55,14 +55,20 @@
 
 #if defined(MULTIPROCESSOR) && defined(MPLOCK_TORTURE)
 
-#ifdef __USE_MI_MPLOCK
-#include "kern_mplock.h"
-#define MPLT_NAME	MPL_BE_NAME
-#ifdef MPLOCK_DEBUG
-#define MPLT_DEBUG	1	/* the debug layer's statistics */
-#endif
-#else
+/* The lock's name, from the options that choose it (kern_mplock.h). */
+#if !defined(__USE_MI_MPLOCK)
 #define MPLT_NAME	"md"
+#elif defined(MPLOCK_TICKET)
+#define MPLT_NAME	"ticket"
+#elif defined(MPLOCK_MCS)
+#define MPLT_NAME	"mcs"
+#elif defined(MPLOCK_ANDERSON)
+#define MPLT_NAME	"anderson"
+#else
+#define MPLT_NAME	"mlock"
+#endif
+#if defined(__USE_MI_MPLOCK) && defined(MPLOCK_DEBUG)
+#define MPLT_DEBUG	1	/* the debug layer's statistics */
 #endif
 
 #ifndef MPLOCK_TORTURE_SECS

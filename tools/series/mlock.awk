@@ -21,7 +21,14 @@
 # must match exactly once (in kern_lock.c, inside the ticket block), or
 # the edit fails with the first line it missed in the file why.
 #
-#	awk -v f=kern_lock -v why=FILE -f mlock.awk kern_lock.c
+#	awk -v f=kern_lock [-v fix=N] -v why=FILE -f mlock.awk kern_lock.c
+#
+# The M-lock keeps the ticket lock's behaviour, quirks included.  fix=N
+# (kern_lock.c) also makes the first N of the changes the next diffs of
+# the series make, each the front end's (sys/kern/kern_mplock.c):
+# 1, __mp_release_all() at depth 0 hands nothing on; 2,
+# __mp_acquire_count() with a count below 1 takes nothing; 3, with
+# MP_LOCKDEBUG, __mp_unlock() of a lock not held returns after ddb.
 
 function rep(anchor, text) {
 	want[++na] = anchor
@@ -42,10 +49,11 @@ BEGIN {
 " * waiter spins on one word, so a hand-off wakes one CPU, not all.\n" \
 " *\n" \
 " * Invariants: mplc_mine is armed from the 0->1 lock to the 1->0\n" \
-" * unlock; mplc_wait is what this CPU's turn waits on, set by the 0->1\n" \
-" * lock only, with interrupts off.  A nested lock by an interrupt on a\n" \
-" * CPU that waits finds depth != 0 and waits on the same mplc_wait: it\n" \
-" * never queues twice.\n" \
+" * unlock, and 0 at depth 0 (so a hand-off at depth 0 is a store of 0\n" \
+" * into a free variable); mplc_wait is what this CPU's turn waits on,\n" \
+" * set by the 0->1 lock only, with interrupts off.  A nested lock by\n" \
+" * an interrupt on a CPU that waits finds depth != 0 and waits on the\n" \
+" * same mplc_wait: it never queues twice.\n" \
 " *\n" \
 " * Two variables: with one, a CPU that unlocks and locks again could\n" \
 " * re-arm it before its successor saw it free, and both would wait for\n" \
@@ -63,9 +71,11 @@ BEGIN {
 		rep(T "mpl->mpl_users = 0;", T "mpl->mpl_free = 0;")
 		rep(T "mpl->mpl_ticket = 1;", \
 		    T "mpl->mpl_tail = &mpl->mpl_free;\n" \
-		    T "/* __mp_lock_held() may ask about a CPU not queued yet. */\n" \
-		    T "for (i = 0; i < MAXCPUS; i++)\n" \
-		    T T "mpl->mpl_cpus[i].mplc_wait = &mpl->mpl_free;")
+		    T "/* Until a CPU first queues, both point at mpl_free. */\n" \
+		    T "for (i = 0; i < MAXCPUS; i++) {\n" \
+		    T T "mpl->mpl_cpus[i].mplc_wait = &mpl->mpl_free;\n" \
+		    T T "mpl->mpl_cpus[i].mplc_mine = &mpl->mpl_free;\n" \
+		    T "}")
 		rep(T "memset(mpl->mpl_cpus, 0, sizeof(mpl->mpl_cpus));", \
 		    T "int i;\n\n" \
 		    T "memset(mpl->mpl_cpus, 0, sizeof(mpl->mpl_cpus));")
@@ -74,8 +84,11 @@ BEGIN {
 		    "struct __mp_lock_cpu *cpu)")
 		rep(T "while (mpl->mpl_ticket != me) {", \
 		    T "while (*cpu->mplc_wait != 0) {")
+		# Queue before the depth goes up: another CPU's held() of
+		# this one trusts mplc_wait once the depth is not 0.
 		rep(T "if (cpu->mplc_depth++ == 0)", \
-		    T "if (cpu->mplc_depth++ == 0) {")
+		    T "/* Queue first: held() trusts mplc_wait at depth > 0. */\n" \
+		    T "if (cpu->mplc_depth == 0) {")
 		rep(T T "cpu->mplc_ticket = " \
 		    "atomic_inc_int_nv(&mpl->mpl_users);", \
 		    T T "cpu->mplc_mine = &cpu->mplc_busy[cpu->mplc_next];\n" \
@@ -85,15 +98,26 @@ BEGIN {
 		    T T "cpu->mplc_wait = atomic_swap_ptr(&mpl->mpl_tail,\n" \
 		    T T "    (void *)cpu->mplc_mine);\n" \
 		    T T "membar_enter();\n" \
-		    T "}")
+		    T "}\n" \
+		    T "cpu->mplc_depth++;")
 		rep(T "__mp_lock_spin(mpl, cpu->mplc_ticket);", \
 		    T "__mp_lock_spin(mpl, cpu);")
 		rep(T "membar_enter_after_atomic();", T "membar_sync();")
 		rep(T T "mpl->mpl_ticket++;", T T "*cpu->mplc_mine = 0;")
-		# __mp_release_all: hand off only what was held.
-		rep(T "membar_exit();", \
-		    T "if (rv > 0) {\n" T T "membar_exit();")
-		rep(T "mpl->mpl_ticket++;", T T "*cpu->mplc_mine = 0;\n" T "}")
+		# __mp_release_all
+		if (fix >= 1) {
+			rep(T "membar_exit();", \
+			    T "/* At depth 0 there is no turn to pass on. */\n" \
+			    T "if (rv > 0) {\n" T T "membar_exit();")
+			rep(T "mpl->mpl_ticket++;", \
+			    T T "*cpu->mplc_mine = 0;\n" T "}")
+		} else
+			rep(T "mpl->mpl_ticket++;", T "*cpu->mplc_mine = 0;")
+		if (fix >= 2)
+			rep(T "while (count--)", T "while (count-- > 0)")
+		# __mp_unlock with MP_LOCKDEBUG (the spin's is deeper).
+		if (fix >= 3)
+			rep(T T "db_enter();", T T "db_enter();\n" T T "return;")
 		rep(T "return (cpu->mplc_ticket == mpl->mpl_ticket && " \
 		    "cpu->mplc_depth > 0);", \
 		    T "return (cpu->mplc_depth > 0 && *cpu->mplc_wait == 0);")

@@ -17,9 +17,10 @@
 # applies with patch -p0 (no fuzz) on top of the ones before, on a fresh
 # stock copy, and the files it touched compile in the real-tree matrix
 # for amd64 and i386 (tools/lib/realtree.sh): 0001, the M-lock in place,
-# kern_lock.c with MULTIPROCESSOR and with MULTIPROCESSOR, WITNESS,
-# MP_LOCKDEBUG and DDB; 0002 under every backend; the later ones with
-# their options off and on.  0001 keeps within its budget (300 lines),
+# and 0002-0004, its three changes to stock behaviour, kern_lock.c with
+# MULTIPROCESSOR and with MULTIPROCESSOR, WITNESS, MP_LOCKDEBUG and DDB;
+# the backends under every backend; the later ones with their options
+# off and on.  0001 keeps within its budget (300 lines),
 # adds no file and drops no notice; a lowered budget
 # (MPLOCK_SERIES_BUDGET) makes series fail and write nothing; a patched
 # tree, a changed ticket lock and misuse are refused; -b offers one
@@ -50,7 +51,7 @@ se_write() {
 	_n=$(ls "$SE/out" | wc -l | tr -d ' ')
 	[ "$_n" -ge 6 ] || { echo "only $_n diffs"; return 1; }
 	ls "$SE/out" | awk '{
-		if ($0 !~ /^[0-9][0-9][0-9][0-9]-[a-z0-9]+\.diff$/ ||
+		if ($0 !~ /^[0-9][0-9][0-9][0-9]-[a-z0-9-]+\.diff$/ ||
 		    substr($0, 1, 4) + 0 != NR) {
 			print "bad name: " $0
 			exit 1
@@ -69,6 +70,30 @@ se_write() {
 		}
 	done
 	ls "$SE/out/0001-mlock.diff" >/dev/null
+}
+
+# 0002 to 0004: each of the front end's changes to stock behaviour on
+# its own, in kern_lock.c alone, naming the seeded bug (a mutant that
+# exists) its regress test catches.
+se_parity() {
+	for _w in release-all acquire-count not-held; do
+		_f=$(ls "$SE/out/"*-$_w.diff 2>/dev/null)
+		[ -f "$_f" ] || { echo "no $_w diff"; return 1; }
+		_ix=$(sed -n 's/^Index: //p' "$_f" | tr '\n' ' ')
+		[ "$_ix" = "sys/kern/kern_lock.c " ] || {
+			echo "${_f##*/} touches: $_ix"
+			return 1
+		}
+		_m=$(sed '/^Index: /q' "$_f" | tr '\n' ' ' |
+		    sed -n 's/.*seeded bug \([a-z0-9-]*[a-z0-9]\).*/\1/p')
+		[ -n "$_m" ] && [ -f "$REGRESS/mutants/$_m.sed" ] || {
+			echo "${_f##*/}: names no seeded bug of" \
+			    "$REGRESS/mutants (\"$_m\")"
+			return 1
+		}
+		echo "${_f##*/}: $(grep -c '^[-+][^-+]' "$_f") lines" \
+		    "changed; seeded bug $_m"
+	done
 }
 
 # The M-lock in place: kern_lock.c and sys/mplock.h only, in budget, no
@@ -108,8 +133,8 @@ se_over_budget() {
 se_one() {
 	sh "$TOOL" series -b mcs "$SE/stock" "$SE/one" || return 1
 	_ix=$(sed -n 's|^Index: sys/kern/kern_mplock_||p' \
-	    "$SE/one/0002-backends.diff" | tr '\n' ' ')
-	[ "$_ix" = "mcs.h " ] || { echo "0002 adds backends: $_ix"; return 1; }
+	    "$SE/one/"*-backends.diff | tr '\n' ' ')
+	[ "$_ix" = "mcs.h " ] || { echo "backends: adds $_ix"; return 1; }
 }
 
 # A patched tree, a dirty one, a non-empty DIR and misuse: refused,
@@ -171,6 +196,35 @@ se_compile() {
 	    realtree_run "$SE/rt" "step$_k-$_a"
 }
 
+# config on a tree patched with patch(1) (0001 alone): written, with no
+# record; again, another backend, an option whose file the tree lacks:
+# refused, nothing written.
+se_config() {
+	_t=$SE/cfg
+	rm -rf "$_t" && mkdir -p "$_t" && cp -R "$SE/stock/sys" "$_t/" &&
+	    (cd "$_t" && patch -s -p0 -F0 <"$SE/out/0001-mlock.diff") ||
+	    return 1
+	sh "$TOOL" config -p qemu -n Q -s "$_t" amd64 >"$SE/cfg.out" 2>&1 || {
+		cat "$SE/cfg.out"
+		return 1
+	}
+	grep -q '^mplock-patch: no record of mplock-patch' "$SE/cfg.out" &&
+	    [ -f "$_t/sys/arch/amd64/conf/Q" ] &&
+	    [ -f "$_t/sys/arch/amd64/compile/Q/Makefile" ] &&
+	    [ ! -e "$_t/.mplock-patch" ] || { echo "not as expected"; return 1; }
+	_sum=$(cksum <"$_t/sys/arch/amd64/conf/Q")
+	for _a in "-n Q" "-b ticket -n R" "-o MPLOCK_TORTURE -n R"; do
+		if sh "$TOOL" config $_a -s "$_t" amd64 2>"$SE/cfg.err"; then
+			echo "config $_a passed"
+			return 1
+		fi
+		head -n 1 "$SE/cfg.err"
+	done
+	[ ! -e "$_t/sys/arch/amd64/conf/R" ] &&
+	    [ ! -e "$_t/sys/arch/amd64/compile/R" ] &&
+	    [ "$(cksum <"$_t/sys/arch/amd64/conf/Q")" = "$_sum" ]
+}
+
 se_final() {
 	se_copy "$SE/stock" "$SE/whole" &&
 	    sh "$TOOL" apply "$SE/whole" >/dev/null || return 1
@@ -191,9 +245,11 @@ else
 	ln -s "$stock" "$SE/stock"
 	t_check "series/write" se_write
 	t_check "series/0001-budget" se_first
+	t_check "series/parity" se_parity
 	t_check "series/seeded/over-budget" se_over_budget
 	t_check "series/refuse" se_refuse
 	t_check "series/one-backend" se_one
+	t_check "series/config-patched-by-patch" se_config
 	# The real-tree matrix: the tree patched step by step is rt/src,
 	# the stock one rt/base.
 	cc_ok=1
@@ -226,10 +282,12 @@ else
 		grep -q "^FAIL series/$n/apply\$" "$RESULTS" && break
 		[ -n "$cc_ok" ] || continue
 		case $n in
-		0001-*)	combos="$d,MULTIPROCESSOR"
+		0001-*|*-release-all|*-acquire-count|*-not-held)
+			combos="$d,MULTIPROCESSOR"
 			combos="$combos $d,MULTIPROCESSOR,WITNESS"
 			combos="$combos,MP_LOCKDEBUG,DDB" ;;
-		0002-*)	combos=$(for b in $BACKENDS; do
+		*-backends)
+			combos=$(for b in $BACKENDS; do
 				echo "$b,MULTIPROCESSOR"; done)
 			combos="$combos $d,MULTIPROCESSOR,$all" ;;
 		*-man)	continue ;;

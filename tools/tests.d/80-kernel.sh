@@ -6,7 +6,11 @@
 # MP_LOCKDEBUG and MPLOCK_DEBUG) and then, when the suite has used less
 # than KERNEL_TEST_BUDGET seconds (default 600), one seeded bug
 # (hand-off-without-wait).  make kernel-test (KERNEL_MATRIX=1) boots
-# every backend, the debug build, and both seeded bugs below.
+# every backend, the debug build, both seeded bugs below, and the tree
+# as "mplock-patch series" leaves it after the M-lock's step and after
+# the last step that keeps it in kern_lock.c, after the backends' step
+# (each backend) and after the torture's (kernel.sh -s; the torture is
+# added on top of the earlier steps, so each of these boots runs it).
 #
 # A boot passes on tools/kernel/boot.sh's criteria (every CPU attached,
 # init's per-CPU load counts right, no panic/ddb/WITNESS report, and
@@ -201,6 +205,33 @@ k_judges() {
 
 k_judges
 
+# k_series: boots of the series' steps (kernel.sh -s), found by name in
+# a series written here: 1 (the M-lock in kern_lock.c), the last step
+# before the backends, the backends' (each backend), the torture's.
+k_series() {
+	_sd=$OBJ/kernel/series
+	rm -rf "$_sd"
+	_st=$(vendor_tree openbsd-src) &&
+	    sh "$ROOT/tools/mplock-patch" series "${SRC:-$_st}" "$_sd" \
+	    >"$OBJ/kernel/series.log" 2>&1 || {
+		t_fail kernel/series "mplock-patch series failed" \
+		    "$OBJ/kernel/series.log"
+		return
+	}
+	_bk=$(ls "$_sd" | sed -n 's/^0*\([0-9]*\)-backends\.diff$/\1/p')
+	_tk=$(ls "$_sd" | sed -n 's/^0*\([0-9]*\)-torture\.diff$/\1/p')
+	[ -n "$_bk" ] && [ -n "$_tk" ] || {
+		t_fail kernel/series "no backends or torture step in $_sd"
+		return
+	}
+	k_boot "series-1" -s 1
+	[ "$_bk" -le 2 ] || k_boot "series-$((_bk - 1))" -s $((_bk - 1))
+	for be in $BACKENDS; do
+		k_boot "series-$_bk-$be" -s "$_bk" -b "$be"
+	done
+	k_boot "series-$_tk" -s "$_tk"
+}
+
 if ! command -v qemu-system-x86_64 >/dev/null 2>&1; then
 	t_skip kernel "qemu-system-x86_64 not installed\
  (Debian: qemu-system-x86 ipxe-qemu)"
@@ -222,6 +253,7 @@ else
 		for m in $KERNEL_MUTANTS; do
 			k_mutant "$DEFAULT_BACKEND-debug-${m%:*}" "$m" -d
 		done
+		k_series
 	else
 		k_boot "$DEFAULT_BACKEND-debug" -d
 		t_check kernel/bad-input k_bad_input

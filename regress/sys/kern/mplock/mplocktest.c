@@ -491,6 +491,10 @@ t_recurse(void)
 	srv_call(0, OP_ACQUIRE_COUNT, 0);
 	if (held(0) || depth(0) != 0)
 		VIOLATION("__mp_acquire_count(0) took the lock");
+	/* Counting down from -3 would take it some 4 billion times. */
+	srv_call(0, OP_ACQUIRE_COUNT, -3);
+	if (held(0) || depth(0) != 0)
+		VIOLATION("__mp_acquire_count(-3) took the lock");
 
 	/* The lock still works from every CPU. */
 	for (i = 0; i < n; i++) {
