@@ -864,12 +864,19 @@ diff_modes() {
 	tree_sig "$_a" >"$_a.sig"
 	same_as "$_a.sig" "$_p" || return 1
 	# One backend: the others' headers left out, and no line of sys/
-	# lays out or offers them.
+	# or of the manual pages lays out or offers them.
 	_b=$(fresh dm-backend)
 	(cd "$_b" && patch -p0 -s <"$PT/kb.diff") || return 1
-	if awk '/^\+\+\+ / { sys = ($2 ~ /^sys\//) } sys && /^\+/' \
+	if awk '/^\+\+\+ / { sys = ($2 ~ /^(sys|share)\//) } sys && /^\+/' \
 	    "$PT/kb.diff" | grep -E 'MPLOCK_(TICKET|MCS|ANDERSON)'; then
-		echo "-b mlock: sys/ still names the other backends"
+		echo "-b mlock: sys/ or share/ still names the other backends"
+		return 1
+	fi
+	if command -v mandoc >/dev/null 2>&1 &&
+	    mandoc -T lint -W warning "$_b/share/man/man9/mplock.9"; then
+		:
+	elif command -v mandoc >/dev/null 2>&1; then
+		echo "-b mlock: mplock.9 does not lint clean"
 		return 1
 	fi
 	for _be in $BACKENDS; do
