@@ -6,14 +6,44 @@
 # Prints a results file for doc/results/ (see doc/results/README):
 #
 #	sh tools/diffsize.sh >doc/results/diffsize-DATE.txt
+#
+# With -s, the same for "mplock-patch series": each diff's lines (its
+# mail header included) and diffstat summary.
+#
+#	sh tools/diffsize.sh -s >doc/results/series-DATE.txt
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
 . "$ROOT/tools/lib/vendor.sh"
 
+series=
+case ${1:-} in
+-s)	series=1 ;;
+'')	;;
+*)	echo "usage: diffsize.sh [-s]" >&2
+	exit 1 ;;
+esac
+
 tree=$(vendor_tree openbsd-src) || die "no vendored OpenBSD tree"
 tmp=$OBJ/diffsize
 mkdir -p "$tmp"
+
+if [ -n "$series" ]; then
+	results_header "sh tools/diffsize.sh -s"
+	echo "# vendored: openbsd-src.tar.xz" \
+	    "$(sha256sum <"$VENDOR/openbsd-src.tar.xz" | cut -c1-12)"
+	echo "# columns: diff, lines of the diff file (mail header" \
+	    "included), diffstat summary"
+	rm -rf "$tmp/series"
+	sh "$ROOT/tools/mplock-patch" series "$tree" "$tmp/series" \
+	    >/dev/null || die "mplock-patch series failed"
+	for f in "$tmp/series"/*.diff; do
+		printf '%s\t%s\t%s\n' "${f##*/}" \
+		    "$(wc -l <"$f" | tr -d ' ')" \
+		    "$(grep -m 1 '^ [0-9]* files changed' "$f" | sed 's/^ //')"
+	done
+	exit 0
+fi
 
 results_header "sh tools/diffsize.sh"
 echo "# vendored: openbsd-src.tar.xz" \
