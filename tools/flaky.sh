@@ -16,7 +16,7 @@
 #
 # flaky.sh: is every seeded bug caught every time?  (make test-flaky)
 #
-#	tools/flaky.sh [-n runs] [-l loaders] [suite ...]
+#	tools/flaky.sh [-n runs] [-l loaders] [-m pattern] [suite ...]
 #
 # Runs the suites (default: mutants debug cross kernel) once, in full
 # (MPLOCK_FULL=1: every backend), with FLAKY_LOG set, so that every seeded bug whose catch depends on a run
@@ -27,6 +27,10 @@
 # way each was caught is counted: a test that printed FAIL, or a hang
 # (the command's time limit, or the test's own watchdog).
 #
+# -m: only the seeded bugs whose name (as the suite prints it, e.g.
+# mutant/amd64-swap-not-atomic/mlock) matches the extended regular
+# expression PATTERN.
+#
 # The other seeded bugs need no repetition: the Spin models and herd7
 # explore every interleaving or execution of their model (suite verify),
 # and the compile-time ones (kcompile, cacheline, standalone, debug's
@@ -36,14 +40,19 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
 
 usage() {
-	echo "usage: flaky.sh [-n runs] [-l loaders] [suite ...]" >&2
+	echo "usage: flaky.sh [-n runs] [-l loaders] [-m pattern] [suite ...]" >&2
 	exit 1
 }
 
-runs=${FLAKY_RUNS:-10} loaders=2
-while getopts l:n: o; do
+runs=${FLAKY_RUNS:-10} loaders=2 pattern=
+while getopts :l:m:n: o; do
 	case $o in
+	:)	echo "flaky.sh: option requires an argument -- $OPTARG" >&2
+		usage ;;
+	\?)	echo "flaky.sh: unknown option -- $OPTARG" >&2
+		usage ;;
 	l)	loaders=$OPTARG ;;
+	m)	pattern=$OPTARG ;;
 	n)	runs=$OPTARG ;;
 	*)	usage ;;
 	esac
@@ -55,7 +64,8 @@ esac
 [ "$runs" -ge 1 ] || usage
 suites=${*:-mutants debug cross kernel}
 
-results_header "tools/flaky.sh -n $runs -l $loaders $suites"
+results_header "tools/flaky.sh -n $runs -l $loaders${pattern:+ -m '$pattern'}\
+ $suites"
 
 FD=$OBJ/flaky
 rm -rf "$FD"
@@ -68,6 +78,10 @@ export FLAKY_LOG
 # bugs run and note the commands.
 MPLOCK_FULL=1 KERNEL_SEEDED=1 sh "$ROOT/tools/test.sh" $suites \
     >"$FD/suites.log" 2>&1
+if [ -n "$pattern" ]; then
+	awk -F '\t' -v p="$pattern" '$2 ~ p' "$FLAKY_LOG" >"$FLAKY_LOG.m"
+	mv "$FLAKY_LOG.m" "$FLAKY_LOG"
+fi
 n=$(wc -l <"$FLAKY_LOG" | tr -d ' ')
 [ "$n" -gt 0 ] || {
 	echo "flaky: no seeded bug noted (see $FD/suites.log)"

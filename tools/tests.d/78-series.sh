@@ -258,6 +258,7 @@ se_regress() {
 	} >"$_d/lock.c" || { echo "no M-lock block in kern_lock.c"; return 1; }
 	_f="$HARNESS_CFLAGS -I$_d/inc -I$_shim/include -I$_shim"
 	_f="$_f -DMPLOCK_MLOCK -DWITNESS -DMP_LOCKDEBUG -DDDB -DMPLOCK_TORTURE"
+	_f="$_f -DMPLT_FOREIGN_LOCK"
 	for _c in "$_d/lock.c" "$_shim/shim.c" \
 	    "$ROOT/sys/kern/kern_mplock_torture.c" "$REGRESS/mplocktest.c"; do
 		$CC $_f -c "$_c" -o "$_d/o/$(basename "$_c" .c).o" ||

@@ -28,6 +28,7 @@
 
 #include <sys/param.h>
 #include <sys/systm.h>
+#include <sys/atomic.h>
 #include <sys/mplock.h>
 #include <sys/witness.h>
 
@@ -43,6 +44,16 @@
 #include <unistd.h>
 
 #include "shim.h"
+
+/*
+ * The queue's primitives as the kernel build has them (the MI fallbacks
+ * or <machine/mplock.h>'s), for the swap test.  Not with a lock from
+ * elsewhere (MPLT_FOREIGN_LOCK: the series' steps), which has none.
+ */
+#ifndef MPLT_FOREIGN_LOCK
+#include "../../../../sys/kern/kern_mplock.h"
+#define MPLT_SWAP	1
+#endif
 
 #define SKIP	77
 
@@ -1162,6 +1173,117 @@ torture_run(int n, unsigned long *waiting)
  * may let no timeout land on a waiting CPU in a short run: then run
  * again, twice as long, up to 4 runs; each run is checked in full.
  */
+/*
+ * swap: mpl_swap_ptr(), the one atomic step of the queue locks' enqueue,
+ * from every CPU at once on one word.  Each value swapped in must come
+ * out exactly once (as a return value or as the last one left), checked
+ * by sum and xor; a swap that reads and then writes in two steps returns
+ * one value twice and loses another whenever two CPUs overlap.  The lock
+ * tests rarely see that, as the holder's hand-off keeps the swaps apart.
+ * The run lasts until every CPU has made SWAP_OVERLAP (-n) swaps during
+ * which another CPU swapped too, however the host schedules the threads
+ * (up to a minute); a host that never ran two at once is a violation as
+ * well.
+ */
+#define SWAP_OVERLAP	20000
+#define SW_BITS		((int)sizeof(unsigned long) * 8)
+#ifdef MPLT_SWAP
+static void *volatile sw_word;
+static volatile unsigned long sw_count[MAXCPUS];
+static unsigned long sw_overlap[MAXCPUS];
+static unsigned long sw_in_sum[MAXCPUS], sw_in_xor[MAXCPUS];
+static unsigned long sw_out_sum[MAXCPUS], sw_out_xor[MAXCPUS];
+static volatile int sw_stop;
+
+static unsigned long
+sw_others(int me)
+{
+	unsigned long n = 0;
+	int i;
+
+	for (i = 0; i < ncpus; i++)
+		if (i != me)
+			n += __atomic_load_n(&sw_count[i], __ATOMIC_RELAXED);
+	return (n);
+}
+
+static void
+swap_cpu(void *arg, int me)
+{
+	unsigned long i, tok, o, before;
+
+	(void)arg;
+	/* Tokens: the CPU in the top byte, never 0 (the word's start). */
+	for (i = 1; !sw_stop; i++) {
+		tok = ((unsigned long)(me + 1) << (SW_BITS - 8)) |
+		    (i & ((1UL << (SW_BITS - 8)) - 1));
+		before = sw_others(me);
+		o = (unsigned long)mpl_swap_ptr(&sw_word, (void *)tok);
+		if (sw_others(me) != before)
+			sw_overlap[me]++;
+		sw_in_sum[me] += tok;
+		sw_in_xor[me] ^= tok;
+		sw_out_sum[me] += o;
+		sw_out_xor[me] ^= o;
+		__atomic_store_n(&sw_count[me], i, __ATOMIC_RELAXED);
+		if ((i & 255) == 0)
+			shim_tick();
+	}
+}
+#endif
+
+static int
+t_swap(void)
+{
+#ifdef MPLT_SWAP
+	unsigned long in_sum = 0, in_xor = 0, out_sum, out_xor, least;
+	double t0;
+	int i;
+
+	sw_word = NULL;
+	sw_stop = 0;
+	for (i = 0; i < ncpus; i++) {
+		sw_count[i] = sw_overlap[i] = 0;
+		sw_in_sum[i] = sw_in_xor[i] = sw_out_sum[i] = sw_out_xor[i] = 0;
+	}
+	t0 = shim_now();
+	shim_start_cpus(ncpus, swap_cpu, NULL);
+	do {
+		usleep(10000);
+		least = ~0UL;
+		for (i = 0; i < ncpus; i++)
+			if (__atomic_load_n(&sw_overlap[i],
+			    __ATOMIC_RELAXED) < least)
+				least = __atomic_load_n(&sw_overlap[i],
+				    __ATOMIC_RELAXED);
+	} while (least < (unsigned long)DEFAULT(SWAP_OVERLAP) &&
+	    shim_now() - t0 < 60);
+	sw_stop = 1;
+	shim_join_cpus();
+	out_sum = (unsigned long)sw_word;
+	out_xor = (unsigned long)sw_word;
+	for (i = 0; i < ncpus; i++) {
+		in_sum += sw_in_sum[i];
+		in_xor ^= sw_in_xor[i];
+		out_sum += sw_out_sum[i];
+		out_xor ^= sw_out_xor[i];
+		if (sw_overlap[i] < least)
+			least = sw_overlap[i];
+	}
+	if (in_sum != out_sum || in_xor != out_xor)
+		VIOLATION("a value swapped in did not come out exactly once");
+	if (ncpus > 1 && least == 0)
+		VIOLATION("no swap overlapped another CPU's: not tested");
+	return (report("swap", "%d cpus, %lu overlapping swaps on the "
+	    "least overlapped CPU in %.2f s, %lu violations", ncpus, least,
+	    shim_now() - t0, violations));
+#else
+	printf("%s/swap: SKIP (built with a lock from elsewhere)\n",
+	    mpl_be_name);
+	return (SKIP);
+#endif
+}
+
 static int
 t_torture(void)
 {
@@ -1203,6 +1325,7 @@ static const struct {
 	{ "intrunlock",	t_intrunlock },
 	{ "witness",	t_witness },
 	{ "lockorder",	t_lockorder },
+	{ "swap",	t_swap },
 	{ "torture",	t_torture },
 #ifdef MPLOCK_DEBUG
 	{ "misuse",	t_misuse },

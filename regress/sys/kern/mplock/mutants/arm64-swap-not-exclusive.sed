@@ -5,7 +5,6 @@
 # mdarch: arm64
 # cross: aarch64
 # backend: mlock
-# tests: mutex
-# count: 3000000
+# tests: swap
 s/^\([[:space:]]*\)"1:	ldaxr	%0, \[%2\]\\n"$/\1"1:	ldr	%0, [%2]\\n"/
 s/^\([[:space:]]*\)"	stlxr	%w1, %3, \[%2\]\\n"$/\1"	str	%3, [%2]\\n	mov	%w1, #0\\n"/
