@@ -211,8 +211,9 @@ k_judges
 k_series() {
 	_sd=$OBJ/kernel/series
 	rm -rf "$_sd"
-	_st=$(vendor_tree openbsd-src) &&
-	    sh "$ROOT/tools/mplock-patch" series "${SRC:-$_st}" "$_sd" \
+	# The tree kernel.sh boots: SRC, or the snapshot.
+	_st=${SRC:-$(vendor_tree openbsd-src)} &&
+	    sh "$ROOT/tools/mplock-patch" series "$_st" "$_sd" \
 	    >"$OBJ/kernel/series.log" 2>&1 || {
 		t_fail kernel/series "mplock-patch series failed" \
 		    "$OBJ/kernel/series.log"
