@@ -266,6 +266,11 @@ for log in "$out"/logs/r*-*-smp*.log; do
 				nsacq = $i + 0
 		}
 	}
+	# Its turn waits by length: "... turns 9/8/.../0 ms 0/1/.../0".
+	/^mplock_torture: waits .*: turns [0-9\/]+ ms [0-9\/]+$/ {
+		turns = $(NF - 2)
+		waitms = $NF
+	}
 	# The build load: "mplock_build: ... errors 0 4937 ms PASS".
 	/^mplock_build: .* [0-9]+ ms (PASS|FAIL)$/ {
 		build = $(NF - 2) + 0
@@ -275,8 +280,11 @@ for log in "$out"/logs/r*-*-smp*.log; do
 		sub(/:$/, "", st)
 	}
 	END {
-		printf "%s nsacq=%s maxwait=%s build=%s\n", st == "" ? \
+		printf "%s nsacq=%s maxwait=%s build=%s", st == "" ? \
 		    "NONE" : st, nsacq, maxwait, build
+		if (turns != "")
+			printf " turns=%s waitms=%s", turns, waitms
+		printf "\n"
 	}' "$log")
 	st=${line%% *}
 	echo "$r $b $s $line" >>"$out/boots.txt"
@@ -373,6 +381,56 @@ table=$out/table.txt
 	done
 } >"$table"
 
+# --- Where the waiting went: the torture's turn waits by length,
+# summed over each backend's passed boots at each CPU count (boots
+# whose console has no histogram count only in the row's boots).
+awk -v smps="$smps" -v bes="$backends" '
+$4 == "PASS" {
+	k = $2 " " $3
+	for (i = 5; i <= NF; i++) {
+		if ($i ~ /^turns=/ &&
+		    split(substr($i, 7), t, "/") == 8 &&
+		    split(substr($(i + 1), 8), m, "/") == 8) {
+			n[k]++
+			for (h = 1; h <= 8; h++) {
+				T[k, h] += t[h]
+				M[k, h] += m[h]
+			}
+		}
+	}
+}
+END {
+	print "Turn waits by length, the torture\047s histogram summed over the"
+	print "passed boots: the share of the turns in each decade of wait, the"
+	print "time spent waiting, and the share of that time in waits of 1 ms"
+	print "or more (a CPU, or the vCPU of one, that did not run)."
+	printf "%-9s %4s %5s %10s", "backend", "cpus", "boots", "turns"
+	split("<1us <10us <100us <1ms <10ms <100ms <1s >=1s", hn, " ")
+	for (h = 1; h <= 8; h++)
+		printf " %6s", hn[h]
+	printf " %9s %6s\n", "wait ms", ">=1ms"
+	ns = split(smps, S, " ")
+	nb = split(bes, B, " ")
+	for (i = 1; i <= ns; i++)
+		for (j = 1; j <= nb; j++) {
+			k = B[j] " " S[i]
+			if (!(k in n))
+				continue
+			tt = mm = ml = 0
+			for (h = 1; h <= 8; h++) {
+				tt += T[k, h]
+				mm += M[k, h]
+				if (h >= 5)
+					ml += M[k, h]
+			}
+			printf "%-9s %4s %5d %10d", B[j], S[i], n[k], tt
+			for (h = 1; h <= 8; h++)
+				printf " %5.1f%%", tt ? 100 * T[k, h] / tt : 0
+			printf " %9d %5.1f%%\n", mm, mm ? 100 * ml / mm : 0
+		}
+}' "$out/boots.txt" >"$out/waits.txt"
+grep -q '%' "$out/waits.txt" || : >"$out/waits.txt"
+
 # --- The plot: each figure's mean and standard deviation by CPUs.
 plot=
 if command -v gnuplot >/dev/null 2>&1; then
@@ -450,6 +508,10 @@ command -v ministat >/dev/null 2>&1 && stat=ministat
 	echo "# failures: $failures"
 	echo
 	cat "$table"
+	if [ -s "$out/waits.txt" ]; then
+		echo
+		cat "$out/waits.txt"
+	fi
 	echo
 	echo "boots (round backend smp verdict figures):"
 	cat "$out/boots.txt"
@@ -461,6 +523,10 @@ command -v ministat >/dev/null 2>&1 && stat=ministat
 } >"$results"
 
 cat "$table"
+if [ -s "$out/waits.txt" ]; then
+	echo
+	cat "$out/waits.txt"
+fi
 [ -n "$plot" ] && echo "plot:$plot" ||
     echo "plot: skipped, gnuplot not installed or failed"
 echo "boots: $out/logs; results files: $out/BACKEND-smpN-FIGURE.txt"

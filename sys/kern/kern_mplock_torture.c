@@ -78,6 +78,13 @@
 /* How long the threads hammer the lock, in ms. */
 u_int mplock_torture_msecs = MPLOCK_TORTURE_SECS * 1000;
 
+/*
+ * Turn waits by length, in decades from 1us: a wait of a few us is a
+ * hand-off between running CPUs, one of ms a hand-off that waited for
+ * a CPU (or a vCPU the host had descheduled) to run again.
+ */
+#define MPLT_NHIST	8
+
 #define MPLT_OUT	0		/* thread outside __mp_lock() */
 #define MPLT_WAIT	1		/* ... inside, not holding yet */
 #define MPLT_HOLD	2		/* ... holding */
@@ -89,6 +96,8 @@ struct mplt_cpu {
 	u_long			 mc_levels;	/* every __mp_lock() call */
 	u_long			 mc_incs;	/* counter increments */
 	uint64_t		 mc_waitmax;	/* longest turn wait, ns */
+	u_long			 mc_waitn[MPLT_NHIST];	/* turn waits */
+	uint64_t		 mc_waitns[MPLT_NHIST];	/* ... their ns */
 	uint64_t		 mc_slept;	/* last sleep, ns */
 	volatile u_int		 mc_state;	/* MPLT_*, for the timeout */
 	u_int			 mc_seed;
@@ -219,7 +228,8 @@ mplt_cs_leave(int me)
 static void
 mplt_lock(struct mplt_cpu *mc, int count)
 {
-	uint64_t t0, dt;
+	uint64_t t0, dt, lim;
+	int h;
 
 	mc->mc_state = MPLT_WAIT;
 	t0 = nsecuptime();
@@ -231,6 +241,10 @@ mplt_lock(struct mplt_cpu *mc, int count)
 	mc->mc_state = MPLT_HOLD;
 	if (dt > mc->mc_waitmax)
 		mc->mc_waitmax = dt;
+	for (h = 0, lim = 1000; h < MPLT_NHIST - 1 && dt >= lim; h++)
+		lim *= 10;
+	mc->mc_waitn[h]++;
+	mc->mc_waitns[h] += dt;
 	mc->mc_acq++;
 	mc->mc_levels += count == 0 ? 1 : count;
 }
@@ -369,9 +383,14 @@ static void
 mplt_report(int nrun, uint64_t ns)
 {
 	struct mplt_cpu *mc;
-	u_long acq = 0, incs = 0;
-	uint64_t waitmax = 0;
-	int i, u;
+	u_long acq = 0, incs = 0, turns = 0, waitn[MPLT_NHIST];
+	uint64_t waitmax = 0, waitns[MPLT_NHIST];
+	int h, i, u;
+
+	for (h = 0; h < MPLT_NHIST; h++) {
+		waitn[h] = 0;
+		waitns[h] = 0;
+	}
 
 	for (i = 0; i < mplt_ncpu; i++) {
 		u = CPU_INFO_UNIT(mplt_ci[i]);
@@ -382,6 +401,11 @@ mplt_report(int nrun, uint64_t ns)
 		incs += mc->mc_incs;
 		if (mc->mc_waitmax > waitmax)
 			waitmax = mc->mc_waitmax;
+		for (h = 0; h < MPLT_NHIST; h++) {
+			waitn[h] += mc->mc_waitn[h];
+			waitns[h] += mc->mc_waitns[h];
+			turns += mc->mc_waitn[h];
+		}
 		if (mc->mc_acq == 0)
 			mplt_violation("a CPU never took the lock");
 	}
@@ -391,6 +415,8 @@ mplt_report(int nrun, uint64_t ns)
 		mplt_violation("lost updates of the shared counter");
 	if (mplt_cs.intr == 0)
 		mplt_violation("the timeout never ran");
+	if (turns != acq)
+		mplt_violation("turn waits miscounted");
 	if (mplt_nviol != 0)
 		printf("mplock_torture: first violation: %s (cpu%d)\n",
 		    mplt_first, mplt_first_cpu);
@@ -408,6 +434,17 @@ mplt_report(int nrun, uint64_t ns)
 	    mplt_nviol, (unsigned long long)waitmax / 1000,
 	    (unsigned long long)(acq ? ns / acq : 0),
 	    mplt_nviol == 0 ? "PASS" : "FAIL");
+
+	/* Where the waiting went: how many turns, and their ms. */
+	printf("mplock_torture: waits <1us <10us <100us <1ms <10ms <100ms "
+	    "<1s >=1s: turns");
+	for (h = 0; h < MPLT_NHIST; h++)
+		printf("%c%lu", h == 0 ? ' ' : '/', waitn[h]);
+	printf(" ms");
+	for (h = 0; h < MPLT_NHIST; h++)
+		printf("%c%llu", h == 0 ? ' ' : '/',
+		    (unsigned long long)waitns[h] / 1000000);
+	printf("\n");
 }
 
 void

@@ -38,7 +38,7 @@ esac
 
 cd "$RUN" || exit 2
 rm -f ser.in ser.out mon.in mon.out serial.log monitor.log registers.txt \
-    qemu.log result
+    qemu.log qemu-reset.log result
 mkfifo ser.in ser.out mon.in mon.out || exit 2
 
 verdict() {	# STATUS EXIT DETAILS
@@ -53,7 +53,7 @@ now() {
 
 T0=$(now)
 qemu-system-x86_64 -machine pc,accel="$ACCEL" -smp "$NCPU" -m 512 \
-    -display none -no-reboot -boot n \
+    -display none -no-reboot -boot n -d cpu_reset -D qemu-reset.log \
     -nic "user,model=e1000,tftp=$RUN/tftp,bootfile=pxeboot" \
     -serial pipe:ser -monitor pipe:mon >qemu.log 2>&1 &
 QPID=$!
@@ -197,6 +197,16 @@ fails=
 fail() {
 	fails="$fails${fails:+; }$*"
 }
+# qemu gone without the power-off (-no-reboot: a reset or a triple
+# fault ends it); -d cpu_reset logged the CPUs' state at the reset.
+if ! grep -q '^mplock_init: powering off' console.txt; then
+	if grep -q 'Triple fault' qemu-reset.log 2>/dev/null; then
+		fail "qemu exited on a triple fault (CPU state:" \
+		    "$RUN/qemu-reset.log)"
+	else
+		fail "qemu exited before the power-off"
+	fi
+fi
 load=$(grep -m1 '^mplock_load: ' console.txt)
 case $load in
 "mplock_load: $NCPU procs "*" PASS")	;;

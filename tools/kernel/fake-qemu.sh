@@ -4,13 +4,16 @@
 # watchdog's judgement (tools/kernel/boot.sh): it writes the console in
 # $KERNEL_FAKE_CONSOLE to the serial FIFO (ser.out, in the current
 # folder as boot.sh runs qemu), then exits like a powered-off machine
-# (KERNEL_FAKE_MODE=off) or stays until killed, like a kernel in ddb or
-# a hung one (stay).  It holds the FIFOs boot.sh writes to open, so the
+# (KERNEL_FAKE_MODE=off), like one that triple-faulted (triple: qemu's
+# -d cpu_reset log says so) or stays until killed, like a kernel in ddb
+# or a hung one (stay).  It holds the FIFOs boot.sh writes to open, so the
 # watchdog's commands do not wait for a reader.
 
 exec 4<>ser.in 5<>mon.in
 cat "$KERNEL_FAKE_CONSOLE" >ser.out
-[ "${KERNEL_FAKE_MODE:-off}" = off ] && exit 0
+[ "${KERNEL_FAKE_MODE:-off}" = triple ] &&
+    echo "Triple fault" >>qemu-reset.log
+[ "${KERNEL_FAKE_MODE:-off}" != stay ] && exit 0
 trap 'exit 0' TERM INT
 while :; do
 	sleep 1

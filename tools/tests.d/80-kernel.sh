@@ -152,7 +152,7 @@ k_config8() {
 	    grep -q . "$OBJ/kernel/config8.out"
 }
 
-k_judge() {	# NAME STATUS EXPECT_TORTURE MODE SED-SCRIPT
+k_judge() {	# NAME STATUS EXPECT_TORTURE MODE SED-SCRIPT [ERE]
 	_w=$OBJ/kernel/judge/$1
 	rm -rf "$_w" && mkdir -p "$_w/bin" || return 1
 	cp "$ROOT/tools/kernel/fake-qemu.sh" "$_w/bin/qemu-system-x86_64"
@@ -176,7 +176,9 @@ EOF
 	    timeout 120 sh "$ROOT/tools/kernel/boot.sh" "$_w" "$1" \
 	    >"$_w/out" 2>&1
 	_st=$(sed -n 's/^kernel: [^:]*: \([A-Z]*\):.*/\1/p' "$_w/out")
-	if [ "$_st" = "$2" ]; then
+	if [ -n "${6:-}" ] && ! grep -Eq "^kernel: .*$6" "$_w/out"; then
+		t_fail "kernel/judge/$1" "verdict without /$6/" "$_w/out"
+	elif [ "$_st" = "$2" ]; then
 		t_pass "kernel/judge/$1" "$(grep '^kernel: ' "$_w/out" |
 		    cut -c1-100)"
 	else
@@ -201,6 +203,11 @@ k_judges() {
 	k_judge witness FAIL '' off 's/^mplock_init: started/witness: lock order reversal:\n&/'
 	k_judge ddb PANIC '' stay 's/^mplock_load.*/panic: kernel diagnostic assertion failed\nStopped at db_enter+0x9: popq %rbp\nddb{2}> /;/^mplock_init: torture/d;/^mplock_init: powering/d'
 	k_judge hang HANG '' stay '/^mplock_load/,$d'
+	# qemu gone in autoconf: a reset, or a triple fault that its
+	# -d cpu_reset log records; the verdict says which.
+	k_judge reset FAIL 1 off '/^root on/,$d' 'exited before the power-off'
+	k_judge triple-fault FAIL 1 triple '/^root on/,$d' \
+	    'exited on a triple fault \(CPU state: .*qemu-reset\.log\)'
 }
 
 k_judges

@@ -15,9 +15,11 @@ KBD=$OBJ/kernelbench-test
 rm -rf "$KBD"
 mkdir -p "$KBD"
 
-# kb_log DIR ROUND BACKEND SMP NSACQ MAXWAIT BUILD VERDICT: a boot's log
-# as kernelbench.sh keeps it (console, then kernel.sh's verdict line);
-# VERDICT "none" leaves the verdict line out, a figure "-" its line.
+# kb_log DIR ROUND BACKEND SMP NSACQ MAXWAIT BUILD VERDICT [TURNS MS]: a
+# boot's log as kernelbench.sh keeps it (console, then kernel.sh's
+# verdict line); VERDICT "none" leaves the verdict line out, a figure
+# "-" its line.  TURNS and MS: the torture's histogram of turn waits
+# (70/20/0/0/10/0/0/0 and 0/1/0/0/99/0/0/0), "-" no histogram line.
 kb_log() {
 	_kl=$1/logs
 	mkdir -p "$_kl"
@@ -26,6 +28,10 @@ kb_log() {
 		[ "$5" = - ] || echo "mplock_torture: $3 $4 cpus 5.000s acq" \
 		    "11/12 intr 465 (278 waiting) violations=0 maxwait" \
 		    "${6}us ${5}ns/acq PASS"
+		[ "$5" = - ] || [ "${9:-}" = - ] ||
+		    echo "mplock_torture: waits <1us <10us <100us <1ms" \
+		    "<10ms <100ms <1s >=1s: turns" \
+		    "${9:-70/20/0/0/10/0/0/0} ms ${10:-0/1/0/0/99/0/0/0}"
 		echo "mplock_init: started"
 		echo "mplock_load: $4 procs x 300 open/close: 300/300" \
 		    "errors 0 276 ms PASS"
@@ -98,8 +104,35 @@ kb_figures() {
 	grep -q '^# failures: 0$' "$_d/results.txt" &&
 	grep -q '^# command: ' "$_d/results.txt" &&
 	grep -q '^# load: ' "$_d/results.txt" &&
-	grep -q '^1 mlock 2 PASS nsacq=30100 maxwait=901 build=4010$' \
+	grep -q '^1 mlock 2 PASS nsacq=30100 maxwait=901 build=4010 turns=70/20/0/0/10/0/0/0 waitms=0/1/0/0/99/0/0/0$' \
 	    "$_d/boots.txt"
+}
+
+# kb_wrow DIR BACKEND SMP ERE: the waits table's row matches ERE.
+kb_wrow() {
+	_r=$(awk -v b="$2" -v s="$3" '$1 == b && $2 == s' "$1/waits.txt")
+	echo "$_r" | grep -Eq -- "$4" && return 0
+	echo "waits row $2 $3: [$_r], not /$4/"
+	return 1
+}
+
+# The turn waits: summed over the passed boots of a backend and CPU
+# count, in shares of the turns and of the time; a boot with another
+# histogram moves its row, a boot without one counts in no row; the
+# table is in the results file.
+kb_waits() {
+	_d=$KBD/waits
+	kb_base "$_d"
+	kb_log "$_d" 3 mlock 2 30300 903 4030 PASS 0/0/0/0/0/0/0/150 \
+	    0/0/0/0/0/0/0/1800
+	kb_log "$_d" 3 ticket 4 1003 77 7003 PASS -
+	sh "$KB" -l "$_d" >/dev/null || { echo "exit $?, not 0"; return 1; }
+	_z=' +0\.0%'
+	kb_wrow "$_d" ticket 2 " 3 +300 +70\.0% +20\.0%$_z$_z +10\.0%$_z$_z$_z +300 +99\.0%$" &&
+	kb_wrow "$_d" mlock 2 " 3 +350 +40\.0% +11\.4%$_z$_z +5\.7%$_z$_z +42\.9% +2000 +99\.9%$" &&
+	kb_wrow "$_d" ticket 4 " 2 +200 +70\.0%" &&
+	grep -q '^Turn waits by length' "$_d/results.txt" &&
+	grep -Eq '^mlock +4 +3 +300 ' "$_d/results.txt"
 }
 
 # The checker above must see a wrong figure: one boot's figure changed
@@ -204,6 +237,7 @@ kb_compile() {
 t_check kernelbench/figures kb_figures
 t_check kernelbench/seeded-wrong-figure kb_seeded
 t_check kernelbench/verdicts kb_verdicts
+t_check kernelbench/turn-waits kb_waits
 t_check kernelbench/failed-boots kb_failed
 t_check kernelbench/too-few-boots kb_few
 t_check kernelbench/usage kb_usage
