@@ -1041,7 +1041,8 @@ t_witness(void)
  * clock runs the test's timeout from CPU 0's interrupt.  Its one summary
  * line is read back and checked field by field against what the shim
  * saw: the backend, every CPU took part, every timeout call counted,
- * some of them on a CPU waiting for the lock, 0 violations, PASS.  Then
+ * some of them on a CPU waiting for the lock, 0 violations, PASS; its
+ * one line of turn waits must count every turn of the summary.  Then
  * the lock is idle and WITNESS balanced.  -n sets the run time in ms.
  */
 extern u_int mplock_torture_msecs;
@@ -1091,6 +1092,27 @@ torture_parse(const char *line, int n, unsigned long *acq,
 	return (1);
 }
 
+/* The waits line: *turns gets its turns' sum; 0 when it does not parse. */
+static int
+torture_waits(const char *line, unsigned long *turns)
+{
+	const char *p;
+	char *ep;
+	int h;
+
+	if ((p = strstr(line, ": turns ")) == NULL)
+		return (0);
+	p += 8;
+	*turns = 0;
+	for (h = 0; h < 8; h++) {
+		*turns += strtoul(p, &ep, 10);
+		if (ep == p || *ep != (h == 7 ? ' ' : '/'))
+			return (0);
+		p = ep + 1;
+	}
+	return (strncmp(p, "ms ", 3) == 0);
+}
+
 /*
  * One run of the kernel's test; *waiting gets how many timeout calls
  * found their CPU waiting.  Returns the run's time in seconds.
@@ -1098,11 +1120,11 @@ torture_parse(const char *line, int n, unsigned long *acq,
 static double
 torture_run(int n, unsigned long *waiting)
 {
-	unsigned long acq[MAXCPUS], intr = 0, calls;
+	unsigned long acq[MAXCPUS], intr = 0, calls, turns = 0, sum;
 	unsigned int viol = ~0U;
 	char verdict[8] = "", *out, *line, *p;
 	pthread_t up;
-	int i, nlines = 0, ok = 0;
+	int i, nlines = 0, nwaits = 0, ok = 0, wok = 0;
 	double t0, t;
 
 	*waiting = 0;
@@ -1138,6 +1160,11 @@ torture_run(int n, unsigned long *waiting)
 		if (strncmp(line, "mplock_torture: ", 16) != 0 ||
 		    strncmp(line + 16, "first violation: ", 17) == 0)
 			continue;
+		if (strncmp(line + 16, "waits ", 6) == 0) {
+			nwaits++;
+			wok = torture_waits(line, &turns);
+			continue;
+		}
 		nlines++;
 		ok = torture_parse(line, n, acq, &intr, waiting, &viol,
 		    verdict);
@@ -1149,9 +1176,15 @@ torture_run(int n, unsigned long *waiting)
 	else {
 		if (strcmp(verdict, "PASS") != 0 || viol != 0)
 			VIOLATION("the kernel's torture test reported FAIL");
-		for (i = 0; i < n; i++)
+		for (i = 0, sum = 0; i < n; i++) {
 			if (acq[i] == 0)
 				VIOLATION("a CPU took no part");
+			sum += acq[i];
+		}
+		if (nwaits != 1 || !wok)
+			VIOLATION("not exactly one waits line that parses");
+		else if (turns != sum)
+			VIOLATION("the waits line misses turns");
 		if (intr == 0 || intr != calls)
 			VIOLATION("timeout calls differ from the shim's count");
 	}
