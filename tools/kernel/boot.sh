@@ -204,7 +204,9 @@ if ! grep -q '^mplock_init: powering off' console.txt; then
 		fail "qemu exited on a triple fault (CPU state:" \
 		    "$RUN/qemu-reset.log)"
 	else
-		fail "qemu exited before the power-off"
+		# qemu's own last word, if it had one (an abort, say).
+		q=$(grep . qemu.log 2>/dev/null | tail -n 1 | cut -c1-100)
+		fail "qemu exited before the power-off${q:+ (qemu: $q)}"
 	fi
 fi
 load=$(grep -m1 '^mplock_load: ' console.txt)

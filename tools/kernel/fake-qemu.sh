@@ -5,7 +5,8 @@
 # $KERNEL_FAKE_CONSOLE to the serial FIFO (ser.out, in the current
 # folder as boot.sh runs qemu), then exits like a powered-off machine
 # (KERNEL_FAKE_MODE=off), like one that triple-faulted (triple: qemu's
-# -d cpu_reset log says so) or stays until killed, like a kernel in ddb
+# -d cpu_reset log says so), like a qemu that aborted (abort: a message
+# on its stderr, status 1) or stays until killed, like a kernel in ddb
 # or a hung one (stay).  It holds the FIFOs boot.sh writes to open, so the
 # watchdog's commands do not wait for a reader.
 
@@ -13,6 +14,10 @@ exec 4<>ser.in 5<>mon.in
 cat "$KERNEL_FAKE_CONSOLE" >ser.out
 [ "${KERNEL_FAKE_MODE:-off}" = triple ] &&
     echo "Triple fault" >>qemu-reset.log
+if [ "${KERNEL_FAKE_MODE:-off}" = abort ]; then
+	echo "qemu-system-x86_64: stand-in aborted" >&2
+	exit 1
+fi
 [ "${KERNEL_FAKE_MODE:-off}" != stay ] && exit 0
 trap 'exit 0' TERM INT
 while :; do

@@ -206,6 +206,8 @@ k_judges() {
 	# qemu gone in autoconf: a reset, or a triple fault that its
 	# -d cpu_reset log records; the verdict says which.
 	k_judge reset FAIL 1 off '/^root on/,$d' 'exited before the power-off'
+	k_judge qemu-abort FAIL 1 abort '/^root on/,$d' \
+	    'exited before the power-off \(qemu: qemu-system-x86_64: stand-in aborted\)'
 	k_judge triple-fault FAIL 1 triple '/^root on/,$d' \
 	    'exited on a triple fault \(CPU state: .*qemu-reset\.log\)'
 }
