@@ -21,7 +21,8 @@
 # Runs the suites (default: mutants debug cross kernel) once, in full
 # (MPLOCK_FULL=1: every backend), with FLAKY_LOG set, so that every seeded bug whose catch depends on a run
 # (t_run_fails, and the kernel suite's seeded boots) notes its command
-# and builds what it runs.  Then, with LOADERS (2) busy loops beside
+# and builds what it runs (a seeded kernel is then booted again as
+# built, tools/kernel.sh -r).  Then, with LOADERS (2) busy loops beside
 # them, runs each noted command RUNS (10) times and judges each run as
 # the suite does.  A seeded bug caught fewer than RUNS times fails.  The
 # way each was caught is counted: a test that printed FAIL, or a hang
