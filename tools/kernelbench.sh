@@ -382,8 +382,8 @@ table=$out/table.txt
 } >"$table"
 
 # --- Where the waiting went: the torture's turn waits by length,
-# summed over each backend's passed boots at each CPU count (boots
-# whose console has no histogram count only in the row's boots).
+# summed over each backend's passed boots at each CPU count (a boot
+# whose console has no histogram line is left out of this table).
 awk -v smps="$smps" -v bes="$backends" '
 $4 == "PASS" {
 	k = $2 " " $3
