@@ -13,18 +13,20 @@
 # ...) and the order rotated every repetition, so drift hits all alike;
 # threads are pinned to CPUs where the system can (the output says when
 # it cannot).  The tables give medians over the repetitions and their
-# spread; every lock's ratio to stock and to our ticket lock comes with
-# its 95% confidence interval (Student's t on the paired per-repetition
-# log-ratios, see tools/lib/bench-report.awk) and a verdict: faster,
-# slower, or no difference proven.
+# spread; every lock's ratio to stock and to our ticket lock (the median
+# of the paired per-repetition ratios) comes with its 95% confidence
+# interval (the sign test's, which holds whatever their distribution;
+# the geometric mean with Student's t interval beside it, see
+# tools/lib/bench-report.awk) and a verdict: faster, slower, or no
+# difference proven.
 #
 #	tools/bench.sh [-P] [-r reps] [-d seconds] [-n cpus]
 #	    [-t "threads ..."] [-c "cs_ns ..."] [-p "ncs_ns ..."] [-o dir]
 #
 # -P		no Concurrency Kit peers: our backends, stock and the floor
-# -r reps	repetitions (7; at least 2 for an interval)
+# -r reps	repetitions (15; at least 6 for an interval)
 # -d seconds	per run (0.3, less when the plan would take more than
-#		about 60 s of runs)
+#		about 90 s of runs)
 # -n cpus	N for the default thread list (the online CPUs)
 # -t threads	thread counts (1 2 4 ... N and 2N: oversubscribed)
 # -c, -p	critical and non-critical section lengths in ns; every
@@ -52,7 +54,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/stock.sh"
 MDARCH=${MDARCH-$HOST_MDARCH}	# measure the shipped MD header; MDARCH= for MI
 
-reps=7
+reps=15
 secs=
 cpus=
 threads=
@@ -60,7 +62,7 @@ cslist=0
 ncslist=0
 out=$OBJ/bench
 peers=1
-budget=60
+budget=90
 
 usage() {
 	echo "usage: $0 [-P] [-r reps] [-d seconds] [-n cpus]" \
@@ -316,12 +318,14 @@ mkdir -p "$out/plot"
 	echo "runs interleaved: each measure of every lock in turn, the" \
 	    "order rotated every repetition"
 	echo "cells: median over the repetitions, spread (max-min)/median"
-	echo "ratios: to $(echo $bases | sed 's/ / and to /'), the geometric" \
-	    "mean of the paired per-repetition ratios"
+	echo "ratios: to $(echo $bases | sed 's/ / and to /'), the median" \
+	    "of the paired per-repetition ratios"
 	echo "  (run r of a lock against run r of the base) with the 95%" \
-	    "confidence interval of Student's t"
-	echo "  on their logs; verdict faster or slower only when the" \
-	    "interval excludes 1.00"
+	    "confidence interval of the sign test"
+	echo "  (order statistics, no assumption on their distribution);" \
+	    "verdict faster or slower only"
+	echo "  when that interval excludes 1.00; beside it their geometric" \
+	    "mean with Student's t interval"
 	awk -v rows="$plotrows" -v threads="$threads" \
 	    -v workloads="$workloads" -v ncpu="$online" -v bases="$bases" \
 	    -v csv="$out/bench.csv" -v plotdir="$out/plot" \
@@ -335,8 +339,8 @@ cat "$out/bench.txt"
 	echo "# command: $command"
 	echo "# load: $loadnote"
 	echo "# pinning: $pinnote"
-	echo "# method: $reps interleaved repetitions; ratios with 95%" \
-	    "Student's t intervals on paired log-ratios"
+	echo "# method: $reps interleaved repetitions; median paired" \
+	    "ratios with 95% sign-test intervals"
 	cat "$out/bench.txt"
 } >"$results"
 

@@ -14,15 +14,30 @@
 # Ratios and their confidence intervals.  bench.sh interleaves the runs:
 # in repetition r every lock runs each measure once, one after another,
 # so run r of lock A and run r of the base B saw the same state of the
-# machine and form a pair.  For each pair d_r = ln(A_r / B_r); over the
-# n pairs, with their mean m and standard deviation s (n - 1 in the
-# denominator), the 95% confidence interval of the mean log-ratio is
-# m -/+ t(0.975, n - 1) * s / sqrt(n) (Student's t), and the ratio and
-# its interval are exp() of m and of those bounds: the geometric mean of
-# the per-repetition ratios.  For ns per acquisition (lower is better)
-# the verdict is "faster" when the whole interval is below 1, "slower"
-# when it is above 1, and "no difference proven" when it holds 1 or
-# there are fewer than two pairs (no interval: printed "[-, -]").
+# machine and form a pair with the ratio q_r = A_r / B_r.  Over the n
+# pairs:
+#
+#  - The ratio is the median of the q_r, and its 95% confidence
+#    interval [q_(k), q_(n+1-k)] comes from the order statistics (the
+#    sign test): k is the largest with P(Bin(n, 1/2) <= k - 1) <= 0.025,
+#    so the interval holds the true median ratio with probability at
+#    least 95% whatever the distribution of the q_r.  It needs n >= 6;
+#    with fewer there is no interval ("[-, -]").  The verdict, for ns
+#    per acquisition (lower is better), is "faster" when the whole
+#    interval is below 1, "slower" when it is above 1, and "no
+#    difference proven" otherwise.
+#  - For reference, the geometric mean of the q_r with Student's t
+#    interval: exp() of the mean m of d_r = ln q_r and of
+#    m -/+ t(0.975, n - 1) * s / sqrt(n) (s: their standard deviation,
+#    n - 1 in the denominator); none with fewer than two pairs.
+#
+# Why the median decides: on a virtual machine the figures of the
+# contended runs are bimodal (where the host runs the vCPUs at that
+# moment: at two threads about 75 or about 300 ns per acquisition), and
+# the mode can change between the two runs of a pair.  Such a pair's
+# ratio is off by a factor of four, and one of them widens Student's
+# interval, which assumes normal log-ratios, past any real difference;
+# it moves the median by one place.
 
 function sorted(k, a, kind,    i, j, m, t) {
 	# Copy the values of key k into a[1..m], sorted; return m.
@@ -71,26 +86,56 @@ function t975(df,    z) {
 	    (5 * z ^ 5 + 16 * z ^ 3 + 3 * z) / (96 * df ^ 2)
 }
 
+# The k of the sign test's 95% interval for n pairs (see above); 0 when
+# n is too small for one.
+function signk(n,    p, c, i) {
+	p = c = 0.5 ^ n
+	if (c > 0.025)
+		return 0
+	for (i = 0; ; i++) {
+		# c is P(B <= i), p is P(B = i); P(B = i + 1) from p.
+		p = p * (n - i) / (i + 1)
+		if (c + p > 0.025)
+			return i + 1
+		c += p
+	}
+}
+
 # The ratio of lock key k to base key kb in kind, from the paired
-# repetitions: sets RN (pairs), RR (ratio), RLO and RHI (the 95%
-# interval, "" with fewer than two pairs) and RV (the verdict); returns
-# 0 when there is no pair at all.
-function ratio(kind, k, kb,    r, n, d, sum, m, ss, sd, h) {
+# repetitions: sets RN (pairs), RR (the median ratio), RLO and RHI (its
+# 95% interval, "" with fewer than six pairs), RV (the verdict), GR (the
+# geometric mean), GLO and GHI (its t interval, "" with fewer than two
+# pairs); returns 0 when there is no pair at all.
+function ratio(kind, k, kb,    r, n, q, d, j, t, sum, m, ss, sd, h, s) {
 	n = sum = 0
 	for (r = 1; r <= MAXREP; r++)
 		if ((kind, k, r) in P && (kind, kb, r) in P) {
-			d[++n] = log(P[kind, k, r] / P[kind, kb, r])
+			q[++n] = P[kind, k, r] / P[kind, kb, r]
+			d[n] = log(q[n])
 			sum += d[n]
 		}
 	RN = n
-	RLO = RHI = ""
+	RLO = RHI = GLO = GHI = ""
 	RV = "no difference proven"
 	if (n == 0) {
-		RR = ""
+		RR = GR = ""
 		return 0
 	}
+	for (r = 2; r <= n; r++)
+		for (j = r; j > 1 && q[j - 1] > q[j]; j--) {
+			t = q[j]; q[j] = q[j - 1]; q[j - 1] = t
+		}
+	RR = n % 2 ? q[(n + 1) / 2] : (q[n / 2] + q[n / 2 + 1]) / 2
+	if ((s = signk(n)) > 0) {
+		RLO = q[s]
+		RHI = q[n + 1 - s]
+		if (RHI < 1)
+			RV = "faster"
+		else if (RLO > 1)
+			RV = "slower"
+	}
 	m = sum / n
-	RR = exp(m)
+	GR = exp(m)
 	if (n < 2)
 		return 1
 	ss = 0
@@ -98,12 +143,8 @@ function ratio(kind, k, kb,    r, n, d, sum, m, ss, sd, h) {
 		ss += (d[r] - m) ^ 2
 	sd = sqrt(ss / (n - 1))
 	h = t975(n - 1) * sd / sqrt(n)
-	RLO = exp(m - h)
-	RHI = exp(m + h)
-	if (RHI < 1)
-		RV = "faster"
-	else if (RLO > 1)
-		RV = "slower"
+	GLO = exp(m - h)
+	GHI = exp(m + h)
 	return 1
 }
 
@@ -150,8 +191,9 @@ function cell(kind, lock, mode, t, cs, ncs,    m, lo, hi, s) {
 function vline(what, lock, base, k, kb) {
 	if (!ratio("ns", k, kb))
 		return
-	printf "%-16s %-12s %7s  %-16s  %s\n", what, lock, rfmt(RR),
-	    "[" rfmt(RLO) ", " rfmt(RHI) "]", RV
+	printf "%-16s %-12s %7s  %-16s  %7s  %-16s  %s\n", what, lock,
+	    rfmt(RR), "[" rfmt(RLO) ", " rfmt(RHI) "]", rfmt(GR),
+	    "[" rfmt(GLO) ", " rfmt(GHI) "]", RV
 }
 
 function label(lock) {
@@ -256,10 +298,12 @@ END {
 			what = " (our ticket backend)"
 		printf "Verdicts against %s%s: ns per acquisition, the ratio" \
 		    " with its 95%% confidence interval\n", BS[b], what
-		printf "(below 1 is faster; geometric mean of the paired" \
-		    " per-repetition ratios, Student's t on their logs)\n"
-		printf "%-16s %-12s %7s  %-16s  %s\n", "measure", "lock",
-		    "ratio", "95% CI", "verdict"
+		printf "(below 1 is faster; ratio: median of the paired" \
+		    " per-repetition ratios, 95%% CI from the sign test, the" \
+		    " verdict's;\n gmean: their geometric mean, with" \
+		    " Student's t interval on their logs)\n"
+		printf "%-16s %-12s %7s  %-16s  %7s  %-16s  %s\n", "measure",
+		    "lock", "ratio", "95% CI", "gmean", "t 95% CI", "verdict"
 		for (i = 1; i <= nr; i++)
 			if (R[i] != "pingpong" && R[i] != BS[b])
 				vline("uncontended", R[i], BS[b],
@@ -294,7 +338,8 @@ function writecsv(    hdr, b, i, w, j, cn) {
 	    "ns_max,mops_median,handoff_ns_median,fairness_median"
 	for (b = 1; b <= nb; b++)
 		hdr = hdr ",ratio_to_" BS[b] ",ci95_lo_" BS[b] ",ci95_hi_" \
-		    BS[b] ",verdict_" BS[b] ",handoff_ratio_to_" BS[b] \
+		    BS[b] ",verdict_" BS[b] ",gmean_to_" BS[b] ",t95_lo_" \
+		    BS[b] ",t95_hi_" BS[b] ",handoff_ratio_to_" BS[b] \
 		    ",handoff_ci95_lo_" BS[b] ",handoff_ci95_hi_" BS[b]
 	print hdr > csv
 	for (i = 1; i <= nr; i++) {
@@ -349,11 +394,13 @@ function csvrow(k,    p, m, lo, hi, h, b, kb, row) {
 		kb = mkey(BS[b], p[2] == "pingpong" ? "contended" : p[2],
 		    p[3], p[4], p[5])
 		if (ratio("ns", k, kb))
-			row = row sprintf(",%.3f,%s,%s,%s", RR,
+			row = row sprintf(",%.3f,%s,%s,%s,%.3f,%s,%s", RR,
 			    RLO == "" ? "" : sprintf("%.3f", RLO),
-			    RHI == "" ? "" : sprintf("%.3f", RHI), RV)
+			    RHI == "" ? "" : sprintf("%.3f", RHI), RV, GR,
+			    GLO == "" ? "" : sprintf("%.3f", GLO),
+			    GHI == "" ? "" : sprintf("%.3f", GHI))
 		else
-			row = row ",,,,"
+			row = row ",,,,,,,"
 		if (ratio("ho", k, kb))
 			row = row sprintf(",%.3f,%s,%s", RR,
 			    RLO == "" ? "" : sprintf("%.3f", RLO),

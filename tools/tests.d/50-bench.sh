@@ -30,7 +30,7 @@ bench_rows() {
 
 bench_smoke() {
 	rm -rf "$BENCH_OUT"
-	sh "$ROOT/tools/bench.sh" -r 2 -d 0.05 -t "1 2" -o "$BENCH_OUT" \
+	sh "$ROOT/tools/bench.sh" -r 6 -d 0.05 -t "1 2" -o "$BENCH_OUT" \
 	    >"$BENCH_OUT.stdout" || return 1
 	cat "$BENCH_OUT.stdout"
 	_csv=$BENCH_OUT/bench.csv
@@ -40,7 +40,7 @@ bench_smoke() {
 		*) _want="uncontended,1 contended,1 contended,2" ;;
 		esac
 		for _w in $_want; do
-			grep -q "^$_l,[a-z]*,${_w%,*},${_w#*,},0,0,2," \
+			grep -q "^$_l,[a-z]*,${_w%,*},${_w#*,},0,0,6," \
 			    "$_csv" ||
 			    { echo "no $_l $_w row in bench.csv"; return 1; }
 		done
@@ -53,8 +53,9 @@ bench_smoke() {
 	done
 	# Every figure a number: ns, throughput; hand-off with two
 	# threads; fairness a number or inf; a ratio to each base with its
-	# interval (two runs: two pairs) and a verdict; each base its own
-	# with 1.000 [1.000, 1.000].
+	# sign-test interval (six runs: six pairs, the fewest that have
+	# one) and a verdict, and a geometric mean with its t interval;
+	# each base its own with 1.000 [1.000, 1.000].
 	_bases=ticket
 	[ -n "$BENCH_VTREE" ] && _bases="stock ticket"
 	awk -F, -v bases="$_bases" '
@@ -75,8 +76,13 @@ bench_smoke() {
 			lo = $C["ci95_lo_" B[b]]
 			hi = $C["ci95_hi_" B[b]]
 			v = $C["verdict_" B[b]]
+			g = $C["gmean_to_" B[b]]
+			glo = $C["t95_lo_" B[b]]
+			ghi = $C["t95_hi_" B[b]]
 			if (r !~ num || lo !~ num || hi !~ num ||
 			    lo + 0 > r + 0 || r + 0 > hi + 0 ||
+			    g !~ num || glo !~ num || ghi !~ num ||
+			    glo + 0 > g + 0 || g + 0 > ghi + 0 ||
 			    v !~ /^(faster|slower|no difference proven)$/) {
 				print "no ratio to " B[b] " with interval" \
 				    " and verdict: " $0
@@ -91,7 +97,8 @@ bench_smoke() {
 	} END { exit bad }' "$_csv" || return 1
 	# The verdict tables: one per base, a line for every lock but the
 	# base and the floor in every measure (uncontended, 1 and 2
-	# threads), each with ratio, interval and verdict.
+	# threads), each with ratio, interval, geometric mean, its interval
+	# and verdict.
 	_nl=$(bench_rows | wc -w)
 	[ "$(ncpu_online)" -ge 2 ] && _nl=$((_nl - 1))
 	for _b in $_bases; do
@@ -102,7 +109,7 @@ bench_smoke() {
 		' "$BENCH_OUT/bench.txt")
 		echo "$_got"
 		_n=$(echo "$_got" | grep -Ec \
-		    '^(uncontended|[12] thr\*? cs0/0) +[a-z-]+ +([0-9.]+|>999) +\[[0-9.]+, ([0-9.]+|>999)\] +(faster|slower|no difference proven)$')
+		    '^(uncontended|[12] thr\*? cs0/0) +[a-z-]+( +([0-9.]+|>999) +\[[0-9.]+, ([0-9.]+|>999)\]){2} +(faster|slower|no difference proven)$')
 		[ "$_n" -eq $(((_nl - 1) * 3)) ] || {
 			echo "against $_b: $_n verdict lines, not" \
 			    "$(((_nl - 1) * 3))"
@@ -140,27 +147,36 @@ bench_smoke() {
 }
 t_check "bench/smoke" bench_smoke
 
-# The statistics on canned runs (tools/fixtures/bench-report.raw, five
-# repetitions in shuffled order, so pairing must go by rep=): against
-# base (100 102 98 101 99), the same numbers are no difference with
-# [1.000, 1.000]; half and twice as much are faster and slower with the
-# intervals Student's t gives (t(0.975, 4) = 2.776 on the paired
-# log-ratios, worked out independently); ratios 0.8 .. 1.25 around 1
-# prove nothing; a lock with a single run has no interval.
+# The statistics on canned runs (tools/fixtures/bench-report.raw, nine
+# repetitions in shuffled order, so pairing must go by rep=).  Against
+# base (100 102 98 101 99 100 103 97 100), worked out independently:
+# the same numbers are no difference with [1.000, 1.000]; half and twice
+# as much are faster and slower, with the median's sign-test interval
+# (order statistics 2 and 8 of 9) and the geometric mean's Student's t
+# interval (t(0.975, 8) = 2.306 on the log-ratios); ratios 0.8 .. 1.25
+# around 1 prove nothing.  Six pairs are the fewest with a sign-test
+# interval (the extremes), five have none and so no verdict, whatever t
+# says; eight still have only the extremes (P(B <= 1) = 9/256 is over
+# 2.5%); a lock with a single run has neither interval.  A real run's
+# contended figures at two threads, bimodal with one pair in different
+# modes: the median proves the M-lock faster where t cannot.
 bench_stats() {
-	_out=$(awk -v rows="base same fast slow noisy one" -v threads= \
-	    -v workloads= -v ncpu=2 -v bases=base -v csv= -v plotdir= \
-	    -f "$ROOT/tools/lib/bench-report.awk" \
+	_out=$(awk -v rows="base same fast slow noisy six five eight one bimodal" \
+	    -v threads=2 -v workloads=0/0 -v ncpu=2 -v bases=base -v csv= \
+	    -v plotdir= -f "$ROOT/tools/lib/bench-report.awk" \
 	    "$ROOT/tools/fixtures/bench-report.raw") || return 1
 	echo "$_out"
 	for _want in \
-	    "same 1.000 [1.000, 1.000] no difference proven" \
-	    "fast 0.504 [0.494, 0.514] faster" \
-	    "slow 1.999 [1.941, 2.059] slower" \
-	    "noisy 0.998 [0.805, 1.237] no difference proven" \
-	    "one 0.510 [-, -] no difference proven"; do
-		echo "$_out" | sed -n 's/^uncontended  *//p' |
-		    tr -s ' ' | grep -qxF "$_want" ||
+	    "uncontended same 1.000 [1.000, 1.000] 1.000 [1.000, 1.000] no difference proven" \
+	    "uncontended fast 0.500 [0.495, 0.510] 0.502 [0.497, 0.507] faster" \
+	    "uncontended slow 2.000 [1.970, 2.030] 2.004 [1.977, 2.031] slower" \
+	    "uncontended noisy 1.000 [0.893, 1.216] 1.009 [0.901, 1.130] no difference proven" \
+	    "uncontended six 0.500 [0.495, 0.515] 0.503 [0.495, 0.511] faster" \
+	    "uncontended five 0.500 [-, -] 0.504 [0.494, 0.514] no difference proven" \
+	    "uncontended eight 0.498 [0.490, 0.525] 0.504 [0.493, 0.515] faster" \
+	    "uncontended one 0.510 [-, -] 0.510 [-, -] no difference proven" \
+	    "2 thr cs0/0 bimodal 0.922 [0.884, 0.967] 0.781 [0.515, 1.185] faster"; do
+		echo "$_out" | tr -s ' ' | grep -qxF "$_want" ||
 		    { echo "missing: $_want"; return 1; }
 	done
 }
