@@ -97,6 +97,17 @@ online=$(ncpu_online)
 [ -n "$cpus" ] || cpus=$online
 mkdir -p "$out" || exit 1
 
+# Other work on the machine shows up as preempted lock holders.  Read
+# before the builds below, whose own load the one-minute average would
+# still hold when the runs start.
+load=$(cut -d ' ' -f 1 /proc/loadavg 2>/dev/null ||
+    sysctl -n vm.loadavg 2>/dev/null | awk '{ print $1 }')
+loadnote="load average before the builds and runs: ${load:-unknown}"
+if awk -v l="${load:-0}" 'BEGIN { exit !(l > 0.3) }'; then
+	loadnote="$loadnote: NOT IDLE, the figures are unreliable"
+	echo "bench: $loadnote" >&2
+fi
+
 # OpenBSD's ticket lock as shipped: no vendored tree, no stock row (and
 # the table says so); a tree whose kern_lock.c has no such block stops
 # the benchmark (first, before the long builds) rather than measure
@@ -209,14 +220,6 @@ fi
 ms=$(awk -v d="$secs" 'BEGIN { printf "%d", d * 1000 + 20 }')
 echo "bench: $nruns runs of ${secs}s, about $((nruns * ms / 1000))s" >&2
 
-# Other work on the machine shows up as preempted lock holders.
-load=$(cut -d ' ' -f 1 /proc/loadavg 2>/dev/null ||
-    sysctl -n vm.loadavg 2>/dev/null | awk '{ print $1 }')
-loadnote="load average before the runs: ${load:-unknown}"
-if awk -v l="${load:-0}" 'BEGIN { exit !(l > 0.3) }'; then
-	loadnote="$loadnote: NOT IDLE, the figures are unreliable"
-	echo "bench: $loadnote" >&2
-fi
 
 binof() {
 	case " $ckrows " in
