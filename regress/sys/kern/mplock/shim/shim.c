@@ -55,6 +55,8 @@ __thread volatile int shim_intr_off;
 __thread volatile int shim_intr_pending;
 static __thread volatile int shim_in_intr;
 static __thread unsigned int shim_spins;
+static __thread unsigned int shim_spin_limit;	/* yield at this count */
+static __thread unsigned int shim_rng;
 
 unsigned int shim_yield_every = 256;
 volatile unsigned long shim_progress;
@@ -101,6 +103,29 @@ shim_cpu_attach(int id)
 	shim_intr_pending = 0;
 }
 
+/*
+ * How many spin steps until the next yield: drawn uniformly from
+ * 1 .. 2 * shim_yield_every - 1 (mean shim_yield_every) with a per-thread
+ * xorshift.  A hypervisor deschedules a spinning vCPU after a while, but
+ * not after the same number of steps each time; with a fixed count the
+ * threads of an oversubscribed run lock into one of several phase
+ * patterns, chosen by start-up timing, whose throughputs differ by a
+ * fifth, so two locks compared differ by luck.
+ */
+static unsigned int
+shim_spin_draw(void)
+{
+	unsigned int x = shim_rng;
+
+	if (x == 0)
+		x = 0x9e3779b9u ^ (unsigned int)(uintptr_t)&shim_rng;
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	shim_rng = x;
+	return (1 + x % (2 * shim_yield_every - 1));
+}
+
 void
 shim_busy_cycle(void)
 {
@@ -116,9 +141,14 @@ shim_busy_cycle(void)
 	 * spin step ends here, the MD ones (mpl_spin_wait()) too, since
 	 * kern_mplock.h has them end with CPU_BUSY_CYCLE().
 	 */
-	if (shim_yield_every != 0 && ++shim_spins >= shim_yield_every) {
-		shim_spins = 0;
-		sched_yield();
+	if (shim_yield_every != 0) {
+		if (shim_spin_limit == 0)
+			shim_spin_limit = shim_spin_draw();
+		if (++shim_spins >= shim_spin_limit) {
+			shim_spins = 0;
+			shim_spin_limit = shim_spin_draw();
+			sched_yield();
+		}
 	}
 }
 

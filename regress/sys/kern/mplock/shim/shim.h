@@ -32,7 +32,7 @@
 #include <pthread.h>
 
 extern struct cpu_info shim_cpus[MAXCPUS];
-extern unsigned int shim_yield_every;	/* sched_yield() every N spins */
+extern unsigned int shim_yield_every;	/* mean spins per sched_yield() */
 extern volatile unsigned long shim_progress;
 
 int	shim_ncpu_online(void);
