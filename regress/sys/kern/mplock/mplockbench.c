@@ -47,8 +47,13 @@ static struct __mp_lock L;
 static int
 mpl_init(int nthreads)
 {
-	/* Spin as the kernel does, but yield when CPUs are threads short. */
-	shim_yield_every = nthreads > shim_ncpu_online() ? 256 : 0;
+	/*
+	 * Spin as the kernel does, but when CPUs are threads short yield
+	 * after about 5 us of spinning, as a hypervisor would deschedule a
+	 * vCPU: by time, so that every lock's waiters yield alike.
+	 */
+	shim_yield_every = 0;
+	shim_yield_ns = nthreads > shim_ncpu_online() ? 5000 : 0;
 	shim_cpu_attach(MAXCPUS - 1);
 	__mp_lock_init(&L);
 	return (0);

@@ -57,8 +57,10 @@ static __thread volatile int shim_in_intr;
 static __thread unsigned int shim_spins;
 static __thread unsigned int shim_spin_limit;	/* yield at this count */
 static __thread unsigned int shim_rng;
+static __thread uint64_t shim_spin_last;	/* nsecuptime() of last step */
 
 unsigned int shim_yield_every = 256;
+unsigned int shim_yield_ns;
 volatile unsigned long shim_progress;
 
 /* Defined by kern_lock.c in the kernel, which the harness does not build. */
@@ -104,16 +106,16 @@ shim_cpu_attach(int id)
 }
 
 /*
- * How many spin steps until the next yield: drawn uniformly from
- * 1 .. 2 * shim_yield_every - 1 (mean shim_yield_every) with a per-thread
- * xorshift.  A hypervisor deschedules a spinning vCPU after a while, but
- * not after the same number of steps each time; with a fixed count the
- * threads of an oversubscribed run lock into one of several phase
- * patterns, chosen by start-up timing, whose throughputs differ by a
- * fifth, so two locks compared differ by luck.
+ * When to yield next, drawn uniformly from 1 .. 2 * mean - 1 with a
+ * per-thread xorshift: spin steps (shim_yield_every) or nanoseconds of
+ * spinning (shim_yield_ns).  A hypervisor deschedules a spinning vCPU
+ * after a while, but not after the same number of steps each time; with
+ * a fixed count the threads of an oversubscribed run lock into one of
+ * several phase patterns, chosen by start-up timing, whose throughputs
+ * differ by a fifth, so two locks compared differ by luck.
  */
 static unsigned int
-shim_spin_draw(void)
+shim_spin_draw(unsigned int mean)
 {
 	unsigned int x = shim_rng;
 
@@ -123,7 +125,32 @@ shim_spin_draw(void)
 	x ^= x >> 17;
 	x ^= x << 5;
 	shim_rng = x;
-	return (1 + x % (2 * shim_yield_every - 1));
+	return (1 + x % (2 * mean - 1));
+}
+
+/*
+ * shim_yield_ns: yield after that much time spent spinning, on average,
+ * as a hypervisor's pause-loop exit counts cycles, not steps: a lock
+ * whose spin step is quicker must not yield sooner for that.  The time
+ * between two steps counts unless it is long (a hand-off, a critical
+ * section or a yield came between): only spinning is counted.
+ */
+static void
+shim_spin_time(void)
+{
+	uint64_t now = nsecuptime(), d = now - shim_spin_last;
+
+	shim_spin_last = now;
+	if (shim_spin_limit == 0)
+		shim_spin_limit = shim_spin_draw(shim_yield_ns);
+	if (d < 1000)
+		shim_spins += (unsigned int)d;
+	if (shim_spins >= shim_spin_limit) {
+		shim_spins = 0;
+		shim_spin_limit = shim_spin_draw(shim_yield_ns);
+		sched_yield();
+		shim_spin_last = nsecuptime();
+	}
 }
 
 void
@@ -141,12 +168,14 @@ shim_busy_cycle(void)
 	 * spin step ends here, the MD ones (mpl_spin_wait()) too, since
 	 * kern_mplock.h has them end with CPU_BUSY_CYCLE().
 	 */
-	if (shim_yield_every != 0) {
+	if (shim_yield_ns != 0)
+		shim_spin_time();
+	else if (shim_yield_every != 0) {
 		if (shim_spin_limit == 0)
-			shim_spin_limit = shim_spin_draw();
+			shim_spin_limit = shim_spin_draw(shim_yield_every);
 		if (++shim_spins >= shim_spin_limit) {
 			shim_spins = 0;
-			shim_spin_limit = shim_spin_draw();
+			shim_spin_limit = shim_spin_draw(shim_yield_every);
 			sched_yield();
 		}
 	}

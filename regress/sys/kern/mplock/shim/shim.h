@@ -33,6 +33,7 @@
 
 extern struct cpu_info shim_cpus[MAXCPUS];
 extern unsigned int shim_yield_every;	/* mean spins per sched_yield() */
+extern unsigned int shim_yield_ns;	/* if set: mean ns spun per yield */
 extern volatile unsigned long shim_progress;
 
 int	shim_ncpu_online(void);
