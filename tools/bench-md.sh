@@ -27,27 +27,45 @@ threads=
 out=$OBJ/bench-md
 md=${MDARCH:-$HOST_MDARCH}
 
-usage() {
-	echo "usage: $0 [-r reps] [-d seconds] [-t threads] [-o dir]" >&2
-	exit 2
+# Messages say whose they are, as OpenBSD's tools do.
+die() {
+	echo "bench-md: $*" >&2
+	exit 1
 }
 
-while getopts d:o:r:t: ch; do
+usage() {
+	[ $# -eq 0 ] || echo "bench-md: $*" >&2
+	echo "usage: tools/bench-md.sh [-r reps] [-d seconds] [-t threads]" \
+	    "[-o dir]" >&2
+	exit 1
+}
+
+while getopts :d:o:r:t: ch; do
 	case $ch in
 	d)	secs=$OPTARG ;;
 	o)	out=$OPTARG ;;
 	r)	reps=$OPTARG ;;
 	t)	threads=$OPTARG ;;
-	*)	usage ;;
+	:)	usage "-$OPTARG: needs a value" ;;
+	*)	usage "-$OPTARG: unknown option" ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 0 ] || usage
+[ $# -eq 0 ] || usage "no operands, only options: $*"
+case $reps in
+''|*[!0-9]*|0*)	usage "-r: a number of at least 1: $reps" ;;
+esac
+case $threads in
+*[!0-9]*|0*)	usage "-t: a number of at least 1: $threads" ;;
+esac
+awk -v d="$secs" 'BEGIN { exit !(d ~ /^([0-9]+\.?[0-9]*|\.[0-9]+)$/ &&
+    d > 0) }' || usage "-d: not a number of seconds over 0: $secs"
 [ -n "$md" ] || die "no sys/arch header for $(uname -m); set MDARCH"
 
 mkdir -p "$out" || exit 1
 for be in $BACKENDS; do
-	echo "building $be with the $md header and with the MI one ..." >&2
+	echo "bench-md: building $be with the $md header and with the MI" \
+	    "one ..." >&2
 	MDARCH=$md harness_build "$out/$be-md" "$be" ||
 	    die "build failed, see $out/$be-md/build.log"
 	MDARCH= harness_build "$out/$be-mi" "$be" ||

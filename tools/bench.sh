@@ -64,14 +64,21 @@ out=$OBJ/bench
 peers=1
 budget=90
 
-usage() {
-	echo "usage: $0 [-P] [-r reps] [-d seconds] [-n cpus]" \
-	    "[-t \"threads ...\"] [-c \"cs_ns ...\"] [-p \"ncs_ns ...\"]" \
-	    "[-o dir]" >&2
-	exit 2
+# Messages say whose they are, as OpenBSD's tools do.
+die() {
+	echo "bench: $*" >&2
+	exit 1
 }
 
-while getopts c:d:n:o:Pp:r:t: ch; do
+usage() {
+	[ $# -eq 0 ] || echo "bench: $*" >&2
+	echo "usage: tools/bench.sh [-P] [-r reps] [-d seconds] [-n cpus]" \
+	    "[-t \"threads ...\"]" >&2
+	echo "       [-c \"cs_ns ...\"] [-p \"ncs_ns ...\"] [-o dir]" >&2
+	exit 1
+}
+
+while getopts :c:d:n:o:Pp:r:t: ch; do
 	case $ch in
 	c)	cslist=$OPTARG ;;
 	d)	secs=$OPTARG ;;
@@ -81,17 +88,30 @@ while getopts c:d:n:o:Pp:r:t: ch; do
 	p)	ncslist=$OPTARG ;;
 	r)	reps=$OPTARG ;;
 	t)	threads=$OPTARG ;;
-	*)	usage ;;
+	:)	usage "-$OPTARG: needs a value" ;;
+	*)	usage "-$OPTARG: unknown option" ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 0 ] || usage
-for v in $reps $cpus $threads $cslist $ncslist; do
+[ $# -eq 0 ] || usage "no operands, only options: $*"
+for v in "$reps" $cpus $threads $cslist $ncslist; do
 	case $v in
-	''|*[!0-9]*) die "not a number: $v" ;;
+	''|*[!0-9]*) usage "not a number: $v" ;;
 	esac
 done
-[ "$reps" -ge 1 ] || die "-r: at least 1"
+[ "$reps" -ge 1 ] || usage "-r: at least 1"
+for t in $threads $cpus; do
+	[ "$t" -ge 1 ] || usage "thread and CPU counts start at 1"
+done
+case $secs in
+''|[0-9]*.[0-9]*|[0-9]*|.[0-9]*)
+	case $secs in
+	*[!0-9.]*|*.*.*) usage "-d: not a number of seconds: $secs" ;;
+	esac ;;
+*)	usage "-d: not a number of seconds: $secs" ;;
+esac
+[ -z "$secs" ] || awk -v d="$secs" 'BEGIN { exit !(d > 0) }' ||
+    usage "-d: more than 0 seconds"
 
 online=$(ncpu_online)
 [ -n "$cpus" ] || cpus=$online
@@ -182,7 +202,6 @@ if [ -z "$threads" ]; then
 fi
 tl=
 for t in $threads; do
-	[ "$t" -ge 1 ] || die "thread counts start at 1"
 	if [ "$t" -gt "$max" ]; then
 		echo "bench: $t threads: more than the $max the harness" \
 		    "has CPUs for, left out" >&2

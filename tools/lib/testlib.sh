@@ -112,3 +112,30 @@ t_check() {
 t_section() {
 	echo "== $*"
 }
+
+# t_usage NAME SCRIPT ARGS...: each ARGS word (a string of arguments,
+# eval'd) is a misuse of SCRIPT: it must exit 1 saying so in lines that
+# start with "NAME: ", then the usage ("usage: SCRIPT " and its
+# continuation lines), and nothing else; and it must not create the
+# directory its -o names ($OBJ/usage-out).
+t_usage() {
+	_tn=$1 _ts=$2
+	shift 2
+	rm -rf "$OBJ/usage-out"
+	for _ta in "$@"; do
+		eval "sh \"\$ROOT/$_ts\" -o \"\$OBJ/usage-out\" $_ta" \
+		    >"$OBJ/usage.out" 2>&1
+		_rc=$?
+		[ "$_rc" -eq 1 ] || { echo "$_ta: exit $_rc, not 1"; return 1; }
+		head -n 1 "$OBJ/usage.out" | grep -q "^$_tn: " ||
+		    { echo "$_ta: no $_tn: message first"; return 1; }
+		grep -q "^usage: $_ts " "$OBJ/usage.out" ||
+		    { echo "$_ta: no usage"; return 1; }
+		grep -v "^$_tn: \|^usage: $_ts \|^       " "$OBJ/usage.out" |
+		    grep -q . && { echo "$_ta: other output:"
+			cat "$OBJ/usage.out"; return 1; }
+		[ ! -e "$OBJ/usage-out" ] ||
+		    { echo "$_ta: created the output directory"; return 1; }
+	done
+	return 0
+}

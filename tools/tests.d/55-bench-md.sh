@@ -25,3 +25,11 @@ if [ -z "$HOST_MDARCH" ]; then
 else
 	t_check "bench-md/smoke" bench_md_smoke
 fi
+
+# Misuse, as bench.sh's: "bench-md:" messages, the usage, exit 1,
+# nothing built.
+bench_md_usage() {
+	t_usage bench-md tools/bench-md.sh "-x" "-r" "-r x" "-r 0" \
+	    "-t x" "-t 0" "-d x" "-d 0" "-d .5x" "operand"
+}
+t_check "bench-md/usage" bench_md_usage
