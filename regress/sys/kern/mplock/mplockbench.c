@@ -52,7 +52,6 @@ mpl_init(int nthreads)
 	 * after about 5 us of spinning, as a hypervisor would deschedule a
 	 * vCPU: by time, so that every lock's waiters yield alike.
 	 */
-	shim_yield_every = 0;
 	shim_yield_ns = nthreads > shim_ncpu_online() ? 5000 : 0;
 	shim_cpu_attach(MAXCPUS - 1);
 	__mp_lock_init(&L);

@@ -107,8 +107,8 @@ shim_cpu_attach(int id)
 
 /*
  * When to yield next, drawn uniformly from 1 .. 2 * mean - 1 with a
- * per-thread xorshift: spin steps (shim_yield_every) or nanoseconds of
- * spinning (shim_yield_ns).  A hypervisor deschedules a spinning vCPU
+ * per-thread xorshift: spin steps (shim_yield_every) or, when set,
+ * nanoseconds of spinning (shim_yield_ns).  A hypervisor deschedules a spinning vCPU
  * after a while, but not after the same number of steps each time; with
  * a fixed count the threads of an oversubscribed run lock into one of
  * several phase patterns, chosen by start-up timing, whose throughputs
@@ -128,34 +128,12 @@ shim_spin_draw(unsigned int mean)
 	return (1 + x % (2 * mean - 1));
 }
 
-/*
- * shim_yield_ns: yield after that much time spent spinning, on average,
- * as a hypervisor's pause-loop exit counts cycles, not steps: a lock
- * whose spin step is quicker must not yield sooner for that.  The time
- * between two steps counts unless it is long (a hand-off, a critical
- * section or a yield came between): only spinning is counted.
- */
-static void
-shim_spin_time(void)
-{
-	uint64_t now = nsecuptime(), d = now - shim_spin_last;
-
-	shim_spin_last = now;
-	if (shim_spin_limit == 0)
-		shim_spin_limit = shim_spin_draw(shim_yield_ns);
-	if (d < 1000)
-		shim_spins += (unsigned int)d;
-	if (shim_spins >= shim_spin_limit) {
-		shim_spins = 0;
-		shim_spin_limit = shim_spin_draw(shim_yield_ns);
-		sched_yield();
-		shim_spin_last = nsecuptime();
-	}
-}
-
 void
 shim_busy_cycle(void)
 {
+	uint64_t now;
+	unsigned int mean, step = 1;
+
 #if defined(__x86_64__) || defined(__i386__)
 	__builtin_ia32_pause();
 #elif defined(__aarch64__)
@@ -168,16 +146,25 @@ shim_busy_cycle(void)
 	 * spin step ends here, the MD ones (mpl_spin_wait()) too, since
 	 * kern_mplock.h has them end with CPU_BUSY_CYCLE().
 	 */
-	if (shim_yield_ns != 0)
-		shim_spin_time();
-	else if (shim_yield_every != 0) {
-		if (shim_spin_limit == 0)
-			shim_spin_limit = shim_spin_draw(shim_yield_every);
-		if (++shim_spins >= shim_spin_limit) {
-			shim_spins = 0;
-			shim_spin_limit = shim_spin_draw(shim_yield_every);
-			sched_yield();
-		}
+	if (shim_yield_ns != 0) {
+		/*
+		 * By time, as a hypervisor's pause-loop exit counts cycles,
+		 * not steps: a lock whose spin step is quicker must not
+		 * yield sooner for that.  A long gap since the last step (a
+		 * hand-off, a critical section, a yield) is not spinning.
+		 */
+		now = nsecuptime();
+		step = now - shim_spin_last < 1000 ? now - shim_spin_last : 0;
+		shim_spin_last = now;
+		mean = shim_yield_ns;
+	} else if ((mean = shim_yield_every) == 0)
+		return;
+	if (shim_spin_limit == 0)
+		shim_spin_limit = shim_spin_draw(mean);
+	if ((shim_spins += step) >= shim_spin_limit) {
+		shim_spins = 0;
+		shim_spin_limit = shim_spin_draw(mean);
+		sched_yield();
 	}
 }
 
