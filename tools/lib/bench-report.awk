@@ -39,15 +39,25 @@
 # interval, which assumes normal log-ratios, past any real difference;
 # it moves the median by one place.
 
-function sorted(k, a, kind,    i, j, m, t) {
+# Sort a[1..n] in place (insertion sort: n is a few dozen at most).
+function isort(a, n,    i, j, t) {
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
+			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+		}
+}
+
+# The median of the sorted a[1..n], n > 0.
+function mid(a, n) {
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+
+function sorted(k, a, kind,    i, m) {
 	# Copy the values of key k into a[1..m], sorted; return m.
 	m = N[kind, k]
 	for (i = 1; i <= m; i++)
 		a[i] = V[kind, k, i]
-	for (i = 2; i <= m; i++)
-		for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
-			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
-		}
+	isort(a, m)
 	return m
 }
 
@@ -60,7 +70,7 @@ function median(kind, k,    a, m) {
 	}
 	LO = a[1]
 	HI = a[m]
-	return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+	return mid(a, m)
 }
 
 function add(kind, k, val, rep) {
@@ -106,7 +116,7 @@ function signk(n,    p, c, i) {
 # 95% interval, "" with fewer than six pairs), RV (the verdict), GR (the
 # geometric mean), GLO and GHI (its t interval, "" with fewer than two
 # pairs); returns 0 when there is no pair at all.
-function ratio(kind, k, kb,    r, n, q, d, j, t, sum, m, ss, sd, h, s) {
+function ratio(kind, k, kb,    r, n, q, d, sum, m, ss, sd, h, s) {
 	n = sum = 0
 	for (r = 1; r <= MAXREP; r++)
 		if ((kind, k, r) in P && (kind, kb, r) in P) {
@@ -121,11 +131,8 @@ function ratio(kind, k, kb,    r, n, q, d, j, t, sum, m, ss, sd, h, s) {
 		RR = GR = ""
 		return 0
 	}
-	for (r = 2; r <= n; r++)
-		for (j = r; j > 1 && q[j - 1] > q[j]; j--) {
-			t = q[j]; q[j] = q[j - 1]; q[j - 1] = t
-		}
-	RR = n % 2 ? q[(n + 1) / 2] : (q[n / 2] + q[n / 2 + 1]) / 2
+	isort(q, n)
+	RR = mid(q, n)
 	if ((s = signk(n)) > 0) {
 		RLO = q[s]
 		RHI = q[n + 1 - s]
