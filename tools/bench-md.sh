@@ -27,14 +27,10 @@ threads=
 out=$OBJ/bench-md
 md=${MDARCH:-$HOST_MDARCH}
 
-# Messages say whose they are, as OpenBSD's tools do.
-die() {
-	echo "bench-md: $*" >&2
-	exit 1
-}
+PROG=bench-md
 
 usage() {
-	[ $# -eq 0 ] || echo "bench-md: $*" >&2
+	[ $# -eq 0 ] || echo "$PROG: $*" >&2
 	echo "usage: tools/bench-md.sh [-r reps] [-d seconds] [-t threads]" \
 	    "[-o dir]" >&2
 	exit 1
@@ -58,13 +54,12 @@ esac
 case $threads in
 *[!0-9]*|0*)	usage "-t: a number of at least 1: $threads" ;;
 esac
-awk -v d="$secs" 'BEGIN { exit !(d ~ /^([0-9]+\.?[0-9]*|\.[0-9]+)$/ &&
-    d > 0) }' || usage "-d: not a number of seconds over 0: $secs"
+seconds_ok "$secs" || usage "-d: not a number of seconds over 0: $secs"
 [ -n "$md" ] || die "no sys/arch header for $(uname -m); set MDARCH"
 
 mkdir -p "$out" || exit 1
 for be in $BACKENDS; do
-	echo "bench-md: building $be with the $md header and with the MI" \
+	echo "$PROG: building $be with the $md header and with the MI" \
 	    "one ..." >&2
 	MDARCH=$md harness_build "$out/$be-md" "$be" ||
 	    die "build failed, see $out/$be-md/build.log"

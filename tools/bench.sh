@@ -64,14 +64,10 @@ out=$OBJ/bench
 peers=1
 budget=90
 
-# Messages say whose they are, as OpenBSD's tools do.
-die() {
-	echo "bench: $*" >&2
-	exit 1
-}
+PROG=bench
 
 usage() {
-	[ $# -eq 0 ] || echo "bench: $*" >&2
+	[ $# -eq 0 ] || echo "$PROG: $*" >&2
 	echo "usage: tools/bench.sh [-P] [-r reps] [-d seconds] [-n cpus]" \
 	    "[-t \"threads ...\"]" >&2
 	echo "       [-c \"cs_ns ...\"] [-p \"ncs_ns ...\"] [-o dir]" >&2
@@ -103,15 +99,8 @@ done
 for t in $threads $cpus; do
 	[ "$t" -ge 1 ] || usage "thread and CPU counts start at 1"
 done
-case $secs in
-''|[0-9]*.[0-9]*|[0-9]*|.[0-9]*)
-	case $secs in
-	*[!0-9.]*|*.*.*) usage "-d: not a number of seconds: $secs" ;;
-	esac ;;
-*)	usage "-d: not a number of seconds: $secs" ;;
-esac
-[ -z "$secs" ] || awk -v d="$secs" 'BEGIN { exit !(d > 0) }' ||
-    usage "-d: more than 0 seconds"
+[ -z "$secs" ] || seconds_ok "$secs" ||
+    usage "-d: not a number of seconds over 0: $secs"
 
 online=$(ncpu_online)
 [ -n "$cpus" ] || cpus=$online

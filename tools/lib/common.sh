@@ -60,8 +60,15 @@ ncpu_online() {
 	    2>/dev/null || echo 1
 }
 
+# seconds_ok S: is S a decimal number of seconds over 0 ("0.3", ".5", "2")?
+seconds_ok() {
+	awk -v d="$1" 'BEGIN { exit !(d ~ /^([0-9]+\.?[0-9]*|\.[0-9]+)$/ &&
+	    d > 0) }'
+}
+
+# A tool that sets PROG has its messages say so, as OpenBSD's tools do.
 die() {
-	echo "$0: $*" >&2
+	echo "${PROG:-$0}: $*" >&2
 	exit 1
 }
 
