@@ -199,19 +199,15 @@ kb_few() {
 }
 
 kb_usage() {
-	for _a in "-x" "-n" "-n 0" "-n x" "-b bogus" "-s 0" "-s x" "-b ''" \
-	    "operand" "-l $KBD/nonexistent"; do
-		eval "sh \"\$KB\" $_a" >"$KBD/usage.out" 2>&1
-		_rc=$?
-		[ "$_rc" -eq 1 ] || { echo "$_a: exit $_rc, not 1"; return 1; }
-		grep -q '^kernelbench: ' "$KBD/usage.out" ||
-		    { echo "$_a: no kernelbench: message"; return 1; }
-		grep -v '^kernelbench: ' "$KBD/usage.out" |
-		    grep -v '^usage: \|^       ' | grep -q . &&
-		    { echo "$_a: other output"; cat "$KBD/usage.out"
-		    return 1; }
-	done
-	sh "$KB" -x 2>&1 | grep -q '^usage: tools/kernelbench.sh '
+	t_usage kernelbench tools/kernelbench.sh "-x" "-n" "-n 0" "-n x" \
+	    "-b bogus" "-s 0" "-s x" "-b ''" "operand" || return 1
+	# Not a misuse but a wrong directory: the message alone, exit 1.
+	sh "$KB" -l "$KBD/nonexistent" >"$KBD/usage.out" 2>&1
+	_rc=$?
+	[ "$_rc" -eq 1 ] || { echo "-l: exit $_rc, not 1"; return 1; }
+	grep -v '^kernelbench: ' "$KBD/usage.out" | grep -q . &&
+	    { echo "-l: other output"; cat "$KBD/usage.out"; return 1; }
+	grep -q '^kernelbench: ' "$KBD/usage.out"
 }
 
 # init and the worker, as tools/kernel.sh builds them.
