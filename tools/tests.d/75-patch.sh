@@ -1399,7 +1399,16 @@ not_a_tree() {
 		grep -q 'not patched' "$PT/out" "$PT/err" && return 1
 	done
 	sh "$TOOL" config -s "$PT/nosuch" amd64 2>"$PT/err" && return 1
-	grep -qx "mplock-patch: $PT/nosuch: no such directory" "$PT/err"
+	grep -qx "mplock-patch: $PT/nosuch: no such directory" "$PT/err" ||
+	    return 1
+	# config without -s: /usr/src, which here is no OpenBSD tree (or
+	# is none at all).
+	[ ! -f /usr/src/sys/kern/kern_lock.c ] || return 0
+	sh "$TOOL" config amd64 2>"$PT/err" && return 1
+	cat "$PT/err"
+	grep -qx 'mplock-patch: /usr/src: no such directory' "$PT/err" ||
+	    grep -qx "mplock-patch: /usr/src: not an OpenBSD source tree (no\
+ sys/kern/kern_lock.c, no sys/conf/files); -s names the tree" "$PT/err"
 }
 t_check patch/issue28/not-a-tree not_a_tree
 
