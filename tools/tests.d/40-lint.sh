@@ -171,3 +171,37 @@ lint_figures_catches() {
 	    "in doc/results/"; return 1; }
 }
 t_check "lint/figures-selftest" lint_figures_catches
+
+# The README (issue 28): at most 160 lines, its table of current figures
+# each held by the results file its row links, the make targets of its
+# Hacking commands there (tools/lint.sh, lint_readme).
+t_check "lint/readme" sh "$ROOT/tools/lint.sh" readme
+
+# ... and a copy whose row quotes a figure of another results file than
+# the one it links (so lint_figures passes it), one that names a make
+# target there is not, and one over 160 lines: each fails.
+lint_readme_catches() {
+	_d=$OBJ/lint-readme-selftest
+	rm -rf "$_d"
+	mkdir -p "$_d"
+	sh "$ROOT/tools/lint.sh" readme "$ROOT/README.md" ||
+	    { echo "fails on the README"; return 1; }
+	grep -q '| 1180 s, 979 passed' "$ROOT/README.md" ||
+	    { echo "the row to seed is gone"; return 1; }
+	grep -q '991s' "$ROOT"/doc/results/test-2026-12-02-1700.txt &&
+	    ! grep -q '991' "$ROOT"/doc/results/test-2026-12-02-1725.txt ||
+	    { echo "the seeded figure is not where the seed needs it"
+	    return 1; }
+	sed 's/| 1180 s, 979 passed/| 991 s, 979 passed/' "$ROOT/README.md" \
+	    >"$_d/row.md"
+	sed '/^make bench /s/make bench/make benchmark/' "$ROOT/README.md" \
+	    >"$_d/target.md"
+	{ cat "$ROOT/README.md"; yes '' | head -n 161; } >"$_d/long.md"
+	for _c in row:'"991 s" is in no file' target:'make benchmark: no such' \
+	    long:'lines, more than 160'; do
+		_out=$(sh "$ROOT/tools/lint.sh" readme "$_d/${_c%%:*}.md")
+		echo "${_c%%:*}: $_out"
+		echo "$_out" | grep -q "${_c#*:}" || return 1
+	done
+}
+t_check "lint/readme-selftest" lint_readme_catches
