@@ -205,3 +205,66 @@ lint_readme_catches() {
 	done
 }
 t_check "lint/readme-selftest" lint_readme_catches
+
+# mplock(9) (issue 28): the space of each backend in its table is what
+# struct __mp_lock takes on amd64 (MAXCPUS 255, its header, no
+# WITNESS), and a sentence that gives a backend half or twice another's
+# space says what the table says.
+man_space() {
+	_d=$OBJ/man-space
+	rm -rf "$_d"
+	mkdir -p "$_d/inc/machine"
+	echo "#include \"$ROOT/sys/arch/amd64/include/mplock.h\"" \
+	    >"$_d/inc/machine/mplock.h"
+	printf '%s\n' '#include <sys/param.h>' '#include <sys/systm.h>' \
+	    '#include <sys/mplock.h>' \
+	    'char lock_size[sizeof(struct __mp_lock)];' >"$_d/size.c"
+	_man=$ROOT/share/man/man9/mplock.9
+	sed -n 's/^\.It Sy \([a-z]*\) Ta \([0-9]*\) bytes Ta .*/\1 \2/p' \
+	    "$_man" >"$_d/table"
+	[ "$(wc -l <"$_d/table")" -eq "$(echo $BACKENDS | wc -w)" ] ||
+	    { echo "not a row for each backend:"; cat "$_d/table"; return 1; }
+	while read -r _be _sz; do
+		$CC -std=gnu99 -O2 -I"$_d/inc" -I"$REGRESS/shim/include" \
+		    -I"$REGRESS/shim" -DMAXCPUS=255 -DMPLOCK_$(upper "$_be") \
+		    -c "$_d/size.c" -o "$_d/size.o" || return 1
+		_real=$(nm -S "$_d/size.o" | awk '$4 == "lock_size" {
+		    print $2 }')
+		_real=$(printf '%d' "0x$_real")
+		echo "$_be: table $_sz, sizeof $_real"
+		[ "$_sz" = "$_real" ] || return 1
+	done <"$_d/table"
+	# "in half the M-lock's space", "twice the ticket lock's space", in
+	# the paragraph of the backend it is said of.
+	mandoc -Tascii "$_man" | col -b | tr -s ' \n' '  ' | awk -v t="$_d/table" '
+	    BEGIN {
+		while ((getline l < t) > 0) {
+			split(l, f, " ")
+			sz[f[1]] = f[2]
+		}
+	    }
+	    {
+		n = split($0, p, /MPLOCK_/)
+		for (i = 2; i <= n; i++) {
+			if (!match(p[i], /(half|twice) the [A-Za-z-]+( lock)?.s space/))
+				continue
+			c = substr(p[i], RSTART, RLENGTH)
+			be = tolower(p[i])
+			sub(/[^a-z].*/, "", be)
+			o = c
+			sub(/^(half|twice) the /, "", o)
+			sub(/( lock)?.s space$/, "", o)
+			o = tolower(o)
+			if (o == "m-lock")
+				o = "mlock"
+			k = c ~ /^half/ ? 0.5 : 2
+			if (!(be in sz) || !(o in sz) || sz[be] != k * sz[o]) {
+				print "mplock.9: " be ", \"" c "\": the table" \
+				    " has " be " " sz[be] " bytes, " o " " sz[o]
+				bad = 1
+			}
+		}
+	    }
+	    END { exit bad }'
+}
+t_check "lint/mplock9-space" man_space
