@@ -268,3 +268,42 @@ man_space() {
 	    END { exit bad }'
 }
 t_check "lint/mplock9-space" man_space
+
+# mplock_debug(9) (issue 28): every report it shows (a literal block
+# with a line starting "mplock ") is what a booted kernel printed: it
+# is in a results file of tools/kernel.sh (doc/results/kernel-*.txt),
+# line breaks aside (ddb wraps long lines at 80 columns).
+man_debug_samples() {
+	_d=$OBJ/man-debug-samples
+	rm -rf "$_d"
+	mkdir -p "$_d"
+	: >"$_d/kernel"
+	for _f in "$ROOT"/doc/results/kernel-*.txt; do
+		grep -q '^# command: .*tools/kernel.sh' "$_f" 2>/dev/null ||
+		    continue
+		tr -d '\r\n' <"$_f" >>"$_d/kernel"
+	done
+	[ -s "$_d/kernel" ] || { echo "no results file of tools/kernel.sh"
+	    return 1; }
+	awk -v d="$_d" '
+	    /^\.Bd -literal/ { n++; on = 1; next }
+	    /^\.Ed/ { on = 0; next }
+	    on { print > (d "/block." n) }' \
+	    "$ROOT/share/man/man9/mplock_debug.9"
+	_n=0
+	for _b in "$_d"/block.*; do
+		grep -q '^mplock ' "$_b" || continue
+		_n=$((_n + 1))
+		tr -d '\n' <"$_b" >"$_b.flat"
+		awk -v k="$_d/kernel" '
+		    BEGIN { getline t < k }
+		    { exit !index(t, $0) }' "$_b.flat" || {
+			echo "mplock_debug.9: a report no booted kernel printed:"
+			cat "$_b"
+			return 1
+		}
+	done
+	echo "$_n reports, each from a booted kernel"
+	[ "$_n" -gt 0 ]
+}
+t_check "lint/mplock_debug-samples-from-kernel" man_debug_samples

@@ -418,10 +418,11 @@ bt_failed_run() {
 	set -- "$_d"/before-*.txt.failed
 	[ -f "$1" ] || { echo "no .failed file"; return 1; }
 	_f=$1
-	[ -f "${_f%.txt.failed}.log.failed" ] || { echo "no log"; return 1; }
-	[ ! -e "${_f%.txt.failed}.log" ] || { echo "a log"; return 1; }
-	grep -q "^buildtime: make clean failed, see ${_f%.txt.failed}.log.failed" \
-	    "$_d/err" || return 1
+	_lf=${_f%.txt.failed}.log
+	[ -f "$_lf.failed" ] || { echo "no log"; return 1; }
+	[ ! -e "$_lf" ] || { echo "a log"; return 1; }
+	grep -q "^buildtime: make clean failed, see $_lf.failed" "$_d/err" ||
+	    return 1
 	grep -q "^buildtime: $_f: the runs so far" "$_d/err" || return 1
 	sh "$BT" compare "$_f" >/dev/null 2>"$_d/cmp.err" && return 1
 	cat "$_d/cmp.err"
@@ -497,7 +498,8 @@ bt_usage() {
 	done
 	for _a in help -h; do
 		sh "$BT" $_a >"$_d/out" 2>"$_d/err" || return 1
-		[ ! -s "$_d/err" ] && grep -q '^usage: buildtime run ' "$_d/out" &&
+		[ ! -s "$_d/err" ] &&
+		    grep -q '^usage: buildtime run ' "$_d/out" &&
 		    grep -q '^       buildtime compare ' "$_d/out" || return 1
 	done
 }
@@ -781,7 +783,8 @@ bt_unwritable() {
 	fi
 	echo "$_cases" | tr '|' '\n' >"$_d/cases"
 	while read -r _o _v; do
-		(cd "$_d/cwd" && sh "$BT" run -C ../proj -n 3 -w 1 "$_o" "$_v") \
+		(cd "$_d/cwd" &&
+		    sh "$BT" run -C ../proj -n 3 -w 1 "$_o" "$_v") \
 		    >"$_d/out" 2>"$_d/err"
 		_rc=$?
 		echo "$_o $_v: exit $_rc: $(cat "$_d/err")"
