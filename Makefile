@@ -20,6 +20,12 @@ all:
 test:
 	@${SH} tools/test.sh
 
+# On a fresh Debian machine, what CI does: install what the tests need
+# (the package list of .ci/run, with apt-get, as root or through sudo),
+# then make test.
+test-debian:
+	@${SH} .ci/run
+
 # make test with every long matrix in full where make test runs a slice:
 # every backend on every cross target and with every seeded bug of the
 # front end, the md stress tests at full length.  (The kernel compile
@@ -114,6 +120,6 @@ uninstall:
 clean:
 	rm -rf build
 
-.PHONY: all test test-full test-patchfault test-flaky test-cross kcompile-full bench \
+.PHONY: all test test-debian test-full test-patchfault test-flaky test-cross kcompile-full bench \
 	lint verify clean patch patch-kernel patch-regress series apply revert \
 	kernel kernel-test kernel-bench install uninstall

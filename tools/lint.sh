@@ -7,11 +7,14 @@
 # the source lines the herd7 litmus tests stand for are as they were
 # when the tests were last checked (regress/sys/kern/mplock/litmus);
 # every measured figure of README.md and doc/*.md is held by a results
-# file under doc/results/; every file the patch replaces or edits keeps
+# file under doc/results/, and each of the README's table of current
+# figures by the file its row links, the README at most 160 lines;
+# every file the patch replaces or edits keeps
 # the stock file's notice (tools/lib/notices.sh).
 # Prints every problem; exit status 1 if there was any.
 #
-#	tools/lint.sh [man | style | backends | litmus | figures | notices]
+#	tools/lint.sh [man | style | backends | litmus | figures |
+#	    readme [file] | notices]
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
@@ -172,11 +175,11 @@ lint_notices() {
 # lists the numbers that are definitions, not measurements.
 FIG_ALLOW="1.00"
 
-lint_figures() {
-	_fr=$(ls "$ROOT"/doc/results/*.txt 2>/dev/null)
-	for _ff in "$ROOT/README.md" "$ROOT"/doc/*.md; do
-		[ -f "$_ff" ] || continue
-		awk -v f="${_ff#$ROOT/}" -v res="$_fr" -v allow="$FIG_ALLOW" '
+# The awk of lint_figures: the figures of a markdown file (-v f, its
+# name in messages) that no file of -v res (names, one a line) holds
+# (-v what: those files in messages, doc/results/ by default); -v allow:
+# the numbers that are no measurement.
+FIGCHECK='
 		function norm(x) {
 			gsub(/[,+-]/, "", x)
 			return x
@@ -214,7 +217,7 @@ lint_figures() {
 				if ((" " allow " ") ~ (" " norm(num) " "))
 					continue
 				if (!(norm(num) in held)) {
-					printf "%s:%d: figure \"%s\" is in no file of doc/results/\n", f, start, fig
+					printf "%s:%d: figure \"%s\" is in no file of %s\n", f, start, fig, what == "" ? "doc/results/" : what
 					bad = 1
 				}
 			}
@@ -233,7 +236,57 @@ lint_figures() {
 			if (para != "")
 				check(para, pstart)
 			exit bad
-		}' "$_ff" || rc=1
+		}'
+
+lint_figures() {
+	_fr=$(ls "$ROOT"/doc/results/*.txt 2>/dev/null)
+	for _ff in "$ROOT/README.md" "$ROOT"/doc/*.md; do
+		[ -f "$_ff" ] || continue
+		awk -v f="${_ff#$ROOT/}" -v res="$_fr" -v allow="$FIG_ALLOW" \
+		    "$FIGCHECK" "$_ff" || rc=1
+	done
+}
+
+# README.md (or the file given): at most README_MAX lines; each row of
+# its table of current figures links a file of doc/results/ that holds
+# every figure of the row (FIGCHECK against that file alone); each make
+# target the commands of its Hacking section name exists.
+README_MAX=160
+lint_readme() {
+	_rm=${1:-$ROOT/README.md}
+	_rn=$(wc -l <"$_rm" | tr -d ' ')
+	[ "$_rn" -le "$README_MAX" ] || {
+		echo "README.md: $_rn lines, more than $README_MAX"
+		rc=1
+	}
+	mkdir -p "$OBJ"
+	awk '/^## Current figures/ { on = 1; next } /^## / { on = 0 }
+	    on && /^\| / && !/^\|---/ && !/^\| what \|/' "$_rm" \
+	    >"$OBJ/readme.rows"
+	[ -s "$OBJ/readme.rows" ] || {
+		echo "README.md: no table under \"## Current figures\""
+		rc=1
+	}
+	while IFS= read -r _row; do
+		_rl=$(echo "$_row" |
+		    sed -n 's|.*](\(doc/results/[^)]*\.txt\)).*|\1|p')
+		if [ -z "$_rl" ] || [ ! -f "$ROOT/$_rl" ]; then
+			echo "README.md: a figure without its results file:" \
+			    "$_row"
+			rc=1
+			continue
+		fi
+		echo "$_row" >"$OBJ/readme.row"
+		awk -v f="README.md" -v res="$ROOT/$_rl" -v what="$_rl" \
+		    -v allow="$FIG_ALLOW" "$FIGCHECK" "$OBJ/readme.row" || rc=1
+	done <"$OBJ/readme.rows"
+	for _t in $(awk '/^## Hacking/ { on = 1; next } /^## / { on = 0 }
+	    on && /^```/ { code = !code; next }
+	    on && code && $1 == "make" { print $2 }' "$_rm"); do
+		grep -q "^$_t:" "$ROOT/Makefile" || {
+			echo "README.md: make $_t: no such target"
+			rc=1
+		}
 	done
 }
 
@@ -244,10 +297,11 @@ backends) lint_backends ;;
 litmus)	lint_litmus ;;
 notices) lint_notices ;;
 figures) lint_figures ;;
+readme)	lint_readme "${2:-}" ;;
 all)	lint_man; lint_style; lint_backends; lint_litmus; lint_figures
-	lint_notices ;;
+	lint_readme; lint_notices ;;
 *)	echo "usage: $0 [man | style | backends | litmus | figures |" \
-	    "notices]" >&2
+	    "readme [file] | notices]" >&2
 	exit 2 ;;
 esac
 exit $rc

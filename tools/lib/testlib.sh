@@ -139,3 +139,31 @@ t_usage() {
 	done
 	return 0
 }
+
+# t_seeded_tool NAME VAR SED FUNCTION [ARGS]: a seeded bug in a tool.
+# The script the variable VAR names (BT, TOOL, ...) is copied with the
+# sed script SED applied, into $OBJ/seeded/NAME; FUNCTION ARGS, run
+# with VAR naming the copy, must fail: PASS "caught".  The seed must
+# still change the script.
+t_seeded_tool() {
+	_sn=$1 _sv=$2 _sx=$3
+	shift 3
+	eval "_ss=\$$_sv"
+	_sd=$OBJ/seeded/$(echo "$_sn" | tr '/ ' '__')
+	rm -rf "$_sd"
+	mkdir -p "$_sd"
+	sed "$_sx" "$_ss" >"$_sd/${_ss##*/}"
+	if cmp -s "$_ss" "$_sd/${_ss##*/}"; then
+		t_fail "$_sn" "the seed no longer changes ${_ss##*/}"
+		return
+	fi
+	_log=$(_t_log "$_sn")
+	eval "$_sv=\$_sd/\${_ss##*/}"
+	if "$@" >"$_log" 2>&1; then
+		eval "$_sv=\$_ss"
+		t_fail "$_sn" "seeded bug NOT caught" "$_log"
+	else
+		eval "$_sv=\$_ss"
+		t_pass "$_sn" "caught: $(tail -n 1 "$_log" | cut -c1-70)"
+	fi
+}

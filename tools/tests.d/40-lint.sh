@@ -171,3 +171,139 @@ lint_figures_catches() {
 	    "in doc/results/"; return 1; }
 }
 t_check "lint/figures-selftest" lint_figures_catches
+
+# The README (issue 28): at most 160 lines, its table of current figures
+# each held by the results file its row links, the make targets of its
+# Hacking commands there (tools/lint.sh, lint_readme).
+t_check "lint/readme" sh "$ROOT/tools/lint.sh" readme
+
+# ... and a copy whose row quotes a figure of another results file than
+# the one it links (so lint_figures passes it), one that names a make
+# target there is not, and one over 160 lines: each fails.
+lint_readme_catches() {
+	_d=$OBJ/lint-readme-selftest
+	rm -rf "$_d"
+	mkdir -p "$_d"
+	sh "$ROOT/tools/lint.sh" readme "$ROOT/README.md" ||
+	    { echo "fails on the README"; return 1; }
+	grep -q '| 1180 s, 979 passed' "$ROOT/README.md" ||
+	    { echo "the row to seed is gone"; return 1; }
+	grep -q '991s' "$ROOT"/doc/results/test-2026-12-02-1700.txt &&
+	    ! grep -q '991' "$ROOT"/doc/results/test-2026-12-02-1725.txt ||
+	    { echo "the seeded figure is not where the seed needs it"
+	    return 1; }
+	sed 's/| 1180 s, 979 passed/| 991 s, 979 passed/' "$ROOT/README.md" \
+	    >"$_d/row.md"
+	sed '/^make bench /s/make bench/make benchmark/' "$ROOT/README.md" \
+	    >"$_d/target.md"
+	{ cat "$ROOT/README.md"; yes '' | head -n 161; } >"$_d/long.md"
+	for _c in row:'"991 s" is in no file' target:'make benchmark: no such' \
+	    long:'lines, more than 160'; do
+		_out=$(sh "$ROOT/tools/lint.sh" readme "$_d/${_c%%:*}.md")
+		echo "${_c%%:*}: $_out"
+		echo "$_out" | grep -q "${_c#*:}" || return 1
+	done
+}
+t_check "lint/readme-selftest" lint_readme_catches
+
+# mplock(9) (issue 28): the space of each backend in its table is what
+# struct __mp_lock takes on amd64 (MAXCPUS 255, its header, no
+# WITNESS), and a sentence that gives a backend half or twice another's
+# space says what the table says.
+man_space() {
+	_d=$OBJ/man-space
+	rm -rf "$_d"
+	mkdir -p "$_d/inc/machine"
+	echo "#include \"$ROOT/sys/arch/amd64/include/mplock.h\"" \
+	    >"$_d/inc/machine/mplock.h"
+	printf '%s\n' '#include <sys/param.h>' '#include <sys/systm.h>' \
+	    '#include <sys/mplock.h>' \
+	    'char lock_size[sizeof(struct __mp_lock)];' >"$_d/size.c"
+	_man=$ROOT/share/man/man9/mplock.9
+	sed -n 's/^\.It Sy \([a-z]*\) Ta \([0-9]*\) bytes Ta .*/\1 \2/p' \
+	    "$_man" >"$_d/table"
+	[ "$(wc -l <"$_d/table")" -eq "$(echo $BACKENDS | wc -w)" ] ||
+	    { echo "not a row for each backend:"; cat "$_d/table"; return 1; }
+	while read -r _be _sz; do
+		$CC -std=gnu99 -O2 -I"$_d/inc" -I"$REGRESS/shim/include" \
+		    -I"$REGRESS/shim" -DMAXCPUS=255 -DMPLOCK_$(upper "$_be") \
+		    -c "$_d/size.c" -o "$_d/size.o" || return 1
+		_real=$(nm -S "$_d/size.o" | awk '$4 == "lock_size" {
+		    print $2 }')
+		_real=$(printf '%d' "0x$_real")
+		echo "$_be: table $_sz, sizeof $_real"
+		[ "$_sz" = "$_real" ] || return 1
+	done <"$_d/table"
+	# "in half the M-lock's space", "twice the ticket lock's space", in
+	# the paragraph of the backend it is said of.
+	mandoc -Tascii "$_man" | col -b | tr -s ' \n' '  ' | awk -v t="$_d/table" '
+	    BEGIN {
+		while ((getline l < t) > 0) {
+			split(l, f, " ")
+			sz[f[1]] = f[2]
+		}
+	    }
+	    {
+		n = split($0, p, /MPLOCK_/)
+		for (i = 2; i <= n; i++) {
+			if (!match(p[i], /(half|twice) the [A-Za-z-]+( lock)?.s space/))
+				continue
+			c = substr(p[i], RSTART, RLENGTH)
+			be = tolower(p[i])
+			sub(/[^a-z].*/, "", be)
+			o = c
+			sub(/^(half|twice) the /, "", o)
+			sub(/( lock)?.s space$/, "", o)
+			o = tolower(o)
+			if (o == "m-lock")
+				o = "mlock"
+			k = c ~ /^half/ ? 0.5 : 2
+			if (!(be in sz) || !(o in sz) || sz[be] != k * sz[o]) {
+				print "mplock.9: " be ", \"" c "\": the table" \
+				    " has " be " " sz[be] " bytes, " o " " sz[o]
+				bad = 1
+			}
+		}
+	    }
+	    END { exit bad }'
+}
+t_check "lint/mplock9-space" man_space
+
+# mplock_debug(9) (issue 28): every report it shows (a literal block
+# with a line starting "mplock ") is what a booted kernel printed: it
+# is in a results file of tools/kernel.sh (doc/results/kernel-*.txt),
+# line breaks aside (ddb wraps long lines at 80 columns).
+man_debug_samples() {
+	_d=$OBJ/man-debug-samples
+	rm -rf "$_d"
+	mkdir -p "$_d"
+	: >"$_d/kernel"
+	for _f in "$ROOT"/doc/results/kernel-*.txt; do
+		grep -q '^# command: .*tools/kernel.sh' "$_f" 2>/dev/null ||
+		    continue
+		tr -d '\r\n' <"$_f" >>"$_d/kernel"
+	done
+	[ -s "$_d/kernel" ] || { echo "no results file of tools/kernel.sh"
+	    return 1; }
+	awk -v d="$_d" '
+	    /^\.Bd -literal/ { n++; on = 1; next }
+	    /^\.Ed/ { on = 0; next }
+	    on { print > (d "/block." n) }' \
+	    "$ROOT/share/man/man9/mplock_debug.9"
+	_n=0
+	for _b in "$_d"/block.*; do
+		grep -q '^mplock ' "$_b" || continue
+		_n=$((_n + 1))
+		tr -d '\n' <"$_b" >"$_b.flat"
+		awk -v k="$_d/kernel" '
+		    BEGIN { getline t < k }
+		    { exit !index(t, $0) }' "$_b.flat" || {
+			echo "mplock_debug.9: a report no booted kernel printed:"
+			cat "$_b"
+			return 1
+		}
+	done
+	echo "$_n reports, each from a booted kernel"
+	[ "$_n" -gt 0 ]
+}
+t_check "lint/mplock_debug-samples-from-kernel" man_debug_samples

@@ -128,7 +128,7 @@ bt_parse() {
 	grep -v '^#' "$BTD/imported" >"$BTD/imported.data"
 	printf '%s\n' '119.73 160.26 263.76' '55.83 400.00 267.00' \
 	    '53.06 398.50 252.10' '55.07 401.20 269.00' \
-	    '55.44 401.00 271.00' '3601.50 0.25 0.00' >"$BTD/want.data"
+	    '55.440 401.000 271.000' '3601.50 0.25 0.00' >"$BTD/want.data"
 	diff "$BTD/want.data" "$BTD/imported.data" || return 1
 	# The sys column of the first three is a set ministat can read.
 	sh "$BT" compare -f sys "$BTD/imported" | grep -q '^x   6 '
@@ -170,7 +170,8 @@ bt_loop() {
 			bad = 1
 	} END { exit bad || n != 3 }' "$_r" ||
 	    { echo "not 3 runs of real user sys"; return 1; }
-	sh "$BT" compare -s "$_r" "$_r" | grep -q 'No difference proven'
+	# The same file twice: no difference (proven, or no spread at all).
+	sh "$BT" compare -s "$_r" "$_r" | grep -q '^No difference'
 }
 
 bt_project
@@ -250,7 +251,7 @@ bt_relative_out() {
 	cat "$BTD/cwd.err"
 	_log=$(sed -n 's/.*build failed, see //p' "$BTD/cwd.err")
 	case $_log in
-	"$BTD"/cwd/fails-*.log)	;;
+	"$BTD"/cwd/fails-*.log.failed)	;;
 	*)	echo "log named: $_log"; return 1 ;;
 	esac
 	grep -q false "$_log"
@@ -400,8 +401,9 @@ t_check "buildtime/bad-arguments" bt_bad_args
 
 # Issue 17: a run that fails leaves no results file that looks
 # complete.  Here "make clean" fails on the first timed run: the
-# results go to NAME.txt.failed, the log stays, stderr says both, the
-# exit is not 0, and compare on the .failed file names it and why.
+# results go to NAME.txt.failed, the log to NAME.log.failed (issue 28:
+# nothing complete-looking at all), stderr says both, the exit is not
+# 0, and compare on the .failed file names it and why.
 bt_failed_run() {
 	_d=$BTD/failrun
 	rm -rf "$_d"
@@ -416,9 +418,11 @@ bt_failed_run() {
 	set -- "$_d"/before-*.txt.failed
 	[ -f "$1" ] || { echo "no .failed file"; return 1; }
 	_f=$1
-	[ -f "${_f%.txt.failed}.log" ] || { echo "no log"; return 1; }
-	grep -q "^buildtime: make clean failed, see ${_f%.txt.failed}.log" \
-	    "$_d/err" || return 1
+	_lf=${_f%.txt.failed}.log
+	[ -f "$_lf.failed" ] || { echo "no log"; return 1; }
+	[ ! -e "$_lf" ] || { echo "a log"; return 1; }
+	grep -q "^buildtime: make clean failed, see $_lf.failed" "$_d/err" ||
+	    return 1
 	grep -q "^buildtime: $_f: the runs so far" "$_d/err" || return 1
 	sh "$BT" compare "$_f" >/dev/null 2>"$_d/cmp.err" && return 1
 	cat "$_d/cmp.err"
@@ -494,8 +498,373 @@ bt_usage() {
 	done
 	for _a in help -h; do
 		sh "$BT" $_a >"$_d/out" 2>"$_d/err" || return 1
-		[ ! -s "$_d/err" ] && grep -q '^buildtime run ' "$_d/out" &&
-		    grep -q '^buildtime compare ' "$_d/out" || return 1
+		[ ! -s "$_d/err" ] &&
+		    grep -q '^usage: buildtime run ' "$_d/out" &&
+		    grep -q '^       buildtime compare ' "$_d/out" || return 1
 	done
 }
 t_check "buildtime/issue17/usage" bt_usage
+
+# ---------------------------------------------------------------------
+# Issue 28: nothing a user times is lost or misread.  Each test failed
+# with the tool before; items 1 and 2 are also run against a seeded
+# copy of the tool that must fail them.
+
+# bt_guard_project DIR: a project whose build fails unless
+# DIR/guard.sh says the files it watches are as saved (so a run that
+# truncates or replaces them before its last build fails), and that
+# notes every build in DIR/built.
+bt_guard_project() {
+	rm -rf "$1"
+	mkdir -p "$1/proj"
+	printf '#!/bin/sh\n' >"$1/guard.sh"
+	printf '%s\n' 'all:' "	echo build >>$1/built" \
+	    "	sh $1/guard.sh" 'clean:' "	echo clean >>$1/built" \
+	    >"$1/proj/Makefile"
+}
+
+# bt_guard DIR FILE...: the guard checks FILE... against copies saved
+# now.
+bt_guard() {
+	_gd=$1
+	shift
+	for _gf; do
+		cp "$_gf" "$_gf.saved"
+		echo "cmp -s '$_gf' '$_gf.saved' || exit 1" >>"$_gd/guard.sh"
+	done
+}
+
+# 1. run -o refuses an existing results file, log, or .failed or .new
+# file of that name without -f: one line, nothing built, the file the
+# same.  With -f the old files are the same until the last build (the
+# guard checks at every build) and then replaced; a run that fails
+# with -f leaves them as they were.
+bt_no_clobber() {
+	_d=$BTD/clobber
+	for _x in txt log txt.failed log.failed txt.new log.new; do
+		bt_guard_project "$_d"
+		echo "my $_x" >"$_d/r.$_x"
+		(cd "$_d" && sh "$BT" run -C proj -n 3 -w 0 -o r.txt) \
+		    >"$_d.out" 2>"$_d.err" && { echo "$_x: exit 0"; return 1; }
+		echo "$_x: $(cat "$_d.err")"
+		[ "$(cat "$_d.err")" = "buildtime: $_d/r.$_x: exists; -f\
+ replaces it (once the new one is complete)" ] || return 1
+		[ "$(cat "$_d/r.$_x")" = "my $_x" ] || return 1
+		[ ! -e "$_d/built" ] || { echo "$_x: built"; return 1; }
+		[ "$(ls "$_d" | wc -l)" -eq 3 ] || { ls "$_d"; return 1; }
+	done
+	# -f: kept until the run has its results, then replaced.
+	bt_guard_project "$_d"
+	echo "my results" >"$_d/r.txt"
+	echo "my log" >"$_d/r.log"
+	bt_guard "$_d" "$_d/r.txt" "$_d/r.log"
+	(cd "$_d" && sh "$BT" run -f -C proj -n 3 -w 1 -o r.txt) ||
+	    { echo "-f: failed (a file changed before the last build?)"
+	    return 1; }
+	[ "$(grep -c build "$_d/built")" -eq 4 ] || return 1
+	[ "$(grep -vc '^#' "$_d/r.txt")" -eq 3 ] || return 1
+	grep -q "sh $_d/guard.sh" "$_d/r.log" || return 1
+	[ ! -e "$_d/r.txt.new" ] && [ ! -e "$_d/r.log.new" ] || return 1
+	# -f and a build that fails: the old files as they were.
+	bt_guard_project "$_d"
+	echo "my results" >"$_d/r.txt"
+	echo "my log" >"$_d/r.log"
+	bt_guard "$_d" "$_d/r.txt" "$_d/r.log"
+	echo "exit 1" >>"$_d/guard.sh"
+	(cd "$_d" && sh "$BT" run -f -C proj -n 3 -w 0 -o r.txt) \
+	    2>"$_d.err" && { echo "a failing build: exit 0"; return 1; }
+	cat "$_d.err"
+	cmp -s "$_d/r.txt" "$_d/r.txt.saved" &&
+	    cmp -s "$_d/r.log" "$_d/r.log.saved" ||
+	    { echo "a failed run changed the old files"; return 1; }
+	grep -q '^# runs: 3' "$_d/r.txt.failed" &&
+	    grep -q 'guard.sh' "$_d/r.log.failed" || return 1
+	# import -o: the same.
+	echo "my results" >"$_d/i.txt"
+	sh "$BT" import -o "$_d/i.txt" "$BTD/times.log" 2>"$_d.err" &&
+	    return 1
+	[ "$(cat "$_d/i.txt")" = "my results" ] || return 1
+	sh "$BT" import -f -o "$_d/i.txt" "$BTD/times.log" || return 1
+	grep -v '^#' "$_d/i.txt" | diff "$BTD/want.data" -
+}
+t_check "buildtime/issue28/run-keeps-files" bt_no_clobber
+t_seeded_tool "buildtime/issue28/seeded/run-overwrites" BT \
+    '/^no_clobber() {$/a\
+	return 0' bt_no_clobber
+t_seeded_tool "buildtime/issue28/seeded/run-truncates-first" BT \
+    's/>"\$out\.new" || run_failed 1/>"$out" || run_failed 1/' bt_no_clobber
+
+# 2. import: reports generated from known values in every documented
+# format (time -p, time(1) without -p, ksh's and bash's time keyword),
+# each on one line and on three, with blanks, tabs, CRLF, minutes and
+# hours, between lines of other output, read back exactly: the
+# expected figures are written from the same integers by integer
+# arithmetic, not by the tool's.
+bt_gen_reports() {	# seed out-log out-want
+	awk -v seed="$1" -v logf="$2" -v want="$3" '
+	function dec(v, d,    p, w, f) {	# v: an integer of 10^-d s
+		p = d == 3 ? 1000 : 100
+		w = int(v / p)
+		f = v - w * p
+		return sprintf(d == 3 ? "%d.%03d" : "%d.%02d", w, f)
+	}
+	function ms(v, d, pad,    p, w, m, f) {	# 1m02.50s
+		p = d == 3 ? 1000 : 100
+		w = int(v / p)
+		f = v - w * p
+		m = int(w / 60)
+		return sprintf(pad ? "%dm%02d.%0" d "ds" : "%dm%d.%0" d "ds",
+		    m, w - m * 60, f)
+	}
+	function hms(v,    w, h, m, f) {	# 1h0m1.50s
+		w = int(v / 100)
+		f = v - w * 100
+		h = int(w / 3600)
+		m = int((w - h * 3600) / 60)
+		return sprintf("%dh%dm%d.%02ds", h, m, w - h * 3600 - m * 60, f)
+	}
+	function blank() {
+		return substr("                ", 1, 1 + int(rand() * 6))
+	}
+	function sep() {
+		return rand() < 0.3 ? "\t" : blank()
+	}
+	function out(l) {
+		printf "%s%s\n", l, crlf ? "\r" : "" > logf
+	}
+	BEGIN {
+		srand(seed)
+		lab[1] = "real"; lab[2] = "user"; lab[3] = "sys"
+		for (r = 0; r < 48; r++) {
+			fmt = r % 8
+			crlf = rand() < 0.2
+			d = fmt == 6 || fmt == 7 ? 3 : 2
+			for (k = 1; k <= 3; k++) {
+				# Minutes and hours in every fourth report.
+				v[k] = int(rand() * (r % 4 ? 6000 : 900000))
+				if (d == 3)
+					v[k] = v[k] * 10 + int(rand() * 10)
+			}
+			if (rand() < 0.5)
+				out("cc -O2 -c sys/kern/kern_lock.c")
+			if (rand() < 0.3)
+				out("===> sys")
+			if (fmt == 6 || fmt == 7)
+				out("")
+			line = ""
+			for (k = 1; k <= 3; k++) {
+				l = lab[k]
+				x = dec(v[k], d)
+				if (fmt == 0 || fmt == 1)	# time -p
+					f = l sep() (r % 4 ? x : ms(v[k], 2))
+				else if (fmt == 2 || fmt == 3)	# time(1)
+					f = sprintf("%12s", x) " " l
+				else if (fmt == 4 || fmt == 5) {	# ksh
+					if (l == "sys")
+						l = "system"
+					f = (r % 12 == 4 ? hms(v[k]) : \
+					    ms(v[k], 2, r % 2)) sep() l
+				} else	# bash
+					f = l "\t" ms(v[k], 3)
+				if (fmt % 2 == 0) {	# three lines
+					out(blank() f)
+				} else
+					line = line (k > 1 ? sep() : blank()) f
+			}
+			if (line != "")
+				out(line sep())
+			printf "%s %s %s\n", dec(v[1], d), dec(v[2], d),
+			    dec(v[3], d) > want
+		}
+	}'
+}
+
+bt_import_generated() {
+	_d=$BTD/generated
+	rm -rf "$_d"
+	mkdir -p "$_d"
+	for _seed in 1 2 3 4; do
+		bt_gen_reports $_seed "$_d/$_seed.log" "$_d/$_seed.want" ||
+		    return 1
+		sh "$BT" import -o "$_d/$_seed.txt" "$_d/$_seed.log" ||
+		    { echo "seed $_seed: refused"; return 1; }
+		grep -v '^#' "$_d/$_seed.txt" | diff "$_d/$_seed.want" - ||
+		    { echo "seed $_seed: misread"; return 1; }
+	done
+	# All four files at once, and from stdin: the same lines.
+	cat "$_d"/[1-4].want >"$_d/all.want"
+	sh "$BT" import "$_d"/[1-4].log | grep -v '^#' |
+	    diff "$_d/all.want" - || return 1
+	cat "$_d"/[1-4].log | sh "$BT" import | grep -v '^#' |
+	    diff "$_d/all.want" - || return 1
+	# The one-line report of the issue.
+	echo 'real 1.5 user 2 sys 3' | sh "$BT" import | grep -v '^#' |
+	    grep -qx '1.50 2.00 3.00'
+}
+t_check "buildtime/issue28/import-every-format" bt_import_generated
+
+# Malformed reports, each put in a good log: refused in one line that
+# names the line to blame (K: the report's line; P: the line of the
+# report it leaves incomplete), exit 1, no file written and an existing
+# one kept.
+bt_import_malformed() {
+	_d=$BTD/malformed
+	rm -rf "$_d"
+	mkdir -p "$_d"
+	printf 'real 1.00\nuser 2.00\nsys 3.00\ncc -c x.c\n' >"$_d/head"
+	printf '  4.00 real  5.00 user  6.00 sys\n' >"$_d/tail"
+	echo "my results" >"$_d/keep.txt"
+	while IFS='|' read -r _at _m; do
+		{ cat "$_d/head"; printf "$_m\n"; cat "$_d/tail"; } \
+		    >"$_d/bad.log"
+		case $_at in
+		K)	_line=5 ;;
+		P)	_line=5 ;;
+		*)	_line=$_at ;;
+		esac
+		for _o in "-o $_d/new.txt" "-f -o $_d/keep.txt"; do
+			rm -f "$_d/new.txt"
+			sh "$BT" import $_o "$_d/bad.log" >"$_d/out" \
+			    2>"$_d/err" && { echo "accepted: $_m"; return 1; }
+			echo "$_m: $(cat "$_d/err")"
+			[ "$(wc -l <"$_d/err")" -eq 1 ] &&
+			    grep -q "^buildtime: $_d/bad.log, line $_line: " \
+			    "$_d/err" || { echo "not line $_line"; return 1; }
+			[ ! -e "$_d/new.txt" ] && [ ! -s "$_d/out" ] &&
+			    [ "$(cat "$_d/keep.txt")" = "my results" ] ||
+			    { echo "wrote something"; return 1; }
+		done
+	done <<'EOT'
+K|real 55.1x
+K|real 1,5
+K|real\t0m1,500s
+K|real -1.00
+K|real .5
+K|real 2e3
+K|real 1000000000
+K|real
+K|real 1.5 user 2
+K|1.50 real 2.00
+K|real 1.5 user 2 sys 3 real 4
+K|real 1.5 real 2 sys 3
+K|1.00 real 2.00 user 3.00 user
+K|real 1.5 user 2 sys 3 4
+K|real 1 user 2 system 3 sys 4
+P|real 1\nuser 2\ncc -c y.c\nsys 3
+P|real 1\nuser 2\n\nsys 3
+P|real 1\nreal 1 user 2 sys 3
+7|real 1\nuser 2\nuser 3
+P|real 1\nuser 2
+EOT
+}
+t_check "buildtime/issue28/import-malformed-refused" bt_import_malformed
+t_seeded_tool "buildtime/issue28/seeded/import-skips-bad-figure" BT \
+    's/bad(NR, quoted ": " nottime(w))/next/' bt_import_malformed
+# The figure before a label when there is one, as the tool did: "real
+# 1.5 user 2 sys 3" read as 1.50 1.50 2.00.
+t_seeded_tool "buildtime/issue28/seeded/import-pairs-guessed" BT \
+    's/w = lf == 1 ? \$(i + 1) : \$i/w = lf == 1 \&\& i > 1 ? $(i - 1) : lf == 1 ? $(i + 1) : $i/' \
+    bt_import_generated
+
+# 3. Output that cannot be written, a make or a -C that will not do:
+# one "buildtime:" line, exit 1, before anything is built or written.
+bt_unwritable() {
+	_d=$BTD/unwritable
+	bt_guard_project "$_d"
+	mkdir -p "$_d/adir.txt" "$_d/cwd"
+	: >"$_d/afile"
+	_cases="-o $_d/nosuch/r.txt|-o $_d/afile/r.txt|-o $_d/adir.txt"
+	_cases="$_cases|-m nosuch-make|-C $_d/afile"
+	[ -d /proc/self ] && _cases="$_cases|-o /proc/buildtime-r.txt"
+	if [ "$(id -u)" -ne 0 ]; then
+		mkdir -p "$_d/ro"
+		chmod 555 "$_d/ro"
+		_cases="$_cases|-o $_d/ro/r.txt"
+	fi
+	echo "$_cases" | tr '|' '\n' >"$_d/cases"
+	while read -r _o _v; do
+		(cd "$_d/cwd" &&
+		    sh "$BT" run -C ../proj -n 3 -w 1 "$_o" "$_v") \
+		    >"$_d/out" 2>"$_d/err"
+		_rc=$?
+		echo "$_o $_v: exit $_rc: $(cat "$_d/err")"
+		[ "$_rc" -eq 1 ] && [ "$(wc -l <"$_d/err")" -eq 1 ] &&
+		    grep -q '^buildtime: ' "$_d/err" || return 1
+		[ ! -e "$_d/built" ] || { echo "built"; return 1; }
+		[ -z "$(ls "$_d/cwd")" ] || { ls "$_d/cwd"; return 1; }
+	done <"$_d/cases"
+	sh "$BT" import -o "$_d/nosuch/r.txt" "$BTD/times.log" 2>"$_d/err"
+	[ $? -eq 1 ] && [ "$(wc -l <"$_d/err")" -eq 1 ] &&
+	    grep -q '^buildtime: ' "$_d/err"
+}
+t_check "buildtime/issue28/unwritable-output" bt_unwritable
+
+# 4. compare: more files than ministat takes (8, and 12), every one
+# compared with the first by the tool's own statistics, the first 7 as
+# ministat compares them; timings without spread (0.10 x3 against
+# 0.15 x4) and a first mean of 0: never nan or inf, the lack of spread
+# said.
+bt_compare_many() {
+	_d=$BTD/many
+	rm -rf "$_d"
+	mkdir -p "$_d"
+	_i=1
+	while [ $_i -le 12 ]; do
+		awk -v s=$_i 'BEGIN { srand(s); for (i = 0; i < 3 + s % 3; i++)
+		    printf "%.2f\n", 100 + s / 4 + 2 * rand() }' >"$_d/f$_i"
+		_i=$((_i + 1))
+	done
+	for _n in 8 12; do
+		set --
+		_i=1
+		while [ $_i -le $_n ]; do
+			set -- "$@" "$_d/f$_i"
+			_i=$((_i + 1))
+		done
+		sh "$BT" compare "$@" >"$_d/out" 2>"$_d/err" ||
+		    { cat "$_d/out" "$_d/err"; return 1; }
+		cat "$_d/out"
+		[ ! -s "$_d/err" ] || { cat "$_d/err"; return 1; }
+		[ "$(grep -c '^.  *[0-9][0-9]*  ' "$_d/out")" -eq $_n ] &&
+		    [ "$(grep -c 'confidence$' "$_d/out")" -eq $((_n - 1)) ] ||
+		    { echo "not $_n sets compared"; return 1; }
+		grep -q 'statistics: own' "$_d/out" || return 1
+	done
+	# The rows and verdicts of the first 7, as ministat gives them.
+	command -v ministat >/dev/null 2>&1 || return 0
+	sh "$BT" compare "$_d"/f[1-7] >"$_d/seven"
+	grep -q 'statistics: ministat$' "$_d/seven" || return 1
+	sed '1,/^    N /d' "$_d/seven" >"$_d/seven.rows"
+	sed '1,/^    N /d' "$_d/out" | sed '/^a /,$d' | diff "$_d/seven.rows" -
+}
+t_check "buildtime/issue28/compare-more-than-seven" bt_compare_many
+
+bt_zero_spread() {
+	_d=$BTD/flat
+	rm -rf "$_d"
+	mkdir -p "$_d"
+	printf '0.10\n0.10\n0.10\n' >"$_d/a"
+	printf '0.15\n0.15\n0.15\n0.15\n' >"$_d/b"
+	printf '1\n2\n3\n' >"$_d/c"
+	printf -- '-1\n0\n1\n' >"$_d/z"
+	for _p in "a b" "a c" "c a" "a a" "z c" "c z"; do
+		for _s in "" -s; do
+			(cd "$_d" && sh "$BT" compare $_s $_p) >"$_d/out" \
+			    2>&1 || { cat "$_d/out"; return 1; }
+			echo "== compare $_s $_p"
+			cat "$_d/out"
+			sed '1,/^column /d' "$_d/out" | grep -qi 'nan\|inf' &&
+			    return 1
+			case $_p in
+			z*|*z)	;;
+			*)	grep -q '^.: no spread: all 3 figures are' \
+				    "$_d/out" || return 1 ;;
+			esac
+		done
+	done
+	(cd "$_d" && sh "$BT" compare a b) >"$_d/out"
+	grep -q '^No confidence interval: neither set has any spread' \
+	    "$_d/out" && grep -qx '	0.05' "$_d/out" || return 1
+	(cd "$_d" && sh "$BT" compare a a) | grep -q '^No difference: '
+}
+t_check "buildtime/issue28/compare-zero-spread" bt_zero_spread

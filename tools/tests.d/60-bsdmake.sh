@@ -1,6 +1,9 @@
 # bsdmake: the regress directory's own Makefile, the one OpenBSD's
 # regress framework runs, driven by bmake with a stand-in
-# bsd.regress.mk (tools/fixtures/mk), in quick mode.
+# bsd.regress.mk (tools/fixtures/mk), in quick mode; then every binary
+# it built has run, and passed, every test the program has ("mplocktest
+# -l", the one list of tests): "make regress" in /usr/src/regress skips
+# none.
 
 if command -v bmake >/dev/null 2>&1; then
 	d=$OBJ/bsdmake
@@ -9,6 +12,37 @@ if command -v bmake >/dev/null 2>&1; then
 	t_run "bsdmake/regress" 600 env MAKEOBJDIR="$d" bmake \
 	    -m "$ROOT/tools/fixtures/mk" -C "$REGRESS" MPLOCKTEST_FLAGS=-q \
 	    regress
+
+	# bm_every_test LOG DIR: each mplocktest binary in DIR ran, in LOG,
+	# every test its -l lists, and each passed.
+	bm_every_test() {
+		_n=0
+		for _b in "$2"/mplocktest-*; do
+			[ -x "$_b" ] || continue
+			_n=$((_n + 1))
+			"$_b" -l >"$2/tests.list" || return 1
+			awk -v b="./${_b##*/}" -v list="$2/tests.list" '
+			    BEGIN { while ((getline t < list) > 0) want[t] = 1 }
+			    $1 ~ /^\.\/mplocktest-/ { cur = $1; next }
+			    cur == b && /^[a-z0-9_]+\/[a-z0-9_]+: PASS$/ {
+				split($1, p, "/")
+				sub(/:$/, "", p[2])
+				ran[p[2]] = 1
+			    }
+			    END {
+				for (t in want)
+					if (!(t in ran)) {
+						print b ": test " t " not run"
+						bad = 1
+					}
+				exit bad
+			    }' "$1" || return 1
+		done
+		echo "$_n binaries, each ran every test it has"
+		[ "$_n" -gt 0 ]
+	}
+	t_check "bsdmake/every-test-run" bm_every_test \
+	    "$LOGS/bsdmake_regress.log" "$d"
 else
 	t_fail "bsdmake/regress" "bmake not installed (.ci/run installs it)"
 fi

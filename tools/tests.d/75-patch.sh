@@ -984,7 +984,8 @@ usage_ok() {
 }
 
 # conv EXPECTED-FIRST-LINE ARGS...: exit 1, nothing on stdout, the
-# message (if any) and the usage on stderr.
+# message saying what was wrong (issue 28: always one) and the usage on
+# stderr.
 conv() {
 	_want=$1
 	shift
@@ -993,6 +994,8 @@ conv() {
 	[ "$_rc" -eq 1 ] || { echo "$*: exit $_rc, not 1"; return 1; }
 	[ ! -s "$PT/out" ] || { echo "$*: wrote to stdout"; return 1; }
 	usage_ok "$PT/err" || { echo "$*: not the usage"; return 1; }
+	head -n 1 "$PT/err" | grep -q '^mplock-patch: ' ||
+	    { echo "$*: no reason"; cat "$PT/err"; return 1; }
 	[ -z "$_want" ] || [ "$(head -n 1 "$PT/err")" = "$_want" ] || {
 		echo "$*: first line \"$(head -n 1 "$PT/err")\", not" \
 		    "\"$_want\""
@@ -1003,7 +1006,7 @@ conv() {
 usage_conventions() {
 	_t=$(fresh conv)
 	tree_sig "$_t" >"$_t.sig"
-	conv "usage: mplock-patch apply [-r] tree" || return 1
+	conv "" || return 1
 	conv "mplock-patch: bogus: unknown command" bogus || return 1
 	conv "mplock-patch: unknown option -- x" config -x amd64 || return 1
 	conv "mplock-patch: unknown option -- h" config -h amd64 || return 1
@@ -1298,3 +1301,203 @@ if _v=$(vendor_tree openbsd-src 2>"$PT/vendor.err"); then
 else
 	t_skip patch/issue17/sys-only-tree "no vendored openbsd-src"
 fi
+
+# ---------------------------------------------------------------------
+# Issue 28: trees mistaken.  Each test failed with the tool before;
+# item 5 also against seeded copies of the tool that must fail it.
+
+# 5. /usr/src, /usr/src/sys and a /sys link to it are one tree, with
+# one record, whichever is named.  A fixture tree "src" and a link
+# "syslink" to src/sys.
+# same_diff A B: two diffs, their Index lines and hunks the same.
+same_tree() {
+	_d=$PT/same
+	chmod -R u+w "$_d" 2>/dev/null
+	rm -rf "$_d"
+	mkdir -p "$_d"
+	cp -Rp "$PT/pristine" "$_d/src"
+	ln -s src/sys "$_d/syslink"
+	# A tree of sys/ alone and a sys directory, unpatched: what the
+	# diffs of the patched tree, by each name, must be.
+	mkdir -p "$_d/sysonly" && cp -Rp "$PT/pristine/sys" "$_d/sysonly/"
+	sh "$TOOL" diff -q "$PT/pristine/sys" >"$_d/want-sys.diff" &&
+	    sh "$TOOL" diff -q "$_d/sysonly" >"$_d/want-top.diff" &&
+	    sh "$TOOL" diff -q "$PT/pristine" >"$_d/want-src.diff" ||
+	    return 1
+	# apply on src; config by the sys directory and by the link: in
+	# the record; status, diff by every name; revert by the link.
+	sh "$TOOL" apply "$_d/src" >/dev/null || return 1
+	for _n in src/sys syslink; do
+		sh "$TOOL" config -n "X$(echo $_n | tr -d /).MP" \
+		    -s "$_d/$_n" amd64 >"$_d/out" 2>&1 || { cat "$_d/out"
+		    return 1; }
+		cat "$_d/out"
+		grep -q 'no record' "$_d/out" &&
+		    { echo "config -s $_n: no record found"; return 1; }
+	done
+	for _n in src src/sys syslink; do
+		sh "$TOOL" status "$_d/$_n" >"$_d/out" ||
+		    { echo "status $_n: exit $?"; cat "$_d/out"; return 1; }
+		grep -q "^$_d/src: patched by mplock-patch" "$_d/out" &&
+		    grep -q 'added sys/arch/amd64/conf/Xsyslink.MP' \
+		    "$_d/out" || { cat "$_d/out"; return 1; }
+		sh "$TOOL" check "$_d/$_n" 2>"$_d/err" && return 1
+		grep -q 'patch -R' "$_d/err" && { cat "$_d/err"; return 1; }
+	done
+	sh "$TOOL" diff -q "$_d/src" | cmp - "$_d/want-src.diff" &&
+	    sh "$TOOL" diff -q "$_d/src/sys" | cmp - "$_d/want-sys.diff" &&
+	    sh "$TOOL" diff -q "$_d/syslink" | cmp - "$_d/want-sys.diff" ||
+	    { echo "diff by another name: not the unpatched tree's"
+	    return 1; }
+	sh "$TOOL" revert "$_d/syslink" || return 1
+	same_as "$PT/pristine.sig" "$_d/src" || return 1
+	# apply on the link (the sys directory): status, check, apply,
+	# config and diff on src find its record; revert src.
+	sh "$TOOL" apply "$_d/syslink" >/dev/null || return 1
+	[ -d "$_d/src/sys/.mplock-patch" ] || return 1
+	sh "$TOOL" status "$_d/src" >"$_d/out" ||
+	    { echo "status src: exit $?"; cat "$_d/out"; return 1; }
+	grep -q "^$_d/src/sys: patched by mplock-patch" "$_d/out" || return 1
+	tree_sig "$_d/src" >"$_d/patched.sig"
+	for _c in apply check; do
+		sh "$TOOL" $_c "$_d/src" 2>"$_d/err" && return 1
+		cat "$_d/err"
+		grep -q 'patch -R' "$_d/err" && return 1
+		grep -q "the same tree as $_d/src/sys" "$_d/err" || return 1
+	done
+	same_as "$_d/patched.sig" "$_d/src" || return 1
+	sh "$TOOL" config -s "$_d/src" amd64 >"$_d/out" 2>&1 || return 1
+	grep -q 'no record' "$_d/out" && return 1
+	sh "$TOOL" diff -q "$_d/src" | cmp - "$_d/want-top.diff" ||
+	    { echo "diff src: not the unpatched sys tree's"; return 1; }
+	sh "$TOOL" revert "$_d/src" || return 1
+	same_as "$PT/pristine.sig" "$_d/src"
+}
+t_check patch/issue28/one-tree-three-names same_tree
+# The record looked for only where the tree was named, as the tool did.
+# (The seeded copies are not in a checkout: MPLOCK_ROOT names this one.)
+MPLOCK_ROOT=$ROOT
+export MPLOCK_ROOT
+t_seeded_tool patch/issue28/seeded/record-by-name-only TOOL \
+    's/^	elif \[ "\${S##\*\/}" = sys \] && has_rec/	elif false \&\& has_rec/' \
+    same_tree
+# Links kept in the path: the link and the sys directory two trees.
+t_seeded_tool patch/issue28/seeded/links-not-resolved TOOL \
+    's/_sd=\$(cd "\$_sd" \&\& pwd -P)/_sd=$(cd "$_sd" \&\& pwd)/' same_tree
+unset MPLOCK_ROOT
+
+# 6. A directory that is not a source tree: said so, not "not patched".
+not_a_tree() {
+	mkdir -p "$PT/notree"
+	for _c in "config -s $PT/notree amd64" "status $PT/notree" \
+	    "revert $PT/notree" "diff $PT/notree" "apply $PT/notree"; do
+		sh "$TOOL" $_c >"$PT/out" 2>"$PT/err"
+		_rc=$?
+		echo "$_c: exit $_rc: $(cat "$PT/out" "$PT/err")"
+		[ "$_rc" -eq 1 ] || return 1
+		grep -q 'not an OpenBSD source tree' "$PT/err" || return 1
+		grep -q 'not patched' "$PT/out" "$PT/err" && return 1
+	done
+	sh "$TOOL" config -s "$PT/nosuch" amd64 2>"$PT/err" && return 1
+	grep -qx "mplock-patch: $PT/nosuch: no such directory" "$PT/err" ||
+	    return 1
+	# config without -s: /usr/src, which here is no OpenBSD tree (or
+	# is none at all).
+	[ ! -f /usr/src/sys/kern/kern_lock.c ] || return 0
+	sh "$TOOL" config amd64 2>"$PT/err" && return 1
+	cat "$PT/err"
+	grep -qx 'mplock-patch: /usr/src: no such directory' "$PT/err" ||
+	    grep -qx "mplock-patch: /usr/src: not an OpenBSD source tree (no\
+ sys/kern/kern_lock.c, no sys/conf/files); -s names the tree" "$PT/err"
+}
+t_check patch/issue28/not-a-tree not_a_tree
+
+# 7. Printed commands paste: a tree whose path has a blank and a quote;
+# the revert command apply prints, and the cd config prints, run as
+# printed.
+paste_commands() {
+	_d="$PT/sp ace/it's"
+	chmod -R u+w "$PT/sp ace" 2>/dev/null
+	rm -rf "$PT/sp ace"
+	mkdir -p "$PT/sp ace"
+	cp -Rp "$PT/pristine" "$_d"
+	sh "$TOOL" apply "$_d" >"$PT/out" || return 1
+	cat "$PT/out"
+	_undo=$(sed -n 's/.*undo with "\(.*\)"$/\1/p' "$PT/out")
+	sh "$TOOL" config -s "$_d" amd64 >"$PT/out" || return 1
+	cat "$PT/out"
+	_cd=$(sed -n 's/^	\(cd .*\) && make obj .*/\1/p' "$PT/out")
+	[ "$(sh -c "$_cd && pwd")" = "$_d/sys/arch/amd64/compile/MLOCK.MP" ] ||
+	    { echo "printed cd does not paste: $_cd"; return 1; }
+	echo "$_undo" | sed "s|^mplock-patch |sh $TOOL |" >"$PT/undo.sh"
+	case $_undo in
+	"mplock-patch revert "*)	;;
+	*)	echo "no revert command: $_undo"; return 1 ;;
+	esac
+	sh "$PT/undo.sh" || { echo "printed revert does not paste"; return 1; }
+	same_as "$PT/pristine.sig" "$_d"
+}
+t_check patch/issue28/printed-commands-paste paste_commands
+
+# Misuse says what was wrong before the usage.
+usage_reasons() {
+	_t=$PT/pristine
+	conv "mplock-patch: no command" || return 1
+	conv "mplock-patch: -k and -r: one or the other" diff -k -r "$_t" ||
+	    return 1
+	conv "mplock-patch: -s: options go before the operands" \
+	    config amd64 -s "$_t" || return 1
+	conv "mplock-patch: config: no arch" config -s "$_t" || return 1
+	conv "mplock-patch: apply: no tree" apply || return 1
+	conv "mplock-patch: apply: too many operands (tree only)" \
+	    apply "$_t" "$_t" || return 1
+	conv "mplock-patch: status: no tree" status || return 1
+	conv "mplock-patch: series: no dir" series "$_t" || return 1
+	conv "mplock-patch: -f: options go before the operands" \
+	    revert "$_t" -f || return 1
+	conv "mplock-patch: help: no operands" help x
+}
+t_check patch/issue28/usage-says-why usage_reasons
+
+# The short help matches the manual pages: the synopsis, word for word,
+# of mplock-patch(8) and buildtime(1); apply's -r as the page has it;
+# all four time formats of import.
+help_is_page() {
+	command -v mandoc >/dev/null 2>&1 || { echo "no mandoc"; return 1; }
+	for _p in tools/mplock-patch:share/man/man8/mplock-patch.8 \
+	    tools/buildtime:share/man/man1/buildtime.1; do
+		_tool=$ROOT/${_p%%:*} _man=$ROOT/${_p#*:}
+		sh "$_tool" help | sed -n '1,/^$/p' | sed 's/^usage: //' |
+		    tr -s ' \n\t' '   ' | sed 's/ *$//' >"$PT/help.syn"
+		MANWIDTH=200 mandoc -Tascii "$_man" | col -b |
+		    sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | sed '1d;$d' |
+		    tr -s ' \n\t' '   ' | sed 's/^ *//; s/ *$//' >"$PT/man.syn"
+		diff "$PT/man.syn" "$PT/help.syn" ||
+		    { echo "${_p%%:*}: help and page differ"; return 1; }
+	done
+	sh "$TOOL" help | grep -A 2 '^	apply' |
+	    grep -q -- '-r: refuse a tree without' || return 1
+	_h=$(sh "$ROOT/tools/buildtime" help | sed -n '/^import/,/^compare/p')
+	for _f in 'time -p' 'time(1) without -p' "ksh's time" "bash's"; do
+		echo "$_h" | tr '\n\t' '  ' | grep -qF "$_f" ||
+		    { echo "import's help lacks $_f"; return 1; }
+	done
+}
+t_check patch/issue28/help-is-the-page help_is_page
+
+# 10. status: exit 2 for a hand edit too, which it says revert keeps
+# unless -f; revert refuses, revert -f reverts.
+status_hand_edit() {
+	_t=$(fresh status-edit)
+	sh "$TOOL" apply "$_t" >/dev/null || return 1
+	echo "/* mine */" >>"$_t/$KL"
+	sh "$TOOL" status "$_t" >"$PT/out"
+	[ $? -eq 2 ] || return 1
+	cat "$PT/out"
+	grep -q "revert $_t\" refuses to revert it; with -f it does" \
+	    "$PT/out" || return 1
+	sh "$TOOL" revert "$_t" 2>/dev/null && return 1
+	sh "$TOOL" revert -f "$_t" >/dev/null || return 1
+	same_as "$PT/pristine.sig" "$_t"
+}
+t_check patch/issue28/status-hand-edit status_hand_edit

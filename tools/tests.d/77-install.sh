@@ -125,11 +125,11 @@ t_check "install/mplock-patch/moved-prefix" it_moved
 it_buildtime() {
 	for _b in "$IP/bin/buildtime" "$IT/other/buildtime"; do
 		(cd / && "$_b" help) >"$IT/bt.out" || return 1
-		grep -q '^buildtime run ' "$IT/bt.out" || return 1
+		grep -q '^usage: buildtime run ' "$IT/bt.out" || return 1
 	done
 	(cd / && env PATH="$IT/other:$PATH" buildtime -h) >"$IT/bt.out" ||
 	    return 1
-	grep -q '^buildtime compare ' "$IT/bt.out"
+	grep -q '^       buildtime compare ' "$IT/bt.out"
 }
 t_check "install/buildtime-help" it_buildtime
 
