@@ -9,7 +9,7 @@
 #define __USE_MI_MPLOCK
 #define __MPL_CACHELINE	128	/* Apple M1/M2 cores have 128-byte lines */
 
-#endif /* !_MACHINE_MPLOCK_H_ */
+#endif /* !_MACHINE_MPLOCK_H */
 
 /*
  * The kernel lock's ordering primitives (sys/kern/kern_mplock.h, which

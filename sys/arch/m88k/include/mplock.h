@@ -8,7 +8,7 @@
 /* m88k uses the MI kernel lock (sys/sys/mplock.h). */
 #define __USE_MI_MPLOCK
 
-#endif /* !_MACHINE_MPLOCK_H_ */
+#endif /* !_MACHINE_MPLOCK_H */
 
 /*
  * No ordering primitives of our own: the MI fallbacks in

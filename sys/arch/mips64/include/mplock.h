@@ -9,7 +9,7 @@
 #define __USE_MI_MPLOCK
 #define __MPL_CACHELINE	128	/* octeon's line; loongson's is shorter */
 
-#endif /* !_MACHINE_MPLOCK_H_ */
+#endif /* !_MACHINE_MPLOCK_H */
 
 /*
  * No ordering primitives of our own: the MI fallbacks in

@@ -14,7 +14,7 @@
  */
 #define __MPL_CACHELINE	128
 
-#endif /* !_MACHINE_MPLOCK_H_ */
+#endif /* !_MACHINE_MPLOCK_H */
 
 /*
  * The kernel lock's ordering primitives (sys/kern/kern_mplock.h, which

@@ -8,7 +8,7 @@
 /* riscv64 uses the MI kernel lock (sys/sys/mplock.h). */
 #define __USE_MI_MPLOCK
 
-#endif /* !_MACHINE_MPLOCK_H_ */
+#endif /* !_MACHINE_MPLOCK_H */
 
 /*
  * The kernel lock's ordering primitives (sys/kern/kern_mplock.h, which
