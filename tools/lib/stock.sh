@@ -94,6 +94,8 @@ stock_build() {
 	if [ -z "$_sv" ]; then
 		_sv=$(vendor_tree openbsd-src) || return $?
 	fi
+	# Absolute: the programs' sources include from it.
+	_sv=$(cd "$_sv" && pwd) || return 1
 	_sx=
 	[ "$_sn" = stock ] || _sx=any
 	_shim=$REGRESS/shim
