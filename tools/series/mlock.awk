@@ -115,11 +115,12 @@ function mlock() {
 	rep(T "unsigned long s;", \
 	    T "volatile u_int *tail, *prev, *wait;\n" T "unsigned long s;")
 	rep(T T "cpu->mplc_ticket = atomic_inc_int_nv(&mpl->mpl_users);", \
+	    T T "/* Our last word is the tail if nobody queued since. */\n" \
+	    T T "tail = cpu->mplc_mine;\n" \
 	    T T "cpu->mplc_mine = &cpu->mplc_busy[cpu->mplc_next];\n" \
 	    T T "cpu->mplc_next ^= 1;\n" \
 	    T T "*cpu->mplc_mine = 1;\n" \
 	    T T "membar_exit_before_atomic();\n" \
-	    T T "tail = mpl->mpl_tail;\n" \
 	    T T "while ((prev = atomic_cas_ptr(&mpl->mpl_tail, (void *)tail,\n" \
 	    T T "    (void *)cpu->mplc_mine)) != tail)\n" \
 	    T T T "tail = prev;\n" \
@@ -135,7 +136,8 @@ function mlock() {
 	rep(T "__mp_lock_spin(mpl, cpu->mplc_ticket);", \
 	    T "wait = cpu->mplc_wait;\n" \
 	    T "if (wait != NULL) {\n" \
-	    T T "__mp_lock_spin(mpl, wait);\n" \
+	    T T "if (*wait != 0)\n" \
+	    T T T "__mp_lock_spin(mpl, wait);\n" \
 	    T T "cpu->mplc_wait = NULL;\n" \
 	    T "}")
 	rep(T T "mpl->mpl_ticket++;", T T "*cpu->mplc_mine = 0;")
