@@ -76,6 +76,8 @@ lint_litmus_catches() {
 	cp "$REGRESS/Makefile.backends" "$_d/regress/sys/kern/mplock/"
 	cp -R "$REGRESS/litmus" "$_d/regress/sys/kern/mplock/"
 	cp -R "$ROOT/sys" "$_d/"
+	mkdir -p "$_d/tools/series" &&
+	    cp "$ROOT/tools/series/mlock.awk" "$_d/tools/series/"
 	sh "$_d/tools/lint.sh" litmus || { echo "fails on a clean copy"
 	    return 1; }
 	# One mapped line of the MCS enqueue changes (the link store).
