@@ -375,6 +375,7 @@ EOT
 	line)	cat <<EOT
 $2: pad the kernel lock's per-CPU words to the longer cache lines
 this port runs on, so that no two CPUs' words share a line.
+
 EOT
 		memory "$2" ;;
 	backends)	cat <<EOT

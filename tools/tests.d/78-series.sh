@@ -259,8 +259,10 @@ se_line() {
 		(cd "$SE/arm-t" && patch -s -p0 -F0 <"$_d") ||
 		    { echo "${_d##*/} does not apply"; return 1; }
 	done
-	cmp "$ROOT/sys/arch/arm64/include/mplock.h" \
-	    "$SE/arm-t/sys/arch/arm64/include/mplock.h"
+	# Ours, under the tree's ID line.
+	tail -n +2 "$ROOT/sys/arch/arm64/include/mplock.h" >"$SE/arm-ours"
+	tail -n +2 "$SE/arm-t/sys/arch/arm64/include/mplock.h" |
+	    cmp - "$SE/arm-ours"
 }
 
 # se_apply FILE: patch the series tree with FILE, no fuzz, nothing left
