@@ -128,7 +128,7 @@ series_steps() {
 	}
 	tdiff=$(ls "$ser"/optional/*-torture.diff 2>/dev/null)
 	[ -f "$tdiff" ] || kdie "the series has no torture diff"
-	tstep=$(ls "$ser"/tech/*.diff "$ser"/optional/*.diff |
+	tstep=$(printf '%s\n' "$ser"/tech/*.diff "$ser"/optional/*.diff |
 	    grep -n -- '-torture\.diff$' | cut -d: -f1)
 	k=0
 	for f in "$ser"/tech/*.diff "$ser"/optional/*.diff; do

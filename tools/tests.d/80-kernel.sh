@@ -220,8 +220,9 @@ k_judges
 # k_series: boots of the series' steps (kernel.sh -s: the tech@ series,
 # then the optional one, counted on), found by name in a series written
 # here: the M-lock's (tech 2), the end of the tech@ series, the
-# backends' (each backend), and the last (the whole patch, torture
-# included); before the torture's step kernel.sh adds it on top.
+# backends' (each backend), and the last of the kernel (the whole patch
+# but its manual pages, torture included); before the torture's step
+# kernel.sh adds it on top.
 k_series() {
 	_sd=$OBJ/kernel/series
 	rm -rf "$_sd"
@@ -233,7 +234,10 @@ k_series() {
 		    "$OBJ/kernel/series.log"
 		return
 	}
-	ls "$_sd"/tech/*.diff "$_sd"/optional/*.diff >"$_sd.list"
+	# In the order kernel.sh counts them; the manual pages' diff is
+	# not the kernel's (kernel.sh's tree has no share/).
+	printf '%s\n' "$_sd"/tech/*.diff "$_sd"/optional/*.diff |
+	    grep -v -- '-man\.diff$' >"$_sd.list"
 	_mk=$(grep -n -- '/tech/0002-mlock\.diff$' "$_sd.list" | cut -d: -f1)
 	_te=$(grep -c /tech/ "$_sd.list")
 	_bk=$(grep -n -- '-backends\.diff$' "$_sd.list" | cut -d: -f1)
