@@ -90,12 +90,14 @@ function mlock() {
 " * Each address put into mpl_tail is taken out by one CPU, the next to\n" \
 " * queue, so each word has one waiter.  mplc_wait is the word this CPU\n" \
 " * waits on, NULL once the lock is ours, so __mp_lock_held() reads the\n" \
-" * CPU's own cell only.  An interrupt that takes the lock on a CPU\n" \
-" * that waits finds depth != 0 and waits on the same word: a CPU never\n" \
-" * queues twice.  Two words, because a CPU that unlocks and locks again\n" \
-" * must not set the word its successor may not have seen cleared: word\n" \
-" * k is set again at acquisition k + 2, which queues after k + 1, which\n" \
-" * queued behind that successor.\n" \
+" * CPU's own cell only.  An interrupt that takes the lock on a CPU that\n" \
+" * waits finds depth != 0 and waits on the same word, which once\n" \
+" * cleared stays 0 until this CPU's unlock: a CPU never queues twice,\n" \
+" * and whichever of its waits ends first, the other ends too.  Two\n" \
+" * words, because a CPU that unlocks and locks again must not set the\n" \
+" * word its successor may not have seen cleared: word k is set again at\n" \
+" * acquisition k + 2, which queues after k + 1, which queued behind\n" \
+" * that successor.\n" \
 " *\n" \
 " * Barriers: membar_exit_before_atomic() orders the 1 before the\n" \
 " * compare-and-swap that publishes the word, and pairs with the\n" \
@@ -113,31 +115,35 @@ function mlock() {
 	rep(T "while (mpl->mpl_ticket != me) {", T "while (*wait != 0) {")
 	# __mp_lock()'s, the first of three.
 	rep(T "unsigned long s;", \
-	    T "volatile u_int *tail, *prev, *wait;\n" T "unsigned long s;")
+	    T "volatile u_int *mine, *tail, *prev, *wait;\n" \
+	    T "unsigned long s;")
 	rep(T T "cpu->mplc_ticket = atomic_inc_int_nv(&mpl->mpl_users);", \
 	    T T "/* Our last word is the tail if nobody queued since. */\n" \
 	    T T "tail = cpu->mplc_mine;\n" \
-	    T T "cpu->mplc_mine = &cpu->mplc_busy[cpu->mplc_next];\n" \
+	    T T "mine = &cpu->mplc_busy[cpu->mplc_next];\n" \
 	    T T "cpu->mplc_next ^= 1;\n" \
-	    T T "*cpu->mplc_mine = 1;\n" \
+	    T T "cpu->mplc_mine = mine;\n" \
+	    T T "*mine = 1;\n" \
 	    T T "membar_exit_before_atomic();\n" \
 	    T T "while ((prev = atomic_cas_ptr(&mpl->mpl_tail, (void *)tail,\n" \
-	    T T "    (void *)cpu->mplc_mine)) != tail)\n" \
+	    T T "    (void *)mine)) != tail)\n" \
 	    T T T "tail = prev;\n" \
 	    T T "membar_enter_after_atomic();\n" \
-	    T T "cpu->mplc_wait = tail;\n" \
+	    T T "/* Ours at once if the predecessor is done. */\n" \
+	    T T "cpu->mplc_wait = *tail != 0 ? tail : NULL;\n" \
 	    T "}\n" \
+	    T "wait = cpu->mplc_wait;\n" \
 	    T "cpu->mplc_depth++;")
 	# Queue before the depth goes up: another CPU's __mp_lock_held()
 	# of this one trusts mplc_wait once the depth is not 0.
 	rep(T "if (cpu->mplc_depth++ == 0)", \
 	    T "/* Queue first: held() trusts mplc_wait once depth > 0. */\n" \
 	    T "if (cpu->mplc_depth == 0) {")
+	# A nested lock may end the wait first: the word stays 0 until
+	# this CPU's unlock, so the outer wait ends too.
 	rep(T "__mp_lock_spin(mpl, cpu->mplc_ticket);", \
-	    T "wait = cpu->mplc_wait;\n" \
 	    T "if (wait != NULL) {\n" \
-	    T T "if (*wait != 0)\n" \
-	    T T T "__mp_lock_spin(mpl, wait);\n" \
+	    T T "__mp_lock_spin(mpl, wait);\n" \
 	    T T "cpu->mplc_wait = NULL;\n" \
 	    T "}")
 	rep(T T "mpl->mpl_ticket++;", T T "*cpu->mplc_mine = 0;")
@@ -166,7 +172,7 @@ T "char\t\t\tmplc_pad[__MPL_CACHELINE - 2 * sizeof(u_int)];")
 	    T "u_int" T T T "mplc_depth;\n" \
 	    T "u_int" T T T "mplc_next;" T "/* mplc_busy[] to set next */\n" \
 	    T "volatile u_int" T T "*mplc_mine;" T "/* set, ours */\n" \
-	    T "volatile u_int" T T "*volatile mplc_wait; /* NULL: ours */\n" \
+	    T "volatile u_int" T T "*mplc_wait;" T "/* waited on, NULL: ours */\n" \
 	    "} __aligned(__MPL_CACHELINE);")
 	rep(T "volatile u_int" T T "mpl_ticket;", \
 	    T "volatile u_int" T T "*mpl_tail;" T "/* last word queued */")
