@@ -184,7 +184,7 @@ function op_spin(r, loc,    l) {
 }
 
 # atomic_cas_ptr as the stock <machine/atomic.h> has it.
-function op_acas(r, loc, o, n,    tmp, l, c, k) {
+function op_acas(r, loc, o, n,    tmp, c) {
 	tmp = rtmp()
 	c = rcmp()
 	if (has("kl-cas-split")) {
@@ -212,49 +212,10 @@ function op_acas(r, loc, o, n,    tmp, l, c, k) {
 	}
 	li(tmp, n)
 	li(c, o)
-	l = label()
-	if (HARCH == "AArch64" || HARCH == "ARM" || HARCH == "RISCV")
-		init = init " " t ":" rstatc(nstat[t]) "=1;"
-	if (HARCH == "AArch64") {
-		I("LDAXR " r ",[" A(loc) "]")
-		I("CMP " r "," c)
-		I("B.NE " l)
-		k = nstat[t]++
-		I("STLXR " rstat(k) "," tmp ",[" A(loc) "]")
-		casok[t] = rstatc(k) "=0"
-	} else if (HARCH == "RISCV") {
-		I("lr.d.aqrl " r ",0(" A(loc) ")")
-		I("bne " r "," c "," l)
-		k = nstat[t]++
-		I("sc.d.rl " rstat(k) "," tmp ",0(" A(loc) ")")
-		casok[t] = rstatc(k) "=0"
-	} else if (HARCH == "ARM") {
-		I("LDREX " r ",[" A(loc) "]")
-		I("CMP " r "," c)
-		I("BNE " l)
-		k = nstat[t]++
-		I("STREX " rstat(k) "," tmp ",[" A(loc) "]")
-		casok[t] = rstatc(k) "=0"
-	} else if (HARCH == "MIPS") {
-		I("ll " r ",0(" A(loc) ")")
-		k = nstat[t]++
-		I("li " rstat(k) ",0")
-		I("bne " r "," c "," l)
-		I("addu " rstat(k) "," tmp ",$0")
-		I("sc " rstat(k) ",0(" A(loc) ")")
-		casok[t] = rstatc(k) "=1"
-	} else {
-		I("lwarx " r ",r0," A(loc))
-		I("cmpw " r "," c)
-		I("bne " l)
-		k = nstat[t]++
-		I("stwcx. " tmp ",r0," A(loc))
-		I("li " rstat(k) ",1")
-		I("beq " l)
-		I("li " rstat(k) ",0")
-		casok[t] = rstatc(k) "=1"
-	}
-	I(l ":")
+	if (HARCH == "AArch64")
+		cas_body(r, loc, c, tmp, "LDAXR", "STLXR")
+	else
+		cas_body(r, loc, c, tmp, "lr.d.aqrl", "sc.d.rl")
 }
 
 # Registers: result i, address of location j, a scratch value, the
@@ -440,7 +401,7 @@ function op_swap(r, loc, v,    tmp, l) {
 	}
 }
 
-function op_cas(r, loc, o, n,    tmp, l, c) {
+function op_cas(r, loc, o, n,    tmp, c) {
 	tmp = rtmp()
 	c = rcmp()
 	if (HARCH == "X86_64") {
@@ -462,26 +423,33 @@ function op_cas(r, loc, o, n,    tmp, l, c) {
 	li(c, o)
 	if (HARCH == "PPC" || HARCH == "ARM" || HARCH == "MIPS")
 		if (!has("cas-rel")) fence(HARCH == "PPC" ? "lwsync" : mibar())
-	# The load-linked, the compare, the store-conditional: a failed
-	# compare skips the store, as the real loop does, and leaves the
-	# status register as initialised: "failed".
+	if (HARCH == "AArch64")
+		cas_body(r, loc, c, tmp, "LDXR", has("cas-rel") ? "STXR" : "STLXR")
+	else
+		cas_body(r, loc, c, tmp, "lr.d", has("cas-rel") ? "sc.d" : "sc.d.rl")
+}
+
+# The load-linked, the compare, the store-conditional of a
+# compare-and-swap of register c's value for register tmp's: a failed
+# compare skips the store, as the real loop does, and leaves the status
+# register as initialised: "failed".  ld and st are the load and store
+# instructions on AArch64 and RISC-V (the others have one each).
+function cas_body(r, loc, c, tmp, ld, st,    l, k) {
 	l = label()
 	if (HARCH == "AArch64" || HARCH == "ARM" || HARCH == "RISCV")
 		init = init " " t ":" rstatc(nstat[t]) "=1;"
 	if (HARCH == "AArch64") {
-		I("LDXR " r ",[" A(loc) "]")
+		I(ld " " r ",[" A(loc) "]")
 		I("CMP " r "," c)
 		I("B.NE " l)
 		k = nstat[t]++
-		I((has("cas-rel") ? "STXR " : "STLXR ") rstat(k) "," tmp ",[" \
-		    A(loc) "]")
+		I(st " " rstat(k) "," tmp ",[" A(loc) "]")
 		casok[t] = rstatc(k) "=0"
 	} else if (HARCH == "RISCV") {
-		I("lr.d " r ",0(" A(loc) ")")
+		I(ld " " r ",0(" A(loc) ")")
 		I("bne " r "," c "," l)
 		k = nstat[t]++
-		I((has("cas-rel") ? "sc.d " : "sc.d.rl ") rstat(k) "," tmp \
-		    ",0(" A(loc) ")")
+		I(st " " rstat(k) "," tmp ",0(" A(loc) ")")
 		casok[t] = rstatc(k) "=0"
 	} else if (HARCH == "ARM") {
 		I("LDREX " r ",[" A(loc) "]")
