@@ -77,36 +77,36 @@ BEGIN {
 function mlock() {
 	rep("/* Ticket lock implementation */", \
 "/*\n" \
-" * M-lock: a FIFO queue lock (P. Machanick, \"Design of a minimal-\n" \
-" * contention lock\", 2018; of the CLH family).  Each CPU has two lock\n" \
-" * words, mplc_busy[], in a cache line of their own, and uses them in\n" \
-" * turn.  To queue, a CPU sets its next word to 1 and puts its address\n" \
-" * into mpl_tail with a compare-and-swap, then spins on the word it\n" \
-" * replaced, its predecessor's (mpl_free, never set, for the first),\n" \
-" * until that reads 0.  To hand off, it stores 0 into its own word.\n" \
-" * Each waiter spins on one line, which only its predecessor writes.\n" \
+" * M-lock: a FIFO queue lock (P. Machanick, \"Design of a\n" \
+" * minimal-contention lock\", 2018; of the CLH family).  Each CPU has\n" \
+" * two lock words, mplc_busy[], in a cache line of their own, and uses\n" \
+" * them in turn.  To queue, a CPU sets its next word to 1 and puts its\n" \
+" * address into mpl_tail with a compare-and-swap, then spins on the\n" \
+" * word it replaced, its predecessor's (mpl_free, never set, for the\n" \
+" * first), until that reads 0.  To hand off, it stores 0 into its own\n" \
+" * word.  Each waiter spins on one line, which only its predecessor\n" \
+" * writes.\n" \
 " *\n" \
 " * Invariants: mplc_mine is 1 from the 0->1 lock to the 1->0 unlock.\n" \
 " * Each address put into mpl_tail is taken out by one CPU, the next to\n" \
-" * queue, so each word has one waiter.  mplc_wait is the word this CPU\n" \
-" * waits on, NULL once the lock is ours, so __mp_lock_held() reads the\n" \
-" * CPU's own cell only.  An interrupt that takes the lock on a CPU that\n" \
-" * waits finds depth != 0 and waits on the same word, which once\n" \
-" * cleared stays 0 until this CPU's unlock: a CPU never queues twice,\n" \
-" * and whichever of its waits ends first, the other ends too.  Two\n" \
-" * words, because a CPU that unlocks and locks again must not set the\n" \
-" * word its successor may not have seen cleared: word k is set again at\n" \
-" * acquisition k + 2, which queues after k + 1, which queued behind\n" \
-" * that successor.\n" \
+" * queue, so each word has one waiter.  mplc_wait, set with interrupts\n" \
+" * off before the depth leaves 0, is the word this CPU waits on: the\n" \
+" * lock is ours once it reads 0, and it reads 0 until this CPU has\n" \
+" * unlocked (below).  So an interrupt that takes the lock on a CPU that\n" \
+" * waits finds depth != 0 and waits on the same word: a CPU never\n" \
+" * queues twice, and its two waits end together.  Two words, because a\n" \
+" * CPU that unlocks and locks again must not set the word its successor\n" \
+" * may not have seen cleared: word k is set again at acquisition k + 2,\n" \
+" * which queues after k + 1, which queued behind that successor.\n" \
 " *\n" \
 " * Barriers: membar_exit_before_atomic() orders the 1 before the\n" \
 " * compare-and-swap that publishes the word, and pairs with the\n" \
 " * successor's membar_enter_after_atomic() after its compare-and-swap,\n" \
 " * which orders its loads of our word after it.  The hand-off's\n" \
 " * membar_exit() before the store of 0 pairs with the\n" \
-" * membar_enter_after_atomic() that ends the spin, as in the ticket\n" \
-" * lock this replaces.  Both _atomic barriers are compiler barriers\n" \
-" * on amd64 and i386.\n" \
+" * membar_enter_after_atomic() that ends the wait, as in the ticket\n" \
+" * lock this replaces.  Both _atomic barriers are compiler barriers on\n" \
+" * amd64 and i386.\n" \
 " */")
 	rep(T "mpl->mpl_users = 0;", T "mpl->mpl_free = 0;")
 	rep(T "mpl->mpl_ticket = 1;", T "mpl->mpl_tail = &mpl->mpl_free;")
@@ -129,8 +129,7 @@ function mlock() {
 	    T T "    (void *)mine)) != tail)\n" \
 	    T T T "tail = prev;\n" \
 	    T T "membar_enter_after_atomic();\n" \
-	    T T "/* Ours at once if the predecessor is done. */\n" \
-	    T T "cpu->mplc_wait = *tail != 0 ? tail : NULL;\n" \
+	    T T "cpu->mplc_wait = tail;\n" \
 	    T "}\n" \
 	    T "wait = cpu->mplc_wait;\n" \
 	    T "cpu->mplc_depth++;")
@@ -139,17 +138,14 @@ function mlock() {
 	rep(T "if (cpu->mplc_depth++ == 0)", \
 	    T "/* Queue first: held() trusts mplc_wait once depth > 0. */\n" \
 	    T "if (cpu->mplc_depth == 0) {")
-	# A nested lock may end the wait first: the word stays 0 until
-	# this CPU's unlock, so the outer wait ends too.
+	# No spin, and no spin accounting, when the word is already 0.
 	rep(T "__mp_lock_spin(mpl, cpu->mplc_ticket);", \
-	    T "if (wait != NULL) {\n" \
-	    T T "__mp_lock_spin(mpl, wait);\n" \
-	    T T "cpu->mplc_wait = NULL;\n" \
-	    T "}")
+	    T "if (*wait != 0)\n" \
+	    T T "__mp_lock_spin(mpl, wait);")
 	rep(T T "mpl->mpl_ticket++;", T T "*cpu->mplc_mine = 0;")
 	rep(T "return (cpu->mplc_ticket == mpl->mpl_ticket && " \
 	    "cpu->mplc_depth > 0);", \
-	    T "return (cpu->mplc_depth > 0 && cpu->mplc_wait == NULL);")
+	    T "return (cpu->mplc_depth > 0 && *cpu->mplc_wait == 0);")
 }
 
 # The M-lock's layout in sys/mplock.h.
@@ -172,7 +168,7 @@ T "char\t\t\tmplc_pad[__MPL_CACHELINE - 2 * sizeof(u_int)];")
 	    T "u_int" T T T "mplc_depth;\n" \
 	    T "u_int" T T T "mplc_next;" T "/* mplc_busy[] to set next */\n" \
 	    T "volatile u_int" T T "*mplc_mine;" T "/* set, ours */\n" \
-	    T "volatile u_int" T T "*mplc_wait;" T "/* waited on, NULL: ours */\n" \
+	    T "volatile u_int" T T "*mplc_wait;" T "/* waited on */\n" \
 	    "} __aligned(__MPL_CACHELINE);")
 	rep(T "volatile u_int" T T "mpl_ticket;", \
 	    T "volatile u_int" T T "*mpl_tail;" T "/* last word queued */")

@@ -336,8 +336,8 @@ invalidates that line in every waiter's cache, and the per-CPU cells
 of eight CPUs share a line.  Here each waiter spins on its
 predecessor's word, in a cache line only that CPU writes, once: a
 hand-off moves one line to one CPU.  The holder's depth and the rest
-of its cell are in a second line, and __mp_lock_held() reads only the
-CPU's own cell.
+of its cell are in a second line: the holder's nested locks and
+unlocks do not touch the line its successor spins on.
 
 Same interface, recursion, interrupts nesting on a waiting CPU,
 WITNESS and MP_LOCKDEBUG behaviour as the ticket lock (the next two
