@@ -98,9 +98,13 @@ patch-kernel:
 patch-regress:
 	@${SH} tools/mplock-patch diff -r ${SRC}
 
-# The kernel change as a patch series for tech@, DIR/0001-*.diff ...
+# The kernel change as patch series for tech@: DIR/tech/ (the stock fix,
+# the M-lock, its behaviour changes, the ports' cache lines) and
+# DIR/optional/ on top (backends, debug layer, torture, MD primitives,
+# manual pages), each a cover letter and numbered diffs.  A maintainer's
+# tool (tools/series/series.sh), not installed.
 series:
-	@${SH} tools/mplock-patch series ${SRC} ${DIR}
+	@${SH} tools/series/series.sh ${SRC} ${DIR}
 
 apply:
 	@${SH} tools/mplock-patch apply ${SRC}

@@ -13,8 +13,10 @@
 #	-n name		the run's name (default from the options); its
 #			files go to build/kernel/run/NAME
 #	-s step		patch the tree with the first STEP diffs of
-#			"mplock-patch series" (patch -p0) instead of
-#			"mplock-patch apply"; before the torture's own
+#			the patch series (tools/series/series.sh: the
+#			tech@ series, then the optional one; patch -p0)
+#			instead of "mplock-patch apply"; before the
+#			torture's own
 #			step, the torture is added on top (its diff's
 #			files, its line in conf/files)
 #	-B		build only, do not boot
@@ -119,18 +121,18 @@ RUN=$KDIR/run/$name
 series_steps() {
 	ser=$RUN/series
 	rm -rf "$ser"
-	sh "$ROOT/tools/mplock-patch" series "$TREE" "$ser" \
+	sh "$ROOT/tools/series/series.sh" "$TREE" "$ser" \
 	    >"$RUN/patch.log" 2>&1 || {
 		cat "$RUN/patch.log" >&2
-		kdie "mplock-patch series failed on the tree"
+		kdie "the patch series failed on the tree"
 	}
-	tdiff=$(ls "$ser"/*-torture.diff 2>/dev/null)
+	tdiff=$(ls "$ser"/optional/*-torture.diff 2>/dev/null)
 	[ -f "$tdiff" ] || kdie "the series has no torture diff"
-	tstep=${tdiff##*/}
-	tstep=$(expr "${tstep%%-*}" + 0)
-	for f in "$ser"/*.diff; do
-		k=${f##*/}
-		k=$(expr "${k%%-*}" + 0)
+	tstep=$(printf '%s\n' "$ser"/tech/*.diff "$ser"/optional/*.diff |
+	    grep -n -- '-torture\.diff$' | cut -d: -f1)
+	k=0
+	for f in "$ser"/tech/*.diff "$ser"/optional/*.diff; do
+		k=$((k + 1))
 		[ "$k" -le "$step" ] || break
 		(cd "$S" && patch -s -p0 -F0 <"$f") >>"$RUN/patch.log" 2>&1 ||
 		    kdie "series step $k (${f##*/}) does not apply"

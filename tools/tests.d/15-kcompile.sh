@@ -230,8 +230,8 @@ rt_insns() {
 }
 
 # rt_calls_check OBJ NAME: __mp_lock and __mp_unlock in OBJ (amd64)
-# make no call, and no jump to another function: no call instruction,
-# no PLT32 relocation.
+# make no call, and no jump to another function (no call instruction,
+# no PLT32 relocation), and have no fence (mfence, lfence, sfence).
 rt_calls_check() {
 	$OBJDUMP -dr --no-show-raw-insn "$1" >"$1.s" || return 1
 	awk -v n="$2" '
@@ -246,6 +246,10 @@ rt_calls_check() {
 			print n ": " f " calls out: " $0
 			bad = 1
 		}
+		if ($0 ~ /[[:space:]][msl]fence/) {
+			print n ": " f " has a fence: " $0
+			bad = 1
+		}
 	}
 	END {
 		if (!seen["__mp_lock"] || !seen["__mp_unlock"]) {
@@ -258,7 +262,7 @@ rt_calls_check() {
 
 # rt_calls: the backend is chosen at compile time and inlines: the
 # default kernel's __mp_lock and __mp_unlock (amd64, the real tree's
-# flags, no debug option) call nothing.  Seeded: the default backend's
+# flags, no debug option) call nothing and have no fence.  Seeded: the default backend's
 # hand-off kept out of line must be caught.
 rt_calls() {
 	_d=$RT/calls
@@ -269,7 +273,7 @@ rt_calls() {
 	realtree_cc "$RT" amd64 "$DEFAULT_BACKEND,MULTIPROCESSOR" \
 	    kern/kern_mplock.c "$_d/kern_mplock.o" || return 1
 	rt_calls_check "$_d/kern_mplock.o" "$DEFAULT_BACKEND" || return 1
-	echo "$DEFAULT_BACKEND: __mp_lock and __mp_unlock make no call"
+	echo "$DEFAULT_BACKEND: __mp_lock and __mp_unlock: no call, no fence"
 	# The seeded copy: the front end and its headers in a directory of
 	# their own, where the front end's "" includes find them first.
 	cp "$RT"/src/sys/kern/kern_mplock.c "$RT"/src/sys/kern/kern_mplock*.h \
@@ -294,6 +298,48 @@ mpl_be_handoff(/
 		return 1
 	fi
 	echo "seeded: out-of-line hand-off caught"
+}
+
+# rt_mlock_step: the tech@ series' M-lock (tools/series/series.sh -s 2:
+# kern_lock.c and <sys/mplock.h> after its second diff, with the stock
+# <machine/mplock.h>), compiled for amd64 with the kernel's flags, no
+# debug option: __mp_lock and __mp_unlock have no fence and make no
+# call.  Seeded: the same with membar_enter() after the compare-and-swap
+# (an mfence on amd64) must be caught.
+rt_mlock_step() {
+	_d=$RT/mlock-step
+	_sd=$RT/src/sys/kern/mlock-step
+	rm -rf "$_d" "$_sd"
+	mkdir -p "$_d/inc/machine" "$_sd" || return 1
+	sh "$ROOT/tools/series/series.sh" -s 2 "$RT/base" "$_d/tree" ||
+	    return 1
+	cp "$RT/base/sys/arch/amd64/include/mplock.h" "$_d/inc/machine/" &&
+	    mkdir -p "$_d/inc/sys" &&
+	    cp "$_d/tree/sys/sys/mplock.h" "$_d/inc/sys/" &&
+	    cp "$_d/tree/sys/kern/kern_lock.c" "$_sd/" || return 1
+	realtree_cc "$RT" amd64 "$DEFAULT_BACKEND,MULTIPROCESSOR" \
+	    kern/mlock-step/kern_lock.c "$_d/kern_lock.o" -I"$_d/inc" ||
+	    return 1
+	rt_calls_check "$_d/kern_lock.o" mlock-step || return 1
+	echo "mlock-step: __mp_lock and __mp_unlock: no fence, no call"
+	awk '/membar_enter_after_atomic\(\);/ && !done {
+		sub(/membar_enter_after_atomic/, "membar_enter"); done = 1 }
+	    { print }' "$_d/tree/sys/kern/kern_lock.c" >"$_sd/kern_lock.c"
+	if cmp -s "$_d/tree/sys/kern/kern_lock.c" "$_sd/kern_lock.c"; then
+		echo "seeded: no membar_enter_after_atomic() to replace"
+		return 1
+	fi
+	realtree_cc "$RT" amd64 "$DEFAULT_BACKEND,MULTIPROCESSOR" \
+	    kern/mlock-step/kern_lock.c "$_d/seeded.o" -I"$_d/inc"
+	_rc=$?
+	rm -rf "$_sd"
+	[ $_rc -eq 0 ] || return 1
+	if rt_calls_check "$_d/seeded.o" seeded; then
+		echo "seeded: membar_enter() after the compare-and-swap was" \
+		    "not caught"
+		return 1
+	fi
+	echo "seeded: membar_enter() after the compare-and-swap caught"
 }
 
 # rt_mutant NAME FILE... -- SED: a copy of this checkout's sys/,
@@ -421,6 +467,8 @@ else
 			    "llvm-objdump not installed"
 		else
 			t_check "kcompile/real/amd64/no-calls" rt_calls
+			t_check "kcompile/real/amd64/mlock-step-no-fence-no-call" \
+			    rt_mlock_step
 			t_check "kcompile/real/amd64/instructions" rt_insns \
 			    amd64 'mfence' 'xchgq'
 			t_check "kcompile/real/i386/instructions" rt_insns \

@@ -7,10 +7,11 @@
 # than KERNEL_TEST_BUDGET seconds (default 600), one seeded bug
 # (hand-off-without-wait).  make kernel-test (KERNEL_MATRIX=1) boots
 # every backend, the debug build, both seeded bugs below, and the tree
-# as "mplock-patch series" leaves it after the M-lock's step and after
-# the last step that keeps it in kern_lock.c, after the backends' step
-# (each backend) and after the torture's (kernel.sh -s; the torture is
-# added on top of the earlier steps, so each of these boots runs it).
+# as the patch series (tools/series/series.sh) leaves it after the
+# M-lock's step and after the last step that keeps it in kern_lock.c,
+# after the backends' step (each backend) and after the last step, the
+# whole patch (kernel.sh -s; the torture is added on top of the earlier
+# steps, so each of these boots runs it).
 #
 # A boot passes on tools/kernel/boot.sh's criteria (every CPU attached,
 # init's per-CPU load counts right, no panic/ddb/WITNESS report, and
@@ -216,32 +217,41 @@ k_judges() {
 
 k_judges
 
-# k_series: boots of the series' steps (kernel.sh -s), found by name in
-# a series written here: 1 (the M-lock in kern_lock.c), the last step
-# before the backends, the backends' (each backend), the torture's.
+# k_series: boots of the series' steps (kernel.sh -s: the tech@ series,
+# then the optional one, counted on), found by name in a series written
+# here: the M-lock's (tech 2), the end of the tech@ series, the
+# backends' (each backend), and the last of the kernel (the whole patch
+# but its manual pages, torture included); before the torture's step
+# kernel.sh adds it on top.
 k_series() {
 	_sd=$OBJ/kernel/series
 	rm -rf "$_sd"
 	# The tree kernel.sh boots: SRC, or the snapshot.
 	_st=${SRC:-$(vendor_tree openbsd-src)} &&
-	    sh "$ROOT/tools/mplock-patch" series "$_st" "$_sd" \
+	    sh "$ROOT/tools/series/series.sh" "$_st" "$_sd" \
 	    >"$OBJ/kernel/series.log" 2>&1 || {
-		t_fail kernel/series "mplock-patch series failed" \
+		t_fail kernel/series "the patch series failed" \
 		    "$OBJ/kernel/series.log"
 		return
 	}
-	_bk=$(ls "$_sd" | sed -n 's/^0*\([0-9]*\)-backends\.diff$/\1/p')
-	_tk=$(ls "$_sd" | sed -n 's/^0*\([0-9]*\)-torture\.diff$/\1/p')
-	[ -n "$_bk" ] && [ -n "$_tk" ] || {
-		t_fail kernel/series "no backends or torture step in $_sd"
+	# In the order kernel.sh counts them; the manual pages' diff is
+	# not the kernel's (kernel.sh's tree has no share/).
+	printf '%s\n' "$_sd"/tech/*.diff "$_sd"/optional/*.diff |
+	    grep -v -- '-man\.diff$' >"$_sd.list"
+	_mk=$(grep -n -- '/tech/0002-mlock\.diff$' "$_sd.list" | cut -d: -f1)
+	_te=$(grep -c /tech/ "$_sd.list")
+	_bk=$(grep -n -- '-backends\.diff$' "$_sd.list" | cut -d: -f1)
+	_nk=$(wc -l <"$_sd.list" | tr -d ' ')
+	[ -n "$_mk" ] && [ -n "$_bk" ] || {
+		t_fail kernel/series "no M-lock or backends step in $_sd"
 		return
 	}
-	k_boot "series-1" -s 1
-	[ "$_bk" -le 2 ] || k_boot "series-$((_bk - 1))" -s $((_bk - 1))
+	k_boot "series-$_mk" -s "$_mk"
+	[ "$_te" -le "$_mk" ] || k_boot "series-$_te" -s "$_te"
 	for be in $BACKENDS; do
 		k_boot "series-$_bk-$be" -s "$_bk" -b "$be"
 	done
-	k_boot "series-$_tk" -s "$_tk"
+	k_boot "series-$_nk" -s "$_nk"
 }
 
 if ! command -v qemu-system-x86_64 >/dev/null 2>&1; then

@@ -448,6 +448,60 @@ t_fifo(void)
 }
 
 /*
+ * releaseidle: __mp_release_all() on a CPU that does not hold the lock
+ * (depth 0), as _kernel_lock_held() lets callers do after a panic or in
+ * ddb, while CPU 0 holds it and CPU 2 waits: it must return 0 and hand
+ * nothing on.  A lock that hands on regardless shows it at once: CPU 0
+ * no longer holds, or CPU 2 gets in.  The lock is left alone then (it
+ * may be broken).
+ */
+static int
+t_releaseidle(void)
+{
+	int n = 3, i, spins;
+
+	srv_start(n);
+	srv_call(0, OP_LOCK, 0);
+	srv_post(2, OP_LOCK, 0);
+	srv_wait_spinning(2);
+	if (srv_call(1, OP_RELEASE_ALL, 0) != 0)
+		VIOLATION("__mp_release_all of a lock not held returned "
+		    "non-zero");
+	if (!held(0))
+		VIOLATION("__mp_release_all of a lock not held released it");
+	/* Give a waiter let in by mistake the time to show it. */
+	for (spins = 0; spins < 1000 && !srv_isdone(2); spins++)
+		sched_yield();
+	if (srv_isdone(2))
+		VIOLATION("__mp_release_all of a lock not held let the "
+		    "waiter in");
+	if (violations == 0) {
+		srv_call(0, OP_UNLOCK, 0);
+		srv_wait(2);
+		if (!held(2) || held(0) || held(1))
+			VIOLATION("the waiter did not get the lock after");
+		srv_call(2, OP_UNLOCK, 0);
+		for (i = 0; i < n; i++) {
+			srv_call(i, OP_LOCK, 0);
+			if (!held(i))
+				VIOLATION("lock unusable afterwards");
+			srv_call(i, OP_UNLOCK, 0);
+		}
+	} else {
+		/* Let every CPU thread go: the lock may admit anyone. */
+		if (!srv_isdone(2))
+			srv_call(0, OP_UNLOCK, 0);
+		srv_wait(2);
+	}
+	srv_stop(n);
+	if (violations == 0)
+		check_idle(n);
+	witness_balanced();
+	return (report("releaseidle", "release_all at depth 0 beside a "
+	    "holder and a waiter, %lu violations", violations));
+}
+
+/*
  * recurse: depth, release_all/acquire_count (also moving to another
  * CPU as mi_switch() does), held state of holder, waiter and idle CPUs.
  */
@@ -491,13 +545,6 @@ t_recurse(void)
 	srv_wait(2);
 	if (!held(2) || held(1) || depth(2) != 1)
 		VIOLATION("waiter did not get the lock");
-
-	/* Releasing a lock not held returns 0 and breaks nothing. */
-	if (srv_call(0, OP_RELEASE_ALL, 0) != 0)
-		VIOLATION("__mp_release_all of a lock not held returned "
-		    "non-zero");
-	if (!held(2))
-		VIOLATION("__mp_release_all of a lock not held released it");
 	srv_call(2, OP_UNLOCK, 0);
 	srv_call(0, OP_ACQUIRE_COUNT, 0);
 	if (held(0) || depth(0) != 0)
@@ -1352,6 +1399,7 @@ static const struct {
 	{ "mutex",	t_mutex },
 	{ "fifo",	t_fifo },
 	{ "recurse",	t_recurse },
+	{ "releaseidle",	t_releaseidle },
 	{ "intr",	t_intr },
 	{ "multi",	t_multi },
 	{ "spinout",	t_spinout },
