@@ -37,7 +37,10 @@
  *    backend keeps *mplc_wait unchanged until c hands off.
  *  - Spinning is accounted in spc_spinning and calls CPU_BUSY_CYCLE()
  *    (through mpl_spin_wait()); with MP_LOCKDEBUG a wait longer than
- *    __mp_lock_spinout iterations is reported and ddb entered.
+ *    __mp_lock_spinout iterations is reported and ddb entered.  A
+ *    backend may wait its own way, a step at a time (mpl_be_wait():
+ *    the M-lock's waiters halt under a hypervisor); a step that halted
+ *    counts for as many iterations as spinning would have taken.
  *  - The MPLD_* lines are the hooks of the debug layer (option
  *    MPLOCK_DEBUG, kern_mplock_debug.c); without it they are empty.
  */
@@ -58,6 +61,22 @@
 
 #include "kern_mplock.h"
 
+#ifdef MPL_BE_HALT
+/*
+ * Guest mode (kern_mplock_mlock.h): waiters halt after spinning for
+ * mplock_guest_spin cycles.  On when the CPU reports a hypervisor;
+ * option MPLOCK_GUEST forces it on, MPLOCK_NOGUEST leaves it out of the
+ * kernel.  Set when a lock is initialised, kernel_lock first, early in
+ * main() before a second CPU runs, always to the same value: a releaser
+ * that stored where a waiter had halted would not kick it.
+ */
+#ifndef MPLOCK_GUEST_SPIN
+#define MPLOCK_GUEST_SPIN	20000
+#endif
+int mplock_guest;
+u_int mplock_guest_spin = MPLOCK_GUEST_SPIN;
+#endif
+
 void
 ___mp_lock_init(struct __mp_lock *mpl, const struct lock_type *type)
 {
@@ -72,6 +91,14 @@ ___mp_lock_init(struct __mp_lock *mpl, const struct lock_type *type)
 	}
 	mpl_be_init(mpl);
 	MPLD_INIT(mpl);
+#ifdef MPL_BE_HALT
+	/* The same value every time: the CPU's answer does not change. */
+#ifdef MPLOCK_GUEST
+	mplock_guest = 1;
+#else
+	mplock_guest = mpl_hypervisor();
+#endif
+#endif
 
 #ifdef WITNESS
 	mpl->mpl_lock_obj.lo_name = type->lt_name;
@@ -88,21 +115,29 @@ static inline void
 __mp_lock_spin(struct __mp_lock *mpl, struct __mp_lock_cpu *c,
     volatile u_int *w, u_int want, u_int v, struct mpld_lock *dl)
 {
+	struct mpl_wait mw;
 #ifdef MP_LOCKDEBUG
-	long nticks = __mp_lock_spinout;
+	long n, nticks = __mp_lock_spinout;
 #endif
 
+	mpl_be_wait_start(&mw);
 	curcpu()->ci_schedstate.spc_spinning++;
 	do {
-		mpl_spin_wait(w, v);
-		MPLD_LOCK_SPIN(dl);
 #ifdef MP_LOCKDEBUG
-		if (--nticks <= 0) {
+		/* A step that halted counts for the spins it stood for. */
+		if ((n = mpl_be_wait(mpl, c, &mw, w, v)) > nticks)
+			n = nticks;
+		nticks -= n;
+		MPLD_LOCK_SPIN(dl, n);
+		if (nticks <= 0) {
 			db_printf("%s: %p lock spun out\n", __func__, mpl);
 			MPLD_LOCK_SPUNOUT(mpl, c, dl);
 			db_enter();
 			nticks = __mp_lock_spinout;
 		}
+#else
+		(void)mpl_be_wait(mpl, c, &mw, w, v);
+		MPLD_LOCK_SPIN(dl, 1);
 #endif
 	} while ((v = mpl_load(w)) != want);
 	curcpu()->ci_schedstate.spc_spinning--;

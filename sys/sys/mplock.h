@@ -149,12 +149,16 @@ struct __mp_lock_be {
  * (struct __mp_lock_cpu): one cache line per CPU holds its depth and
  * both variables, so the lock takes MAXCPUS lines and one more.  A
  * waiter spins on its predecessor's line, which that CPU writes only
- * to change its depth while it holds the lock, and to hand off.
+ * to change its depth while it holds the lock, and to hand off.  In
+ * guest mode (kern_mplock_mlock.h) a waiter that halts writes there
+ * too, to say so, and its kicker counts the kick in the waiter's line.
  */
 struct __mp_lock_cpu_be {
 	volatile u_int		*mcb_mine;	/* variable we release */
 	u_int			 mcb_next;	/* index of our next variable */
 	volatile u_int		 mcb_busy[2];	/* our lock variables */
+	volatile u_int		 mcb_halts;	/* guest mode: waits halted */
+	volatile u_int		 mcb_kicks;	/* ... and kicks received */
 };
 
 struct __mp_lock_be {
