@@ -32,6 +32,7 @@ extern int shim_ncpus;		/* CPUs 0..shim_ncpus-1 are the machine's */
 	    (cii)++, (ci) = &shim_cpus[(cii)])
 extern __thread volatile int shim_intr_off;
 extern __thread volatile int shim_intr_pending;
+extern __thread volatile int shim_kick_pending;
 
 void	shim_busy_cycle(void);
 void	shim_intr_deliver(void);
@@ -59,8 +60,11 @@ intr_restore(unsigned long s)
 	__asm volatile("" ::: "memory");
 	shim_intr_off = (int)s;
 	__asm volatile("" ::: "memory");
-	if (s == 0 && shim_intr_pending)
-		shim_intr_deliver();
+	if (s == 0) {
+		shim_kick_pending = 0;	/* a kick is taken: a no-op */
+		if (shim_intr_pending)
+			shim_intr_deliver();
+	}
 }
 
 #endif /* _SHIM_MACHINE_CPU_H_ */
