@@ -67,4 +67,28 @@ intr_restore(unsigned long s)
 	}
 }
 
+/*
+ * Halted waits (the M-lock's guest mode), which a kernel's
+ * <machine/mplock.h> supplies, as shim.c stands in for them: a halt
+ * waits for a signal, a kick is one.  Here, so that builds with an
+ * architecture's real <machine/mplock.h> (whose halt is kernel code)
+ * have them too.  mpl_hypervisor() is shim_guest, which the tests set;
+ * the cycle count is in ns.
+ */
+#define MPL_HALT
+
+extern int shim_guest;
+unsigned long long shim_cycles(void);
+int	shim_halt_begin(void);
+void	shim_halt(void);
+void	shim_halt_cancel(void);
+void	shim_kick(unsigned int);
+
+#define mpl_hypervisor()	shim_guest
+#define mpl_cycles()		shim_cycles()
+#define mpl_halt_begin()	shim_halt_begin()
+#define mpl_halt()		shim_halt()
+#define mpl_halt_cancel()	shim_halt_cancel()
+#define mpl_kick(i)		shim_kick(i)
+
 #endif /* _SHIM_MACHINE_CPU_H_ */
