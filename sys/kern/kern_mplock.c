@@ -77,6 +77,32 @@ int mplock_guest;
 u_int mplock_guest_spin = MPLOCK_GUEST_SPIN;
 #endif
 
+#ifdef MPL_BE_KICK
+/*
+ * The end of an unlock whose hand-off found a CPU halted waiting for
+ * it: kick that CPU, then enable interrupts again (s).  Kicked before
+ * they are on: an interrupt handler that took the lock here would
+ * queue behind the CPU not yet kicked.  Out of line, so that the unlock
+ * reaches it by a jump as its last step and keeps nothing for it on
+ * the path that does not kick.
+ */
+static void __attribute__((__noinline__))
+__mp_lock_kick(struct __mp_lock *mpl, int k, u_long s)
+{
+	mpl_be_kick(mpl, k);
+	intr_restore(s);
+}
+
+#define mpl_unlock_done(mpl, k, s) do {					\
+	if (__predict_false((k) != -1))					\
+		__mp_lock_kick((mpl), (k), (s));			\
+	else								\
+		intr_restore(s);					\
+} while (0)
+#else
+#define mpl_unlock_done(mpl, k, s)	((void)(k), intr_restore(s))
+#endif
+
 void
 ___mp_lock_init(struct __mp_lock *mpl, const struct lock_type *type)
 {
@@ -185,6 +211,7 @@ __mp_unlock(struct __mp_lock *mpl)
 {
 	struct __mp_lock_cpu *c = &mpl->mpl_cpus[cpu_number()];
 	u_long s;
+	int k = -1;
 
 	if (MPLD_UNLOCK_BAD(mpl, c))
 		return;
@@ -202,8 +229,8 @@ __mp_unlock(struct __mp_lock *mpl)
 	s = intr_disable();
 	MPLD_RELEASE(mpl, c, MPLD_EV_RELEASE);
 	if (--c->mplc_depth == 0)
-		mpl_be_handoff(mpl, c);
-	intr_restore(s);
+		k = mpl_be_release(mpl, c);
+	mpl_unlock_done(mpl, k, s);
 }
 
 int
@@ -211,7 +238,7 @@ __mp_release_all(struct __mp_lock *mpl)
 {
 	struct __mp_lock_cpu *c = &mpl->mpl_cpus[cpu_number()];
 	u_long s;
-	int rv;
+	int k = -1, rv;
 #ifdef WITNESS
 	int i;
 #endif
@@ -228,9 +255,9 @@ __mp_release_all(struct __mp_lock *mpl)
 	if (rv > 0) {
 		MPLD_RELEASE(mpl, c, MPLD_EV_RELEASE_ALL);
 		c->mplc_depth = 0;
-		mpl_be_handoff(mpl, c);
+		k = mpl_be_release(mpl, c);
 	}
-	intr_restore(s);
+	mpl_unlock_done(mpl, k, s);
 
 	return (rv);
 }

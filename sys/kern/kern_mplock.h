@@ -41,6 +41,13 @@
  *				c hands off.  The front end spins on that and
  *				issues mpl_acquire() once it holds.
  * mpl_be_handoff(mpl, c)	pass the lock on, with release ordering.
+ * mpl_be_release(mpl, c)	with MPL_BE_KICK, in place of
+ *				mpl_be_handoff(): the hand-off of a backend
+ *				whose waiters may halt; returns the CPU
+ *				that halted waiting for this turn, or -1.
+ * mpl_be_kick(mpl, k)		with MPL_BE_KICK: interrupt CPU k, not -1,
+ *				out of its halt.  The front end calls it
+ *				with interrupts still disabled.
  * mpl_be_behind(mpl, c, n)	with option MPLOCK_DEBUG: did n queue right
  *				behind c?  Read-only; the debug layer lists
  *				the waiters in queue order with it.
@@ -294,6 +301,10 @@ mpl_owned(struct __mp_lock_cpu *c)
  *
  * Otherwise every step is one mpl_spin_wait().
  */
+#ifndef MPL_BE_KICK
+#define mpl_be_release(mpl, c)		(mpl_be_handoff((mpl), (c)), -1)
+#endif
+
 #ifndef MPL_BE_WAIT
 struct mpl_wait {
 	int		mw_unused;

@@ -205,32 +205,40 @@ mpl_be_wait(struct __mp_lock *mpl, struct __mp_lock_cpu *c,
 	mpl_spin_wait(w, v);
 	return (1);
 }
-
-/* CPU i halted on the variable we handed off: count the kick, kick. */
-static inline void
-mpl_be_kick(struct __mp_lock *mpl, u_int i)
-{
-	atomic_inc_int(&mpl->mpl_cpus[i].mplc_be.mcb_kicks);
-	mpl_kick(i);
-}
 #endif /* MPL_HALT && !MPLOCK_NOGUEST */
 
 static inline void
 mpl_be_handoff(struct __mp_lock *mpl, struct __mp_lock_cpu *c)
 {
+	mpl_store_release(c->mplc_be.mcb_mine, 0);
+}
+
 #ifdef MPL_BE_HALT
+#define MPL_BE_KICK
+
+/* The hand-off; in guest mode, which CPU halted waiting for it, or -1. */
+static inline int
+mpl_be_release(struct __mp_lock *mpl, struct __mp_lock_cpu *c)
+{
 	u_int o;
 
 	if (__predict_false(mplock_guest)) {
 		membar_exit();
 		o = atomic_swap_uint(c->mplc_be.mcb_mine, 0);
-		if (o >= MPL_HALTED)
-			mpl_be_kick(mpl, o - MPL_HALTED);
-		return;
+		return (o >= MPL_HALTED ? (int)(o - MPL_HALTED) : -1);
 	}
-#endif
-	mpl_store_release(c->mplc_be.mcb_mine, 0);
+	mpl_be_handoff(mpl, c);
+	return (-1);
 }
+
+/* CPU k halted on the variable we handed off: count the kick, kick. */
+static inline void
+mpl_be_kick(struct __mp_lock *mpl, int k)
+{
+	atomic_inc_int(&mpl->mpl_cpus[k].mplc_be.mcb_kicks);
+	mpl_kick(k);
+}
+#endif /* MPL_BE_HALT */
 
 #ifdef MPLOCK_DEBUG
 static inline int

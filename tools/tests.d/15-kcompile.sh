@@ -230,10 +230,11 @@ rt_insns() {
 }
 
 # rt_calls_check OBJ NAME [KICK]: __mp_lock and __mp_unlock in OBJ
-# (amd64) make no call, and no jump to another function: no call
-# instruction, no PLT32 relocation; with KICK, but for one call of
-# KICK in __mp_unlock, the guest mode's kick of a waiter that halted
-# (kern_mplock_mlock.h), on a path of its own.
+# (amd64) make no call and do not jump to another function: no call
+# instruction, no PLT32 relocation, no jump to another symbol; with
+# KICK, but for one jump from __mp_unlock to KICK, the end of an unlock
+# that kicks a waiter out of its halt (the guest mode, kern_mplock.c),
+# on a path of its own.
 rt_calls_check() {
 	$OBJDUMP -dr --no-show-raw-insn "$1" >"$1.s" || return 1
 	awk -v n="$2" -v kick="${3:-}" '
@@ -242,32 +243,29 @@ rt_calls_check() {
 		gsub(/[<>:]/, "", f)
 		next
 	}
-	f == "__mp_unlock" && kick != "" && $0 ~ /R_X86_64_PLT32/ &&
-	    $0 ~ ("[[:space:]]" kick "-") && !kicks++ {
-		ok[NR - 1] = 1
-		next
-	}
 	f == "__mp_lock" || f == "__mp_unlock" {
 		seen[f] = 1
-		if ($0 ~ /[[:space:]]call/) {
-			call[NR] = f ": " $0
-		} else if ($0 ~ /R_X86_64_PLT32/) {
+		if ($0 ~ /[[:space:]]call/ || $0 ~ /R_X86_64_PLT32/) {
 			print n ": " f " calls out: " $0
+			bad = 1
+		} else if ($0 ~ /[[:space:]]j[a-z]+[[:space:]]/ &&
+		    match($0, /<[^>+]*[>+]/)) {
+			t = substr($0, RSTART + 1, RLENGTH - 2)
+			if (t == f)
+				next
+			if (f == "__mp_unlock" && t == kick && !kicks++)
+				next
+			print n ": " f " jumps out: " $0
 			bad = 1
 		}
 	}
 	END {
-		for (i in call)
-			if (!(i in ok)) {
-				print n ": " call[i]
-				bad = 1
-			}
 		if (!seen["__mp_lock"] || !seen["__mp_unlock"]) {
 			print n ": no __mp_lock or __mp_unlock in the object"
 			exit 1
 		}
 		if (kick != "" && kicks != 1) {
-			print n ": __mp_unlock calls " kick " " kicks + 0 \
+			print n ": __mp_unlock jumps to " kick " " kicks + 0 \
 			    " times, not once"
 			exit 1
 		}
@@ -277,10 +275,11 @@ rt_calls_check() {
 
 # rt_calls: the backend is chosen at compile time and inlines: the
 # default kernel's __mp_lock and __mp_unlock (amd64, the real tree's
-# flags, no debug option) call nothing, but for the guest mode's kick
-# (x86_send_ipi), and without the guest mode (option MPLOCK_NOGUEST)
-# nothing at all.  Seeded: the default backend's hand-off kept out of
-# line must be caught.
+# flags, no debug option) call nothing, and leave only for the guest
+# mode's kick (__mp_lock_kick, which the unlock jumps to when its
+# hand-off found a CPU halted); without the guest mode (option
+# MPLOCK_NOGUEST), not even that.  Seeded: the default backend's
+# hand-off kept out of line must be caught.
 rt_calls() {
 	_d=$RT/calls
 	_sd=$RT/src/sys/kern/mplock-seed
@@ -289,10 +288,10 @@ rt_calls() {
 	mkdir -p "$_d" "$_sd" || return 1
 	realtree_cc "$RT" amd64 "$DEFAULT_BACKEND,MULTIPROCESSOR" \
 	    kern/kern_mplock.c "$_d/kern_mplock.o" || return 1
-	rt_calls_check "$_d/kern_mplock.o" "$DEFAULT_BACKEND" x86_send_ipi ||
+	rt_calls_check "$_d/kern_mplock.o" "$DEFAULT_BACKEND" __mp_lock_kick ||
 	    return 1
-	echo "$DEFAULT_BACKEND: __mp_lock and __mp_unlock call only the" \
-	    "guest mode's kick"
+	echo "$DEFAULT_BACKEND: __mp_lock and __mp_unlock make no call;" \
+	    "__mp_unlock jumps to the guest mode's kick"
 	realtree_cc "$RT" amd64 "$DEFAULT_BACKEND,MULTIPROCESSOR" \
 	    kern/kern_mplock.c "$_d/noguest.o" -DMPLOCK_NOGUEST || return 1
 	rt_calls_check "$_d/noguest.o" "$DEFAULT_BACKEND-noguest" || return 1
@@ -317,7 +316,7 @@ mpl_be_handoff(/
 	_rc=$?
 	rm -rf "$_sd"
 	[ $_rc -eq 0 ] || return 1
-	if rt_calls_check "$_d/seeded.o" seeded x86_send_ipi; then
+	if rt_calls_check "$_d/seeded.o" seeded __mp_lock_kick; then
 		echo "seeded: an out-of-line hand-off was not caught"
 		return 1
 	fi

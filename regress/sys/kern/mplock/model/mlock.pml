@@ -22,6 +22,7 @@
  *@ mutant   guest-split-swap     MUT_GUEST_SPLIT_SWAP guest guestloop   in guest mode, the hand-off reads the variable, then stores 0: a mark made in between gets no kick
  *@ mutant   guest-sti-early      MUT_GUEST_STI_EARLY guest guestloop   in guest mode, interrupts enabled before the halt instead of by it: a kick taken in between is lost
  *@ mutant   guest-mark-store     MUT_GUEST_MARK_STORE guest   in guest mode, the mark a load and a store, not a compare-and-swap: it can land on the hand-off's 0
+ *@ mutant   guest-kick-late      MUT_GUEST_KICK_LATE guest   in guest mode, the unlock kicks after it enables interrupts: a handler that takes the lock in between queues behind the CPU not yet kicked
  *@ cover    three-queued         COVER_QUEUE_FULL    all three CPUs queued at once
  *@ cover    reuse-after-waiter   COVER_REUSE         a variable is re-armed after a CPU waited on it
  *@ cover    halt-kicked          COVER_KICK          guest mode: a hand-off kicks a CPU out of its halt
@@ -167,7 +168,11 @@ inline BE_WAIT(c, w, wt)
 	od
 }
 
-/* mpl_be_handoff(): a swap, and a kick for a CPU that halted. */
+/*
+ * mpl_be_release(): a swap; t is left holding what it returned, for
+ * be_kick(), which the front end runs before it enables interrupts.
+ */
+#define HAVE_BE_KICK
 inline be_handoff(c)
 {
 #ifndef MUT_GUEST_SPLIT_SWAP
@@ -179,8 +184,13 @@ inline be_handoff(c)
 #else
 	/* The swap as a load of the old value and a releasing store. */
 	LOAD(c, mine[c], t);
-	MPL_STORE_RELEASE_HANDOFF(c, mine[c], 0);
+	MPL_STORE_RELEASE_HANDOFF(c, mine[c], 0)
 #endif
+}
+
+/* mpl_unlock_done(), mpl_be_kick(): a CPU halted on the variable. */
+inline be_kick(c)
+{
 	if
 	:: t >= HALTED ->				/* [mlock.handoff.kicked] */
 #ifdef COVER_KICK

@@ -5,4 +5,4 @@
 # file: sys/kern/kern_mplock_mlock.h
 # backend: mlock
 # tests: halt
-/^mpl_be_handoff(/,/^}/s/if (__predict_false(mplock_guest)) {/if (0) {/
+/^mpl_be_release(/,/^}/s/if (__predict_false(mplock_guest)) {/if (0) {/

@@ -85,7 +85,14 @@ inline mp_unlock(c)
 		be_handoff(c)				/* [fe.unlock.handoff] */
 	:: else -> skip
 	fi;
+#if defined(HAVE_BE_KICK) && !defined(MUT_GUEST_KICK_LATE)
+	be_kick(c);					/* [fe.unlock.kick] */
+#endif
 	INTR_RESTORE(c, s)				/* [fe.unlock.intr_restore] */
+#if defined(HAVE_BE_KICK) && defined(MUT_GUEST_KICK_LATE)
+	;
+	be_kick(c)
+#endif
 }
 
 /* n = __mp_release_all() */
@@ -99,6 +106,9 @@ inline mp_release_all(c, n)
 		be_handoff(c)				/* [fe.relall.handoff] */
 	:: else -> skip
 	fi;
+#ifdef HAVE_BE_KICK
+	be_kick(c);					/* [fe.relall.kick] */
+#endif
 	INTR_RESTORE(c, s)
 }
 
