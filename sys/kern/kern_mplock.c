@@ -86,7 +86,10 @@ u_int mplock_guest_spin = MPLOCK_GUEST_SPIN;
  * reaches it by a jump as its last step and keeps nothing for it on
  * the path that does not kick.
  */
-static void __attribute__((__noinline__))
+static void	__mp_lock_kick(struct __mp_lock *, int,
+		    u_long) __attribute__((__noinline__));
+
+static void
 __mp_lock_kick(struct __mp_lock *mpl, int k, u_long s)
 {
 	mpl_be_kick(mpl, k);
