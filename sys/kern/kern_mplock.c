@@ -69,6 +69,10 @@
  * kernel.  Set when a lock is initialised, kernel_lock first, early in
  * main() before a second CPU runs, always to the same value: a releaser
  * that stored where a waiter had halted would not kick it.
+ *
+ * The bound is about what a halt and its kick cost under a hypervisor,
+ * an exit each way and a wake-up, some microseconds: a turn due sooner
+ * is cheaper to spin for.  20000 cycles are 5 to 10 us at 2 to 4 GHz.
  */
 #ifndef MPLOCK_GUEST_SPIN
 #define MPLOCK_GUEST_SPIN	20000
