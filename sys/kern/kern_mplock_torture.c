@@ -550,11 +550,16 @@ static void
 mplt_reset(void)
 {
 	struct mplt_cpu *mc;
+	int h;
 
 	for (mc = mplt_cpus; mc < &mplt_cpus[MAXCPUS]; mc++) {
 		mc->mc_ci = NULL;
 		mc->mc_acq = mc->mc_levels = mc->mc_incs = 0;
 		mc->mc_waitmax = mc->mc_slept = 0;
+		for (h = 0; h < MPLT_NHIST; h++) {
+			mc->mc_waitn[h] = 0;
+			mc->mc_waitns[h] = 0;
+		}
 		mc->mc_state = MPLT_OUT;
 	}
 	mplt_cs.owner = -1;
