@@ -172,7 +172,7 @@ struct mpld_lock {
  *				It ends with CPU_BUSY_CYCLE(), so whatever a
  *				port keeps there still runs.
  *
- * Halted waits (the M-lock's guest mode, kern_mplock_mlock.h) need five
+ * Halted waits (the M-lock's guest mode, kern_mplock_mlock.h) need six
  * more, which <machine/mplock.h> provides with MPL_HALT defined.  They
  * have no MI fallback: without them a waiter only spins.
  *
@@ -301,6 +301,7 @@ mpl_owned(struct __mp_lock_cpu *c)
  *
  * Otherwise every step is one mpl_spin_wait().
  */
+/* A backend whose waiters never halt has nobody to kick. */
 #ifndef MPL_BE_KICK
 #define mpl_be_release(mpl, c)		(mpl_be_handoff((mpl), (c)), -1)
 #endif

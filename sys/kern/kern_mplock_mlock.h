@@ -83,11 +83,14 @@
  *     words would need a fence on each side for.  Here each side is a
  *     single read-modify-write of the same word, so one of the two
  *     comes first.  If the mark does, the swap returns it and the owner
- *     kicks; the waiter made its mark with interrupts disabled and
- *     enables them only as it halts (mpl_halt(), x86 "sti; hlt": sti
- *     holds interrupts off for one more instruction), so the kick ends
- *     the halt instead of going before it.  If the swap does, the
- *     compare-and-swap finds 0 and the waiter does not halt.
+ *     kicks, before it enables its own interrupts again (an interrupt
+ *     handler there that took the lock would queue behind the CPU it
+ *     has not kicked yet).  The waiter made its mark with interrupts
+ *     disabled and enables them only as it halts (mpl_halt(), x86
+ *     "sti; hlt": sti holds interrupts off for one more instruction),
+ *     so the kick ends the halt instead of going before it.  If the
+ *     swap does, the compare-and-swap finds 0 and the waiter does not
+ *     halt.
  *  7. A waiter halts only if it came in with interrupts enabled (no
  *     kick could end the halt otherwise: the front end's wait runs at
  *     the caller's interrupt state), and never in ddb, after a panic or
