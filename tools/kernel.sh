@@ -4,7 +4,7 @@
 # a real OpenBSD tree and boot it under qemu with 4 CPUs.
 #
 #	tools/kernel.sh [-Br] [-d] [-b backend] [-m mutant] [-n name]
-#	    [-s step]
+#	    [-o option] [-s step]
 #
 #	-b backend	the kernel lock backend (default: the default one)
 #	-d		the debug build: WITNESS, MP_LOCKDEBUG, MPLOCK_DEBUG
@@ -12,6 +12,8 @@
 #			the patched tree first (a seeded bug)
 #	-n name		the run's name (default from the options); its
 #			files go to build/kernel/run/NAME
+#	-o option	one more kernel option (mplock-patch config -o),
+#			e.g. MPLOCK_NOGUEST; may be repeated
 #	-s step		patch the tree with the first STEP diffs of
 #			the patch series (tools/series/series.sh: the
 #			tech@ series, then the optional one; patch -p0)
@@ -62,7 +64,7 @@ JOBS=${KERNEL_JOBS:-$(ncpu_online)}
 
 usage() {
 	echo "usage: tools/kernel.sh [-Br] [-d] [-b backend] [-m mutant]" \
-	    "[-n name] [-s step]" >&2
+	    "[-n name] [-o option] [-s step]" >&2
 	exit 2
 }
 
@@ -77,8 +79,10 @@ skip() {
 }
 
 be=$DEFAULT_BACKEND debug='' mutant='' name='' bootit=1 reboot= step=
-while getopts Bb:dm:n:rs: o; do
+kopts=
+while getopts Bb:dm:n:o:rs: o; do
 	case $o in
+	o)	kopts="$kopts $OPTARG" ;;
 	s)	step=$OPTARG ;;
 	B)	bootit= ;;
 	r)	reboot=1 ;;
@@ -279,6 +283,9 @@ KNAME=QEMU.$(upper "$be")${debug:+.DEBUG}
 set -- -b "$be" -n "$KNAME" -p qemu -s "$S"
 [ -n "$debug" ] && set -- "$@" -w -l -d
 [ -n "$torture" ] && set -- "$@" -o MPLOCK_TORTURE
+for o in $kopts; do
+	set -- "$@" -o "$o"
+done
 sh "$ROOT/tools/mplock-patch" config "$@" amd64 >>"$RUN/patch.log" 2>&1 || {
 	cat "$RUN/patch.log" >&2
 	kdie "mplock-patch config failed"

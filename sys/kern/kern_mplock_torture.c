@@ -70,6 +70,10 @@
 #if defined(__USE_MI_MPLOCK) && defined(MPLOCK_DEBUG)
 #define MPLT_DEBUG	1	/* the debug layer's statistics */
 #endif
+#if defined(__USE_MI_MPLOCK) && !defined(MPLOCK_TICKET) && \
+    !defined(MPLOCK_MCS) && !defined(MPLOCK_ANDERSON)
+#define MPLT_MLOCK	1	/* the M-lock's count of halts and kicks */
+#endif
 
 #ifndef MPLOCK_TORTURE_SECS
 #define MPLOCK_TORTURE_SECS	5
@@ -379,6 +383,48 @@ mplt_tick(void *arg)
 		timeout_add(&mplt_to, 1);
 }
 
+#ifdef MPLT_MLOCK
+/*
+ * Guest mode: every wait that halted must have been kicked, but for the
+ * one a CPU may be halted in right now (kern_mplock_mlock.h).  A kick
+ * lost would show only as a wait that lasted until the CPU's next
+ * clock interrupt.
+ */
+static void
+mplt_kicks(void)
+{
+	struct __mp_lock_cpu_be *cb;
+	int i, u;
+
+	for (i = 0; i < mplt_ncpu; i++) {
+		u = CPU_INFO_UNIT(mplt_ci[i]);
+		cb = &kernel_lock.mpl_cpus[u < MAXCPUS ? u : 0].mplc_be;
+		if (u < MAXCPUS && (int)(cb->mcb_halts - cb->mcb_kicks) > 1)
+			mplt_violation("a halted wait was never kicked");
+	}
+}
+
+/* The counts, CPU by CPU: "halts 3/0/5/2 kicks 3/0/5/2". */
+static void
+mplt_kicks_print(void)
+{
+	struct __mp_lock_cpu_be *cb;
+	int i, k, u;
+
+	printf("mplock_torture:");
+	for (k = 0; k < 2; k++) {
+		printf(" %s", k == 0 ? "halts" : "kicks");
+		for (i = 0; i < mplt_ncpu; i++) {
+			u = CPU_INFO_UNIT(mplt_ci[i]);
+			cb = &kernel_lock.mpl_cpus[u < MAXCPUS ? u : 0].mplc_be;
+			printf("%c%u", i == 0 ? ' ' : '/', u >= MAXCPUS ? 0 :
+			    k == 0 ? cb->mcb_halts : cb->mcb_kicks);
+		}
+	}
+	printf("\n");
+}
+#endif
+
 static void
 mplt_report(int nrun, uint64_t ns)
 {
@@ -417,6 +463,9 @@ mplt_report(int nrun, uint64_t ns)
 		mplt_violation("the timeout never ran");
 	if (turns != acq)
 		mplt_violation("turn waits miscounted");
+#ifdef MPLT_MLOCK
+	mplt_kicks();
+#endif
 	if (mplt_nviol != 0)
 		printf("mplock_torture: first violation: %s (cpu%d)\n",
 		    mplt_first, mplt_first_cpu);
@@ -445,6 +494,9 @@ mplt_report(int nrun, uint64_t ns)
 		printf("%c%llu", h == 0 ? ' ' : '/',
 		    (unsigned long long)waitns[h] / 1000000);
 	printf("\n");
+#ifdef MPLT_MLOCK
+	mplt_kicks_print();
+#endif
 }
 
 void
@@ -498,11 +550,16 @@ static void
 mplt_reset(void)
 {
 	struct mplt_cpu *mc;
+	int h;
 
 	for (mc = mplt_cpus; mc < &mplt_cpus[MAXCPUS]; mc++) {
 		mc->mc_ci = NULL;
 		mc->mc_acq = mc->mc_levels = mc->mc_incs = 0;
 		mc->mc_waitmax = mc->mc_slept = 0;
+		for (h = 0; h < MPLT_NHIST; h++) {
+			mc->mc_waitn[h] = 0;
+			mc->mc_waitns[h] = 0;
+		}
 		mc->mc_state = MPLT_OUT;
 	}
 	mplt_cs.owner = -1;

@@ -3,15 +3,18 @@
 # (tools/kernel.sh; doc/kernel.md).
 #
 # make test boots the debug build (the default backend with WITNESS,
-# MP_LOCKDEBUG and MPLOCK_DEBUG) and then, when the suite has used less
+# MP_LOCKDEBUG and MPLOCK_DEBUG; qemu reports a hypervisor, so the
+# M-lock's guest mode is on) and then, when the suite has used less
 # than KERNEL_TEST_BUDGET seconds (default 600), one seeded bug
 # (hand-off-without-wait).  make kernel-test (KERNEL_MATRIX=1) boots
-# every backend, the debug build, both seeded bugs below, and the tree
-# as the patch series (tools/series/series.sh) leaves it after the
-# M-lock's step and after the last step that keeps it in kern_lock.c,
-# after the backends' step (each backend) and after the last step, the
-# whole patch (kernel.sh -s; the torture is added on top of the earlier
-# steps, so each of these boots runs it).
+# every backend, the M-lock with its guest mode forced on (option
+# MPLOCK_GUEST: its waiters must have halted) and left out
+# (MPLOCK_NOGUEST: the bare-metal lock), the debug build, both seeded
+# bugs below, and the tree as the patch series (tools/series/series.sh)
+# leaves it after the M-lock's step and after the last step that keeps
+# it in kern_lock.c, after the backends' step (each backend) and after
+# the last step, the whole patch (kernel.sh -s; the torture is added on
+# top of the earlier steps, so each of these boots runs it).
 #
 # A boot passes on tools/kernel/boot.sh's criteria (every CPU attached,
 # init's per-CPU load counts right, no panic/ddb/WITNESS report, and
@@ -26,7 +29,8 @@
 # __mp_lock_held() checks can see (a CPU that is only queued must not
 # count as holding the lock; nothing in the userland load asks).  Not
 # caught without the torture in the tree, it is a SKIP that says so.
-KERNEL_MUTANTS="handoff-without-wait held-while-waiting:torture"
+KERNEL_MUTANTS="handoff-without-wait held-while-waiting:torture
+mlock-guest-no-kick:torture"
 HAVE_TORTURE=
 [ -f "$ROOT/sys/kern/kern_mplock_torture.c" ] && HAVE_TORTURE=1
 KERNEL_RUN_LIMIT=${KERNEL_RUN_LIMIT:-1800}
@@ -61,6 +65,10 @@ k_mutant() {
 	_kn=$1 _km=${2%:torture} _kt=
 	[ "$_km" != "$2" ] && [ -z "$HAVE_TORTURE" ] && _kt=1
 	shift 2
+	# A bug of the guest mode: with the mode on, whatever the CPU says.
+	case $_km in
+	mlock-guest-*)	set -- "$@" -o MPLOCK_GUEST ;;
+	esac
 	# make test-flaky boots the kernel this run builds again (-r):
 	# whether the bug shows is up to the boot, not the build.
 	t_seeded kernel "kernel/$_kn" "$KERNEL_RUN_LIMIT" sh \
@@ -83,6 +91,23 @@ k_mutant() {
 	*)	t_fail "$_name" "exit $_rc, not a boot verdict: $_v" "$_log" ;;
 	esac
 	k_figures "$_kn" "$_rc"
+}
+
+# k_halted NAME: the torture of run NAME saw waits halt, each kicked.
+k_halted() {
+	_r=$OBJ/kernel/run/$1/serial.log
+	tr -d '\r' <"$_r" | awk '
+	    /^mplock_torture: halts / {
+		n = split($3, h, "/")
+		split($5, k, "/")
+		for (i = 1; i <= n; i++) {
+			halts += h[i]
+			if (h[i] - k[i] > 1)
+				bad = 1
+		}
+		print
+	    }
+	    END { exit !(halts > 0 && !bad) }'
 }
 
 # The figures of one run, for a results file (doc/results/).
@@ -272,6 +297,10 @@ else
 		for be in $BACKENDS; do
 			k_boot "$be" -b "$be"
 		done
+		k_boot "$DEFAULT_BACKEND-guest" -o MPLOCK_GUEST
+		t_check "kernel/$DEFAULT_BACKEND-guest/halted" k_halted \
+		    "$DEFAULT_BACKEND-guest"
+		k_boot "$DEFAULT_BACKEND-noguest" -o MPLOCK_NOGUEST
 		for m in $KERNEL_MUTANTS; do
 			k_mutant "$DEFAULT_BACKEND-debug-${m%:*}" "$m" -d
 		done

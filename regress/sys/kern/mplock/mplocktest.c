@@ -19,7 +19,8 @@
  * Regress for the MI kernel lock: the shipped sys/kern sources, built
  * against the userland shim, one binary per backend.  Every test checks
  * an invariant and counts what breaks it; a hang is caught by the shim's
- * watchdog.  Usage: mplocktest [-t cpus] [-n count] test ...
+ * watchdog.  Usage: mplocktest [-glq] [-t cpus] [-n count] test ...
+ * (-g: the M-lock's guest mode on, its waiters halting after 2 us).
  *
  * The Anderson backend's first ticket lies just below the wrap of its
  * 32-bit counter, so every run of it crosses the wrap within its first
@@ -862,6 +863,33 @@ so_mcs_link_wait(void)
 }
 #endif
 
+#ifdef MP_LOCKDEBUG
+/*
+ * With -g a waiter that halts counts the time of each halt for the
+ * spin-out once an interrupt ends the halt: the kernel's clock does,
+ * here guest_tick() on the waiter, each ms the test polls, between
+ * guest_clock(1) and guest_clock(0).
+ */
+static void
+guest_tick_intr(void)
+{
+}
+
+static void
+guest_clock(int on)
+{
+	if (shim_guest)
+		shim_intr_init(on ? guest_tick_intr : NULL);
+}
+
+static void
+guest_tick(int cpu)
+{
+	if (shim_guest)
+		shim_intr_raise(shim_cpu_thread(cpu));
+}
+#endif /* MP_LOCKDEBUG */
+
 static int
 t_spinout(void)
 {
@@ -878,12 +906,15 @@ t_spinout(void)
 	__mp_lock_spinout = 20000;
 	srv_call(0, OP_LOCK, 0);
 	srv_post(1, OP_LOCK, 0);
+	guest_clock(1);
 	t0 = shim_now();
 	while (shim_db_enters() < 3 && shim_now() - t0 < 20 &&
 	    !srv_isdone(1)) {
 		shim_tick();
 		usleep(1000);
+		guest_tick(1);
 	}
+	guest_clock(0);
 	enters = shim_db_enters();
 	if (enters < 3)
 		VIOLATION("no repeated spin-out report (not re-armed?)");
@@ -1212,6 +1243,9 @@ torture_run(int n, unsigned long *waiting)
 			wok = torture_waits(line, &turns);
 			continue;
 		}
+		/* The M-lock's halts and kicks (guest mode). */
+		if (strncmp(line + 16, "halts ", 6) == 0)
+			continue;
 		nlines++;
 		ok = torture_parse(line, n, acq, &intr, waiting, &viol,
 		    verdict);
@@ -1389,6 +1423,221 @@ t_torture(void)
 	    ncpus, runs, mplock_torture_msecs, t, waiting, violations));
 }
 
+/*
+ * halt: the M-lock's guest mode, each case scripted so that it happens
+ * on every run however the host schedules the threads.  CPU 0 holds the
+ * lock; CPU 1 waits for it (mplock_guest on, a 1 us spin bound) until
+ * it halts in the shim (sigsuspend()); only then does CPU 0 let go,
+ * and its hand-off must kick CPU 1, which must own the lock within
+ * HALT_WAKE seconds.  Cases:
+ *  - halted: CPU 1 is halted when CPU 0 lets go;
+ *  - window: CPU 1 has made its mark and waits, interrupts disabled,
+ *    before its halt (shim_halt_hold) when CPU 0 lets go: the kick must
+ *    stay pending and end the halt as it begins;
+ *  - nested: an interrupt taken in CPU 1's halt waits for the lock too
+ *    and halts on CPU 1's own mark (two halts); the kick ends it, the
+ *    handler holds the lock before CPU 1's outer wait returns;
+ *  - no halt where the wait must spin: CPU 1 waiting with interrupts
+ *    disabled, in ddb, after a panic, while cold: it spins on while CPU
+ *    0 holds the lock for HALT_SPIN_MS.
+ * Every halt counted by the lock (mcb_halts) must have its kick counted
+ * (mcb_kicks).  A lost kick leaves CPU 1 halted: a violation, and the
+ * test ends the halt with an interrupt of its own to go on.
+ */
+#define HALT_WAKE	2		/* s */
+#define HALT_SPIN_MS	50
+
+#ifdef MPL_BE_HALT
+enum { H_HALTED, H_WINDOW, H_NESTED, H_INTROFF, H_DDB, H_PANIC, H_COLD,
+    H_NCASES };
+static const char *const h_names[] = { "halted", "window", "nested",
+    "interrupts-off", "ddb", "panic", "cold" };
+static volatile int h_case, h_locked, h_got, h_rescue;
+static volatile int h_body_in, h_body_held, h_body_done;
+
+static void
+halt_intr(void)
+{
+	if (h_case != H_NESTED || h_body_in || h_rescue)
+		return;
+	h_body_in = 1;
+	__mp_lock(&L);
+	h_body_held = __mp_lock_held(&L, curcpu());
+	__mp_unlock(&L);
+	h_body_done = 1;
+}
+
+/* Wait up to s seconds for *p to become nonzero. */
+static int
+halt_until(volatile int *p, double s)
+{
+	double t0 = shim_now();
+
+	while (!*p) {
+		if (shim_now() - t0 > s)
+			return (0);
+		shim_tick();
+		sched_yield();
+	}
+	return (1);
+}
+
+static int
+halt_count_at_least(int cpu, unsigned long n, double s)
+{
+	double t0 = shim_now();
+
+	while (__atomic_load_n(&shim_halts[cpu], __ATOMIC_SEQ_CST) < n) {
+		if (shim_now() - t0 > s)
+			return (0);
+		shim_tick();
+		sched_yield();
+	}
+	return (1);
+}
+
+static void
+halt_cpu0(void)
+{
+	unsigned long h0 = shim_halts[1];
+	unsigned long s;
+
+	__mp_lock(&L);
+	h_locked = 1;
+	switch (h_case) {
+	case H_HALTED:
+		if (!halt_count_at_least(1, h0 + 1, 10))
+			VIOLATION("CPU 1 never halted");
+		break;
+	case H_WINDOW:
+		if (!halt_until(&shim_halt_holding[1], 10))
+			VIOLATION("CPU 1 never came to halt");
+		break;
+	case H_NESTED:
+		if (!halt_count_at_least(1, h0 + 1, 10))
+			VIOLATION("CPU 1 never halted");
+		shim_intr_raise(shim_cpu_thread(1));
+		if (!halt_count_at_least(1, h0 + 2, 10))
+			VIOLATION("the interrupt's wait never halted");
+		break;
+	default:
+		/* CPU 1 waits: it must spin, not halt. */
+		if (!halt_until((volatile int *)
+		    &shim_cpus[1].ci_schedstate.spc_spinning, 10))
+			VIOLATION("CPU 1 never waited");
+		usleep(HALT_SPIN_MS * 1000);
+		if (shim_halts[1] != h0)
+			VIOLATION("a wait halted where it must spin");
+		break;
+	}
+	__mp_unlock(&L);
+	if (h_case == H_WINDOW)
+		shim_halt_hold = -1;
+	if (!halt_until(&h_got, HALT_WAKE)) {
+		VIOLATION("a kick was lost: the CPU stayed halted");
+		/* End the halt, so that the test can go on. */
+		h_rescue = 1;
+		while (!h_got) {
+			s = intr_disable();
+			shim_intr_raise(shim_cpu_thread(1));
+			intr_restore(s);
+			usleep(1000);
+			shim_tick();
+		}
+	}
+}
+
+static void
+halt_cpu(void *arg, int me)
+{
+	unsigned long s = 0;
+
+	(void)arg;
+	if (me == 0) {
+		halt_cpu0();
+		return;
+	}
+	while (!h_locked)
+		sched_yield();
+	switch (h_case) {
+	case H_INTROFF:
+		s = intr_disable();
+		break;
+	case H_DDB:
+		db_active = 1;
+		break;
+	case H_PANIC:
+		panicstr = "halt test";
+		break;
+	case H_COLD:
+		cold = 1;
+		break;
+	}
+	__mp_lock(&L);
+	if (!__mp_lock_held(&L, curcpu()))
+		VIOLATION("CPU 1 does not hold the lock it got");
+	if (h_case == H_NESTED && !h_rescue &&
+	    (!h_body_done || !h_body_held))
+		VIOLATION("the interrupt did not hold the lock first");
+	h_got = 1;
+	__mp_unlock(&L);
+	if (h_case == H_INTROFF)
+		intr_restore(s);
+	db_active = 0;
+	panicstr = NULL;
+	cold = 0;
+}
+#endif /* MPL_BE_HALT */
+
+static int
+t_halt(void)
+{
+#ifdef MPL_BE_HALT
+	struct __mp_lock_cpu_be *cb = &L.mpl_cpus[1].mplc_be;
+	unsigned int spin = mplock_guest_spin;
+	int guest = shim_guest;
+	u_int h, k;
+	double t0 = shim_now();
+
+	shim_guest = 1;
+	mplock_guest_spin = 1000;
+	shim_intr_init(halt_intr);
+	for (h_case = 0; h_case < H_NCASES; h_case++) {
+		__mp_lock_init(&L);
+		h_locked = h_got = h_rescue = 0;
+		h_body_in = h_body_held = h_body_done = 0;
+		shim_halt_hold = h_case == H_WINDOW ? 1 : -1;
+		h = cb->mcb_halts;
+		k = cb->mcb_kicks;
+		shim_start_cpus(2, halt_cpu, NULL);
+		shim_join_cpus();
+		if (h_case <= H_NESTED && cb->mcb_halts != h + 1)
+			VIOLATION("a halt the lock did not count");
+		if (cb->mcb_halts - h != cb->mcb_kicks - k)
+			VIOLATION("halts and kicks differ");
+		printf("%s/halt: %s: %u halt(s), %u kick(s)%s\n", mpl_be_name,
+		    h_names[h_case], cb->mcb_halts - h, cb->mcb_kicks - k,
+		    h_rescue ? ", woken by the test" : "");
+		if (violations)
+			break;
+	}
+	shim_halt_hold = -1;
+	shim_intr_init(NULL);
+	check_idle(2);
+	witness_balanced();
+	shim_guest = guest;
+	mplock_guest_spin = spin;
+	__mp_lock_init(&L);
+	return (report("halt", "%d cases in %.2f s, %lu violations",
+	    h_case < H_NCASES ? h_case + 1 : H_NCASES, shim_now() - t0,
+	    violations));
+#else
+	printf("%s/halt: SKIP (no guest mode: the M-lock's only)\n",
+	    mpl_be_name);
+	return (SKIP);
+#endif
+}
+
 /* Tests of the debug layer and the WITNESS checker. */
 #include "mplocktest_debug.c"
 
@@ -1408,6 +1657,7 @@ static const struct {
 	{ "lockorder",	t_lockorder },
 	{ "swap",	t_swap },
 	{ "torture",	t_torture },
+	{ "halt",	t_halt },
 #ifdef MPLOCK_DEBUG
 	{ "misuse",	t_misuse },
 	{ "report",	t_report },
@@ -1422,7 +1672,7 @@ usage(void)
 {
 	size_t i;
 
-	fprintf(stderr, "usage: mplocktest [-lq] [-t cpus] [-n count] "
+	fprintf(stderr, "usage: mplocktest [-glq] [-t cpus] [-n count] "
 	    "[-w seconds] test ...\ntests:");
 	for (i = 0; i < NTESTS; i++)
 		fprintf(stderr, " %s", tests[i].name);
@@ -1442,8 +1692,15 @@ main(int argc, char *argv[])
 	ncpus = shim_ncpu_online();
 	if (ncpus < 2)
 		ncpus = 2;
-	while ((ch = getopt(argc, argv, "ln:qt:w:")) != -1) {
+	while ((ch = getopt(argc, argv, "gln:qt:w:")) != -1) {
 		switch (ch) {
+		case 'g':
+			/* The M-lock's guest mode on, as under a hypervisor. */
+			shim_guest = 1;
+#ifdef MPL_BE_HALT
+			mplock_guest_spin = 2000;
+#endif
+			break;
 		case 'l':
 			for (i = 0; i < NTESTS; i++)
 				printf("%s\n", tests[i].name);

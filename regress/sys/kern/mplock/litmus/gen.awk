@@ -596,6 +596,7 @@ BEGIN {
 # pattern NAME: starts a block; the block ends at the next pattern.
 $1 == "pattern" { inpat = ($2 == PAT); if (inpat) found = 1; next }
 !inpat || /^[ \t]*(#|$)/ { next }
+$1 == "archs" { next }
 $1 == "doc" { $1 = ""; doc = doc (doc == "" ? "" : " ") substr($0, 2); next }
 $1 == "code" { $1 = ""; code_of = code_of (code_of == "" ? "" : "; ") \
     substr($0, 2); next }
