@@ -43,10 +43,14 @@
 # gets "option MPLOCK_TORTURE" and the run must show its summary line.
 #
 # The last line printed is the verdict:
-#	kernel: NAME: PASS|FAIL|PANIC|HANG: details
+#	kernel: NAME: PASS|FAIL|PANIC|HANG|CRASH: details
+#	kernel.sh: NAME: qemu crashed (signal N): booting again ...
+# before it when qemu itself died of a signal before the power-off (not
+# a verdict on the kernel: the boot is run once more, and counted).
 # Exit status: 0 PASS; 1 FAIL (a pass criterion not met); 3 PANIC (the
-# kernel stopped in ddb); 4 HANG (the watchdog's limit); 2 build or
-# usage error; 77 a needed tool or the snapshot is missing.
+# kernel stopped in ddb); 4 HANG (the watchdog's limit); 5 CRASH (qemu
+# crashed twice); 2 build or usage error; 77 a needed tool or the
+# snapshot is missing.
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
@@ -158,8 +162,24 @@ series_steps() {
 }
 
 # kboot: boot what RUN/tftp holds and judge it (exit status as above).
+# A qemu that crashed (boot.sh's CRASH) judged nothing: the kernel is
+# booted once more, the first console kept as RUN/serial-crash.log, the
+# crash said and counted (RUN/result: qemu_crashes=1).  A second crash
+# is the verdict.
 kboot() {
 	EXPECT_TORTURE=$torture NCPU=$NCPU sh "$KT/boot.sh" "$RUN" "$name"
+	_kr=$?
+	[ "$_kr" -eq 5 ] || return "$_kr"
+	_ks=$(sed -n 's/^qemu_exit=//p' "$RUN/result")
+	_ks=$((_ks - 128))
+	cp "$RUN/serial.log" "$RUN/serial-crash.log" 2>/dev/null
+	echo "kernel.sh: $name: qemu crashed (signal $_ks): booting again" \
+	    "(once; first console: $RUN/serial-crash.log)"
+	KERNEL_BOOT_NOTE="booted again after qemu crashed (signal $_ks)" \
+	    EXPECT_TORTURE=$torture NCPU=$NCPU sh "$KT/boot.sh" "$RUN" "$name"
+	_kr=$?
+	echo "qemu_crashes=$((1 + (_kr == 5)))" >>"$RUN/result"
+	return "$_kr"
 }
 
 # -r: the kernel, init and ramdisk of an earlier build, booted again.

@@ -221,7 +221,7 @@ if [ -z "$logsonly" ]; then
 				    tail -n 1
 			} >"$log"
 			[ "$_rc" -eq 0 ] || [ "$_rc" -eq 1 ] ||
-			    [ "$_rc" -eq 3 ] || [ "$_rc" -eq 4 ] ||
+			    [ "$_rc" -eq 3 ] || [ "$_rc" -eq 4 ] || [ "$_rc" -eq 5 ] ||
 			    echo "kernel: kbench-$b: ERROR: kernel.sh exit" \
 			    "$_rc" >>"$log"
 			tail -n 1 "$log" | sed 's/^/kernelbench: /' >&2

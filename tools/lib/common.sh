@@ -47,8 +47,24 @@ results_header() {
 	[ -n "$_rm" ] || _rm=$(sysctl -n hw.model 2>/dev/null)
 	echo "# machine: $(uname -srm), $(ncpu_online) CPUs, ${_rm:-unknown CPU}"
 	echo "# command: $1"
-	echo "# source: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null ||
-	    echo unknown)"
+	echo "# source: $(source_id)"
+}
+
+# source_id: this checkout's commit, and whether the tree differed from
+# it (changed or new files, those git ignores apart): a figure measured
+# with uncommitted code must not pass for the commit's.
+source_id() {
+	_sc=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null) || {
+		echo unknown
+		return
+	}
+	_sn=$(git -C "$ROOT" status --porcelain 2>/dev/null | grep -c .)
+	if [ "$_sn" -gt 0 ]; then
+		[ "$_sn" -eq 1 ] && _sf=file || _sf=files
+		echo "$_sc with uncommitted changes ($_sn $_sf)"
+	else
+		echo "$_sc"
+	fi
 }
 
 upper() {

@@ -44,7 +44,7 @@ k_boot() {
 	shift
 	_t_exec "kernel/$_kn" "$KERNEL_RUN_LIMIT" sh "$ROOT/tools/kernel.sh" \
 	    -n "$_kn" "$@"
-	_v=$(k_verdict "$_log")
+	_v=$(k_crashes "$_kn")$(k_verdict "$_log")
 	case $_rc in
 	0)	t_pass "$_name" "${_dt}s; $_v" ;;
 	77)	t_skip "$_name" "$(tail -n 1 "$_log")" ;;
@@ -52,6 +52,14 @@ k_boot() {
 	*)	t_fail "$_name" "${_v:-exit $_rc}" "$_log" ;;
 	esac
 	k_figures "$_kn" "$_rc"
+}
+
+# k_crashes NAME: the qemu crashes of run NAME (kernel.sh boots again
+# after one), said in front of its verdict.
+k_crashes() {
+	_c=$(sed -n 's/^qemu_crashes=//p' "$OBJ/kernel/run/$1/result" \
+	    2>/dev/null)
+	[ -z "$_c" ] || echo "qemu crashed $_c time(s), booted again; "
 }
 
 # k_mutant NAME MUTANT[:torture] ARGS...: a seeded bug the booted kernel
@@ -66,7 +74,7 @@ k_mutant() {
 	    "$ROOT/tools/kernel.sh" -r -n "$_kn"
 	_t_exec "kernel/$_kn" "$KERNEL_RUN_LIMIT" sh "$ROOT/tools/kernel.sh" \
 	    -n "$_kn" -m "$_km" "$@"
-	_v=$(k_verdict "$_log")
+	_v=$(k_crashes "$_kn")$(k_verdict "$_log")
 	case $_rc in
 	0)	if [ -n "$_kt" ]; then
 			t_skip "$_name" "not caught by the userland load\
@@ -77,6 +85,7 @@ k_mutant() {
 	1)	t_pass "$_name" "caught (torture/load failed): $_v" ;;
 	3)	t_pass "$_name" "caught (panic, ddb): $_v" ;;
 	4)	t_pass "$_name" "caught (hang; registers recorded): $_v" ;;
+	5)	t_fail "$_name" "not a verdict, so not caught: $_v" "$_log" ;;
 	77)	t_skip "$_name" "$(tail -n 1 "$_log")" ;;
 	124)	t_pass "$_name" "caught: no verdict after ${_secs}s" ;;
 	*)	t_fail "$_name" "exit $_rc, not a boot verdict: $_v" "$_log" ;;
@@ -88,11 +97,12 @@ k_mutant() {
 k_figures() {
 	_r=$OBJ/kernel/run/$1/result
 	[ -f "$_r" ] || return 0
-	printf '%s\t%s\tboot_s=%s\tload_ms=%s\tbuild_ms=%s\t%s\n' "$1" \
-	    "$(sed -n 's/^status=//p' "$_r")" \
+	printf '%s\t%s\tboot_s=%s\tload_ms=%s\tbuild_ms=%s\tqemu_crashes=%s\t%s\n' \
+	    "$1" "$(sed -n 's/^status=//p' "$_r")" \
 	    "$(sed -n 's/^boot_s=//p' "$_r")" \
 	    "$(sed -n 's/^load_ms=//p' "$_r")" \
 	    "$(sed -n 's/^build_ms=//p' "$_r")" \
+	    "$(sed -n 's/^qemu_crashes=//p' "$_r" | grep . || echo 0)" \
 	    "$(sed -n 's/^torture=//p' "$_r")" >>"$FIG"
 }
 
@@ -154,13 +164,13 @@ k_config8() {
 	    grep -q . "$OBJ/kernel/config8.out"
 }
 
-k_judge() {	# NAME STATUS EXPECT_TORTURE MODE SED-SCRIPT [ERE]
-	_w=$OBJ/kernel/judge/$1
-	rm -rf "$_w" && mkdir -p "$_w/bin" || return 1
-	cp "$ROOT/tools/kernel/fake-qemu.sh" "$_w/bin/qemu-system-x86_64"
-	chmod +x "$_w/bin/qemu-system-x86_64"
-	: >"$_w/bsd.nm"
-	sed "$5" >"$_w/console" <<'EOF'
+# k_fake DIR SED-SCRIPT: the stand-in qemu in DIR/bin, and in
+# DIR/console a good run's console edited by SED-SCRIPT.
+k_fake() {
+	mkdir -p "$1/bin" || return 1
+	cp "$ROOT/tools/kernel/fake-qemu.sh" "$1/bin/qemu-system-x86_64" &&
+	    chmod +x "$1/bin/qemu-system-x86_64" || return 1
+	sed "$2" >"$1/console" <<'EOF'
 cpu0 at mainbus0: apid 0 (boot processor)
 cpu1 at mainbus0: apid 1 (application processor)
 cpu2 at mainbus0: apid 2 (application processor)
@@ -173,6 +183,12 @@ mplock_build: 4 jobs x 48 execs of mplock_worker (8 files each): ok 48 errors 0 
 mplock_init: torture reported
 mplock_init: powering off
 EOF
+}
+
+k_judge() {	# NAME STATUS EXPECT_TORTURE MODE SED-SCRIPT [ERE]
+	_w=$OBJ/kernel/judge/$1
+	rm -rf "$_w" && k_fake "$_w" "$5" || return 1
+	: >"$_w/bsd.nm"
 	PATH=$_w/bin:$PATH KERNEL_FAKE_CONSOLE=$_w/console \
 	    KERNEL_FAKE_MODE=$4 EXPECT_TORTURE=$3 KERNEL_TIMEOUT=8 NCPU=4 \
 	    timeout 120 sh "$ROOT/tools/kernel/boot.sh" "$_w" "$1" \
@@ -212,9 +228,62 @@ k_judges() {
 	    'exited before the power-off \(qemu: qemu-system-x86_64: stand-in aborted\)'
 	k_judge triple-fault FAIL 1 triple '/^root on/,$d' \
 	    'exited on a triple fault \(CPU state: .*qemu-reset\.log\)'
+	# qemu itself killed by a signal: no verdict on the kernel before
+	# the power-off, the usual one after it.
+	k_judge qemu-crash CRASH 1 signal '' \
+	    'qemu crashed \(signal 11\) after [0-9]+s, not a verdict on the kernel; last console line: mplock_torture: '
+	k_judge qemu-crash-after-poweroff PASS 1 signal-late ''
+}
+
+# k_retry NAME MODE EXIT STATUS CRASHES: kernel.sh -r of a stand-in
+# kernel with the stand-in qemu in MODE: a qemu crash boots once more
+# and is counted; the exit, the verdict and the count are checked.
+k_retry() {
+	_rn=judge-retry-$1
+	_rr=$OBJ/kernel/run/$_rn
+	rm -rf "$_rr" && mkdir -p "$_rr/tftp" &&
+	    k_fake "$_rr" '/^mplock_torture/d;/torture reported/d' || return 1
+	: >"$_rr/tftp/bsd"
+	: >"$_rr/bsd.nm"
+	echo "torture=" >"$_rr/tftp/kernel.conf"
+	PATH=$_rr/bin:$PATH KERNEL_FAKE_CONSOLE=$_rr/console \
+	    KERNEL_FAKE_MODE=$2 KERNEL_TIMEOUT=8 KERNEL_NCPU=4 \
+	    timeout 120 sh "$ROOT/tools/kernel.sh" -r -n "$_rn" >"$_rr/out" 2>&1
+	_rc=$?
+	[ "$_rc" -ne 77 ] || { cat "$_rr/out"; return 77; }
+	_st=$(sed -n 's/^kernel: [^:]*: \([A-Z]*\):.*/\1/p' "$_rr/out" |
+	    tail -n 1)
+	_nc=$(sed -n 's/^qemu_crashes=//p' "$_rr/result")
+	[ "$_rc" -eq "$3" ] && [ "$_st" = "$4" ] && [ "${_nc:-0}" = "$5" ] || {
+		echo "exit $_rc, verdict $_st, $_nc crashes; not $3, $4, $5"
+		cat "$_rr/out"
+		return 1
+	}
+	[ "$5" -eq 0 ] && return 0
+	grep -q "^kernel.sh: $_rn: qemu crashed (signal 11): booting again" \
+	    "$_rr/out" && [ -f "$_rr/serial-crash.log" ] || {
+		echo "the crash not said, or its console not kept"
+		return 1
+	}
+	[ "$4" != PASS ] || tail -n 1 "$_rr/out" |
+	    grep -q '(booted again after qemu crashed (signal 11))$'
 }
 
 k_judges
+for _kr in "qemu-crash-boots-again once signal-once 0 PASS 1" \
+    "qemu-crash-twice twice signal 5 CRASH 2" "qemu-no-crash none off 0 PASS 0"
+do
+	set -- $_kr
+	_krn=kernel/$1
+	shift
+	k_retry "$@" >"$(_t_log "$_krn")" 2>&1
+	case $? in
+	0)	t_pass "$_krn" ;;
+	77)	t_skip "$_krn" "$(tail -n 1 "$(_t_log "$_krn")")" ;;
+	*)	t_fail "$_krn" "kernel.sh -r with a stand-in qemu" \
+		    "$(_t_log "$_krn")" ;;
+	esac
+done
 
 # k_series: boots of the series' steps (kernel.sh -s), found by name in
 # a series written here: 1 (the M-lock in kern_lock.c), the last step
