@@ -9,6 +9,11 @@ REGRESS=$ROOT/regress/sys/kern/mplock
 BACKENDS=$(sed -n 's/^BACKENDS=[[:space:]]*//p' "$REGRESS/Makefile.backends")
 DEFAULT_BACKEND=$(sed -n 's/^DEFAULT_BACKEND=[[:space:]]*//p' \
     "$REGRESS/Makefile.backends")
+# Backends built only for measurement (make kernel-bench), never part
+# of the patch: tools/kernel/NAME/kern_mplock_NAME.h each.
+MEASURE_BACKENDS=$(cd "$ROOT/tools/kernel" 2>/dev/null &&
+    ls -d */kern_mplock_*.h 2>/dev/null | sed 's|/.*||' | tr '\n' ' ' |
+    sed 's/ $//')
 # The stress tests, run again from a build without WITNESS and
 # MP_LOCKDEBUG.
 STRESS_TESTS="mutex fifo recurse intr multi torture"
