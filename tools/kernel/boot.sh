@@ -250,7 +250,9 @@ ncpus=$(grep -cE '^cpu[0-9]+ at mainbus0' console.txt)
 [ "$ncpus" -eq "$NCPU" ] || fail "$ncpus CPUs attached, not $NCPU"
 bad=$(first 'panic|Stopped at|ddb\{|lock order reversal|witness:|uvm_fault|page fault|protection fault|spun out|__mp_lock|__mp_unlock')
 [ -z "$bad" ] || fail "console: $bad"
-tort=$(grep -m1 '^mplock_torture: ' console.txt)
+# The torture's summary ("mplock_torture: BACKEND N cpus ..."), not the
+# line that names its first violation, which comes before it.
+tort=$(grep -m1 -E '^mplock_torture: [a-z]+ [0-9]+ cpus ' console.txt)
 if [ -n "${EXPECT_TORTURE:-}" ]; then
 	if [ -z "$tort" ]; then
 		fail "no mplock_torture line"
