@@ -6,7 +6,9 @@
 # MP_LOCKDEBUG and MPLOCK_DEBUG) and then, when the suite has used less
 # than KERNEL_TEST_BUDGET seconds (default 600), one seeded bug
 # (hand-off-without-wait).  make kernel-test (KERNEL_MATRIX=1) boots
-# every backend, the debug build, both seeded bugs below, and the tree
+# every backend, the stock kernel and the backends built for
+# measurement only (make kernel-bench's peers), the debug build, both
+# seeded bugs below, and the tree
 # as "mplock-patch series" leaves it after the M-lock's step and after
 # the last step that keeps it in kern_lock.c, after the backends' step
 # (each backend) and after the torture's (kernel.sh -s; the torture is
@@ -210,6 +212,11 @@ k_judges() {
 	k_judge good-no-torture PASS '' off '/^mplock_torture/d;/torture reported/d'
 	k_judge violations FAIL 1 off 's/violations=0 \(.*\) PASS/violations=1 \1 FAIL/'
 	k_judge cpu-idle FAIL 1 off 's|acq 1201/1180|acq 1201/0|'
+	# The summary is read, not the first-violation line before it.
+	k_judge first-violation FAIL 1 off 's|^mplock_torture: mlock 4 cpus 5s acq 1201/1180|mplock_torture: first violation: a CPU never took the lock (cpu1)\nmplock_torture: mlock 4 cpus 5s acq 1201/0|; s/violations=0 \(.*\) PASS/violations=1 \1 FAIL/' \
+	    'torture: violations: mplock_torture: mlock 4 cpus .*; torture: not every CPU took part \(1201/0/1222/1190\)$'
+	# A late CPU's line after the summary changes nothing.
+	k_judge late-cpu PASS 1 off 's|^mplock_init: torture reported|mplock_torture: cpu1 began 6009 ms after the start, after the test.s end: it did not run in time\n&|'
 	k_judge three-counts FAIL 1 off 's|acq 1201/1180/1222/1190|acq 1201/1180/1222|'
 	k_judge no-torture-line FAIL 1 off '/^mplock_torture/d'
 	k_judge init-no-summary FAIL 1 off 's/torture reported/no torture summary FAIL/'
@@ -329,6 +336,13 @@ else
 	elif [ -n "${KERNEL_MATRIX:-}" ]; then
 		k_boot "$DEFAULT_BACKEND-debug" -d
 		for be in $BACKENDS; do
+			k_boot "$be" -b "$be"
+		done
+		# kernel-bench's other peers: the stock kernel (the same
+		# load, no torture) and the backends built for measurement
+		# only, through the torture.
+		k_boot stock -S
+		for be in $MEASURE_BACKENDS; do
 			k_boot "$be" -b "$be"
 		done
 		for m in $KERNEL_MUTANTS; do
