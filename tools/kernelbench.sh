@@ -645,25 +645,78 @@ table=$out/table.txt
 	done
 } >"$table"
 
+# sums KEY...: for each peer and CPU count, in the tables' order, whose
+# passed boots have KEY=a/b/... (every KEY): "PEER CPUS BOOTS", the sums
+# of the values of each KEY in turn over those boots, and the mean of
+# their build figure.  Every table below is made from it.
+sums() {
+	awk -v smps="$smps" -v bes="$names" -v keys="$*" '
+	$4 == "PASS" {
+		nk = split(keys, K, " ")
+		line = ""
+		for (j = 1; j <= nk; j++) {
+			v = ""
+			for (i = 5; i <= NF; i++)
+				if (index($i, K[j] "=") == 1)
+					v = substr($i, length(K[j]) + 2)
+			if (v == "")
+				next
+			line = line (line == "" ? "" : "/") v
+		}
+		k = $2 " " $3
+		c = split(line, x, "/")
+		n[k]++
+		w[k] = c
+		for (h = 1; h <= c; h++)
+			V[k, h] += x[h]
+		for (i = 5; i <= NF; i++)
+			if ($i ~ /^build=/)
+				B[k] += substr($i, 7)
+	}
+	END {
+		ns = split(smps, S, " ")
+		nb = split(bes, P, " ")
+		for (i = 1; i <= ns; i++)
+			for (j = 1; j <= nb; j++) {
+				k = P[j] " " S[i]
+				if (!(k in n))
+					continue
+				printf "%s %d", k, n[k]
+				for (h = 1; h <= w[k]; h++)
+					printf " %s", V[k, h]
+				printf " %.0f\n", B[k] / n[k]
+			}
+	}' "$out/boots.txt"
+}
+
+# shares TITLE NAMES: sums' rows as shares of their total, a column for
+# each name of NAMES (a/b/...), under TITLE.
+shares() {
+	awk -v title="$1" -v cols="$2" '
+	BEGIN {
+		nc = split(cols, C, "/")
+		print title
+		printf "%-10s %4s %5s %10s", "peer", "cpus", "boots", "total"
+		for (h = 1; h <= nc; h++)
+			printf " %6s", C[h]
+		printf "\n"
+	}
+	{
+		t = 0
+		for (h = 1; h <= nc; h++)
+			t += $(3 + h)
+		printf "%-10s %4s %5d %10d", $1, $2, $3, t
+		for (h = 1; h <= nc; h++)
+			printf " %5.1f%%", t ? 100 * $(3 + h) / t : 0
+		printf "\n"
+	}'
+}
+
 # --- Where the waiting went: the torture's turn waits by length,
 # summed over each peer's passed boots at each CPU count (a boot whose
 # console has no histogram line is left out of this table).
-awk -v smps="$smps" -v bes="$names" '
-$4 == "PASS" {
-	k = $2 " " $3
-	for (i = 5; i <= NF; i++) {
-		if ($i ~ /^turns=/ &&
-		    split(substr($i, 7), t, "/") == 8 &&
-		    split(substr($(i + 1), 8), m, "/") == 8) {
-			n[k]++
-			for (h = 1; h <= 8; h++) {
-				T[k, h] += t[h]
-				M[k, h] += m[h]
-			}
-		}
-	}
-}
-END {
+sums turns waitms | awk '
+BEGIN {
 	print "Turn waits by length, the torture\047s histogram summed over the"
 	print "passed boots: the share of the turns in each decade of wait, the"
 	print "time spent waiting, and the share of that time in waits of 1 ms"
@@ -673,75 +726,28 @@ END {
 	for (h = 1; h <= 8; h++)
 		printf " %6s", hn[h]
 	printf " %9s %6s\n", "wait ms", ">=1ms"
-	ns = split(smps, S, " ")
-	nb = split(bes, B, " ")
-	for (i = 1; i <= ns; i++)
-		for (j = 1; j <= nb; j++) {
-			k = B[j] " " S[i]
-			if (!(k in n))
-				continue
-			tt = mm = ml = 0
-			for (h = 1; h <= 8; h++) {
-				tt += T[k, h]
-				mm += M[k, h]
-				if (h >= 5)
-					ml += M[k, h]
-			}
-			printf "%-10s %4s %5d %10d", B[j], S[i], n[k], tt
-			for (h = 1; h <= 8; h++)
-				printf " %5.1f%%", tt ? 100 * T[k, h] / tt : 0
-			printf " %9d %5.1f%%\n", mm, mm ? 100 * ml / mm : 0
-		}
-}' "$out/boots.txt" >"$out/waits.txt"
-grep -q '%' "$out/waits.txt" || : >"$out/waits.txt"
-
-# sumshares KEY TITLE NAMES: a table of the shares of the slash-separated
-# counts KEY=a/b/... summed over each peer's passed boots at each CPU
-# count, one column per name of NAMES (a/b/...).
-sumshares() {
-	awk -v smps="$smps" -v bes="$names" -v key="$1" -v title="$2" \
-	    -v cols="$3" '
-	$4 == "PASS" {
-		for (i = 5; i <= NF; i++)
-			if (index($i, key "=") == 1) {
-				c = split(substr($i, length(key) + 2), v, "/")
-				k = $2 " " $3
-				n[k]++
-				for (h = 1; h <= c; h++)
-					V[k, h] += v[h]
-			}
-	}
-	END {
-		nc = split(cols, C, "/")
-		print title
-		printf "%-10s %4s %5s %10s", "peer", "cpus", "boots", "total"
-		for (h = 1; h <= nc; h++)
-			printf " %6s", C[h]
-		printf "\n"
-		ns = split(smps, S, " ")
-		nb = split(bes, B, " ")
-		for (i = 1; i <= ns; i++)
-			for (j = 1; j <= nb; j++) {
-				k = B[j] " " S[i]
-				if (!(k in n))
-					continue
-				t = 0
-				for (h = 1; h <= nc; h++)
-					t += V[k, h]
-				printf "%-10s %4s %5d %10d", B[j], S[i], n[k], t
-				for (h = 1; h <= nc; h++)
-					printf " %5.1f%%", t ? 100 * V[k, h] / t : 0
-				printf "\n"
-			}
-	}' "$out/boots.txt"
 }
+NF == 20 {
+	tt = mm = ml = 0
+	for (h = 1; h <= 8; h++) {
+		tt += $(3 + h)
+		mm += $(11 + h)
+		if (h >= 5)
+			ml += $(11 + h)
+	}
+	printf "%-10s %4s %5d %10d", $1, $2, $3, tt
+	for (h = 1; h <= 8; h++)
+		printf " %5.1f%%", tt ? 100 * $(3 + h) / tt : 0
+	printf " %9d %5.1f%%\n", mm, mm ? 100 * ml / mm : 0
+}' >"$out/waits.txt"
+grep -q '%' "$out/waits.txt" || : >"$out/waits.txt"
 
 # --- Where the vCPUs' time went during the measured rounds: stock's
 # cp_time, every CPU (spin: the kernel lock, mutexes and rwlocks).
-sumshares cptime "Where the vCPUs' time went in the measured rounds of the\
- build-like load: kern.cp_time2 summed over the CPUs and the passed boots,\
- statclock periods (the wall time of each vCPU; spin is every lock's\
- spinning)." user/nice/sys/spin/intr/idle >"$out/cptime.txt"
+sums cptime | shares "Where the vCPUs' time went in the measured rounds of\
+ the build-like load: kern.cp_time2 summed over the CPUs and the passed\
+ boots, statclock periods (the wall time of each vCPU; spin is every\
+ lock's spinning)." user/nice/sys/spin/intr/idle >"$out/cptime.txt"
 grep -q '%' "$out/cptime.txt" || : >"$out/cptime.txt"
 
 # --- With -i: the breakdown, and the bound it puts on a kernel lock.
@@ -750,29 +756,18 @@ if grep -q ' samples=' "$out/boots.txt"; then
 	bnames=$(sed -n 's/^#define MPLB_NAMES[^"]*"\(.*\)"/\1/p' \
 	    "$ROOT/tools/kernel/mplb.h")
 	{
-		sumshares samples "The breakdown (tools/kernel.sh -i), statclock\
- interrupts taken in each state (a vCPU takes them only while the host\
- runs it: a sample of where the host's CPU time went), summed over the\
- CPUs and the passed boots." "$bnames"
+		sums samples | shares "The breakdown (tools/kernel.sh -i),\
+ statclock interrupts taken in each state (a vCPU takes them only while\
+ the host runs it: a sample of where the host's CPU time went), summed\
+ over the CPUs and the passed boots." "$bnames"
 		echo
-		sumshares ticks "The same in statclock periods (the wall time\
- of each vCPU, as cp_time counts)." "$bnames"
+		sums ticks | shares "The same in statclock periods (the wall\
+ time of each vCPU, as cp_time counts)." "$bnames"
 		echo
-		awk -v smps="$smps" -v bes="$names" '
-		$4 == "PASS" {
-			for (i = 5; i <= NF; i++) {
-				if ($i ~ /^samples=/) {
-					split(substr($i, 9), v, "/")
-					k = $2 " " $3
-					for (h = 1; h <= 10; h++)
-						V[k, h] += v[h]
-					n[k]++
-				}
-				if ($i ~ /^build=/)
-					B[$2 " " $3] += substr($i, 7)
-			}
-		}
-		END {
+		# The columns of samples: user sys intr idle klock sched
+		# mutex rwlock tlb spin (MPLB_NAMES), then the build's mean.
+		sums samples | awk '
+		BEGIN {
 			print "The bound: k is the kernel lock\047s share of the" \
 			    " samples of busy vCPUs (all but idle); with a"
 			print "kernel lock that costs nothing to wait for, and" \
@@ -784,31 +779,21 @@ if grep -q ' samples=' "$out/boots.txt"; then
 			printf "%-10s %4s %5s %7s %7s %7s %10s %10s %8s\n", \
 			    "peer", "cpus", "boots", "busy", "k", "other", \
 			    "build ms", "floor ms", "speed-up"
-			ns = split(smps, S, " ")
-			nb = split(bes, Bn, " ")
-			for (i = 1; i <= ns; i++)
-				for (j = 1; j <= nb; j++) {
-					k = Bn[j] " " S[i]
-					if (!(k in n))
-						continue
-					t = busy = 0
-					for (h = 1; h <= 10; h++) {
-						t += V[k, h]
-						if (h != 4)
-							busy += V[k, h]
-					}
-					kl = busy ? V[k, 5] / busy : 0
-					ot = busy ? (V[k, 6] + V[k, 7] + V[k, 8] + \
-					    V[k, 9] + V[k, 10]) / busy : 0
-					m = B[k] / n[k]
-					printf "%-10s %4s %5d %6.1f%% %6.1f%%" \
-					    " %6.1f%% %10.0f %10.0f %8s\n", Bn[j], \
-					    S[i], n[k], t ? 100 * busy / t : 0, \
-					    100 * kl, 100 * ot, m, m * (1 - kl), \
-					    kl < 1 ? sprintf("%.2fx", \
-					    1 / (1 - kl)) : "-"
-				}
-		}' "$out/boots.txt"
+		}
+		NF == 14 {
+			t = busy = 0
+			for (h = 4; h <= 13; h++) {
+				t += $h
+				if (h != 7)
+					busy += $h
+			}
+			kl = busy ? $8 / busy : 0
+			ot = busy ? ($9 + $10 + $11 + $12 + $13) / busy : 0
+			printf "%-10s %4s %5d %6.1f%% %6.1f%% %6.1f%% %10.0f" \
+			    " %10.0f %8s\n", $1, $2, $3, t ? 100 * busy / t : 0,
+			    100 * kl, 100 * ot, $14, $14 * (1 - kl),
+			    kl < 1 ? sprintf("%.2fx", 1 / (1 - kl)) : "-"
+		}'
 	} >"$out/breakdown.txt"
 fi
 
