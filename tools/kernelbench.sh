@@ -271,8 +271,9 @@ failed() {
 # far (/proc/stat), or nothing where there is none.  others SECS: the
 # CPUs other processes use, over SECS seconds in which we run nothing
 # (the 1-minute load average where there is no /proc/stat).  kidcpu:
-# the CPU seconds of our waited-for children so far (the shell's
-# "times"; run in this shell, not a subshell, which has no children).
+# the CPU seconds of our waited-for children so far, in kc (the shell's
+# "times", run in this shell: in a subshell, as $(kidcpu) would be, it
+# sees no children).
 cpustat() {
 	awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, \
 	    $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat 2>/dev/null
@@ -292,7 +293,7 @@ others() {
 }
 kidcpu() {
 	times >"$out/.times"
-	awk 'NR == 2 {
+	kc=$(awk 'NR == 2 {
 		s = 0
 		for (i = 1; i <= 2; i++) {
 			v = $i
@@ -301,7 +302,7 @@ kidcpu() {
 			s += substr(v, 1, m - 1) * 60 + substr(v, m + 1)
 		}
 		printf "%.2f\n", s
-	}' "$out/.times"
+	}' "$out/.times")
 }
 HZ=$(getconf CLK_TCK 2>/dev/null || echo 100)
 KSH=${KBENCH_KERNEL_SH:-$ROOT/tools/kernel.sh}
@@ -384,11 +385,13 @@ if [ -z "$logsonly" ]; then
 				    "(-L $limit, -W $maxwait)"
 				continue
 			fi
-			c0=$(cpustat) k0=$(kidcpu) b0=$(date +%s)
+			kidcpu
+			c0=$(cpustat) k0=$kc b0=$(date +%s)
 			KERNEL_NCPU=$s sh "$KSH" -r \
 			    -n "kbench-$n" >"$out/logs/r$r-$n-smp$s.out" 2>&1
 			_rc=$?
-			c1=$(cpustat) k1=$(kidcpu) b1=$(date +%s)
+			kidcpu
+			c1=$(cpustat) k1=$kc b1=$(date +%s)
 			# The console of this boot (boot.sh starts a new
 			# serial.log each time), kernel.sh's word of qemu
 			# crashes, the verdict, the host's load.
@@ -405,13 +408,18 @@ if [ -z "$logsonly" ]; then
 				    [ "$_rc" -eq 3 ] || [ "$_rc" -eq 4 ] ||
 				    [ "$_rc" -eq 5 ] || echo "kernel:" \
 				    "kbench-$n: ERROR: kernel.sh exit $_rc"
+				# The boot's length from /proc/stat's total
+				# (every CPU's jiffies), else from date.
 				awk -v hz="$HZ" -v ob="$ob" -v w="$waited" \
 				    -v c0="$c0" -v c1="$c1" -v k0="$k0" \
-				    -v k1="$k1" -v s="$((b1 - b0))" 'BEGIN {
-					q = s > 0 ? (k1 - k0) / s : 0
+				    -v k1="$k1" -v s="$((b1 - b0))" \
+				    -v n="$(ncpu_online)" 'BEGIN {
 					split(c0, a, " ")
 					split(c1, b, " ")
 					o = "-"
+					if (c0 != "" && c1 != "" && b[2] > a[2])
+						s = (b[2] - a[2]) / hz / n
+					q = s > 0 ? (k1 - k0) / s : 0
 					if (s > 0 && c0 != "" && c1 != "") {
 						o = (b[1] - a[1]) / hz / s - q
 						o = sprintf("%.2f", o < 0 ? 0 : o)
@@ -419,7 +427,7 @@ if [ -z "$logsonly" ]; then
 					printf "kernelbench: host: others %s" \
 					    " CPUs before (waited %ds), %s" \
 					    " during; qemu %.2f CPUs; %d s\n", \
-					    ob, w, o, q, s }'
+					    ob, w, o, q, s + 0.5 }'
 			} >"$log"
 			grep '^kernel: ' "$log" | tail -n 1 |
 			    sed 's/^/kernelbench: /' >&2
