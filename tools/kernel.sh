@@ -16,7 +16,7 @@
 #			(tools/kernel/instrument.sh on the scratch tree):
 #			init then prints it for its build-like load
 #	-o option	one more kernel option, NAME or NAME=VALUE (say
-#			MPLOCK_GUEST=1), as an "option" line in the config;
+#			MPLOCK_NOGUEST), as an "option" line in the config;
 #			may be repeated
 #	-S		the stock kernel: the tree unpatched (no torture),
 #			with the same qemu config less our options
