@@ -21,7 +21,9 @@
  * boot when every CPU is up (mplock_torture(9)).
  *
  * One kernel thread per running CPU, pegged to it, takes and releases
- * kernel_lock for MPLOCK_TORTURE_SECS seconds:
+ * kernel_lock for MPLOCK_TORTURE_SECS seconds, and at least once however
+ * late it starts (a vCPU the host does not run may start after the
+ * others are done; a CPU the lock starves keeps the test from ending):
  *  - recursion 1 to 3 levels deep, the inner levels checked to keep
  *    the lock;
  *  - __mp_release_all() and __mp_acquire_count() around a sleep (at
@@ -103,6 +105,7 @@ struct mplt_cpu {
 	u_long			 mc_waitn[MPLT_NHIST];	/* turn waits */
 	uint64_t		 mc_waitns[MPLT_NHIST];	/* ... their ns */
 	uint64_t		 mc_slept;	/* last sleep, ns */
+	uint64_t		 mc_began;	/* first turn, ns after start */
 	volatile u_int		 mc_state;	/* MPLT_*, for the timeout */
 	u_int			 mc_seed;
 #ifdef MPLT_DEBUG
@@ -141,12 +144,18 @@ void	mplt_worker(void *);
 void	mplt_tick(void *);
 
 static void
-mplt_violation(const char *what)
+mplt_violation_on(const char *what, int cpu)
 {
 	if (atomic_inc_int_nv(&mplt_nviol) == 1) {
 		mplt_first = what;
-		mplt_first_cpu = CPU_INFO_UNIT(curcpu());
+		mplt_first_cpu = cpu;
 	}
+}
+
+static void
+mplt_violation(const char *what)
+{
+	mplt_violation_on(what, CPU_INFO_UNIT(curcpu()));
 }
 
 static u_int
@@ -278,8 +287,9 @@ mplt_worker(void *arg)
 	    kernel_lock.mpl_cpus[me].mplc_dbg.mdc_stats.mds_acquire;
 #endif
 	end = mplt_start + MSEC_TO_NSEC(mplock_torture_msecs);
+	mc->mc_began = nsecuptime() - mplt_start;
 
-	while (nsecuptime() < end) {
+	do {
 		r = mplt_rand(&mc->mc_seed);
 		d = 1 + r % 3;
 
@@ -339,7 +349,7 @@ mplt_worker(void *arg)
 		if (__mp_lock_held(&kernel_lock, self))
 			mplt_violation("held after the last unlock");
 		sched_pause(yield);
-	}
+	} while (nsecuptime() < end);
 
 #ifdef MPLT_DEBUG
 	/* The debug layer counted at least our calls on this CPU. */
@@ -430,8 +440,8 @@ mplt_report(int nrun, uint64_t ns)
 {
 	struct mplt_cpu *mc;
 	u_long acq = 0, incs = 0, turns = 0, waitn[MPLT_NHIST];
-	uint64_t waitmax = 0, waitns[MPLT_NHIST];
-	int h, i, u;
+	uint64_t waitmax = 0, waitns[MPLT_NHIST], late = 0;
+	int h, i, u, lateu = -1;
 
 	for (h = 0; h < MPLT_NHIST; h++) {
 		waitn[h] = 0;
@@ -452,8 +462,12 @@ mplt_report(int nrun, uint64_t ns)
 			waitns[h] += mc->mc_waitns[h];
 			turns += mc->mc_waitn[h];
 		}
-		if (mc->mc_acq == 0)
-			mplt_violation("a CPU never took the lock");
+		if (mc->mc_acq == 0 && mc->mc_ci != NULL)
+			mplt_violation_on("a CPU never took the lock", u);
+		if (mc->mc_ci != NULL && mc->mc_began > late) {
+			late = mc->mc_began;
+			lateu = u;
+		}
 	}
 	if (nrun < mplt_ncpu)
 		mplt_violation("not every CPU ran the test");
@@ -497,6 +511,11 @@ mplt_report(int nrun, uint64_t ns)
 #ifdef MPLT_MLOCK
 	mplt_kicks_print();
 #endif
+
+	if (late >= MSEC_TO_NSEC(mplock_torture_msecs))
+		printf("mplock_torture: cpu%d began %llu ms after the start,"
+		    " after the test's end: it did not run in time\n", lateu,
+		    (unsigned long long)late / 1000000);
 }
 
 void
@@ -555,7 +574,7 @@ mplt_reset(void)
 	for (mc = mplt_cpus; mc < &mplt_cpus[MAXCPUS]; mc++) {
 		mc->mc_ci = NULL;
 		mc->mc_acq = mc->mc_levels = mc->mc_incs = 0;
-		mc->mc_waitmax = mc->mc_slept = 0;
+		mc->mc_waitmax = mc->mc_slept = mc->mc_began = 0;
 		for (h = 0; h < MPLT_NHIST; h++) {
 			mc->mc_waitn[h] = 0;
 			mc->mc_waitns[h] = 0;
