@@ -184,8 +184,10 @@ struct mpld_lock {
  * mpl_halt()			enable interrupts and halt until the next
  *				interrupt, so that an interrupt arriving
  *				after mpl_halt_begin() ends the halt
- *				rather than being taken before it (x86:
- *				sti; hlt).  Returns with interrupts enabled.
+ *				rather than being taken before it (the
+ *				enable takes effect after the halt
+ *				instruction).  Returns with interrupts
+ *				enabled.
  * mpl_halt_cancel()		enable interrupts without halting.
  * mpl_kick(i)			interrupt CPU i (its cpu_number()), which
  *				ends its halt; a no-op interrupt, taken

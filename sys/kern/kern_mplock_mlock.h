@@ -86,8 +86,8 @@
  *     kicks, before it enables its own interrupts again (an interrupt
  *     handler there that took the lock would queue behind the CPU it
  *     has not kicked yet).  The waiter made its mark with interrupts
- *     disabled and enables them only as it halts (mpl_halt(), x86
- *     "sti; hlt": sti holds interrupts off for one more instruction),
+ *     disabled and enables them only as it halts (mpl_halt(): the
+ *     enable takes effect after the halt instruction that follows),
  *     so the kick ends the halt instead of going before it.  If the
  *     swap does, the compare-and-swap finds 0 and the waiter does not
  *     halt.
@@ -106,9 +106,9 @@
  * halt in progress.
  *
  * Ordering: the swap is the release that the plain store was
- * (membar_exit() before it; on x86 xchg orders everything).  The mark
- * needs none: a waiter that finds 0 ends its wait with mpl_acquire(),
- * as it does after spinning.
+ * (membar_exit() before it, a compiler barrier where the swap is a
+ * full barrier).  The mark needs none: a waiter that finds 0 ends its
+ * wait with mpl_acquire(), as it does after spinning.
  */
 
 #ifndef _KERN_MPLOCK_MLOCK_H_

@@ -1588,12 +1588,10 @@ halt_cpu(void *arg, int me)
 	panicstr = NULL;
 	cold = 0;
 }
-#endif /* MPL_BE_HALT */
 
 static int
 t_halt(void)
 {
-#ifdef MPL_BE_HALT
 	struct __mp_lock_cpu_be *cb = &L.mpl_cpus[1].mplc_be;
 	unsigned int spin = mplock_guest_spin;
 	int guest = shim_guest;
@@ -1632,12 +1630,8 @@ t_halt(void)
 	return (report("halt", "%d cases in %.2f s, %lu violations",
 	    h_case < H_NCASES ? h_case + 1 : H_NCASES, shim_now() - t0,
 	    violations));
-#else
-	printf("%s/halt: SKIP (no guest mode: the M-lock's only)\n",
-	    mpl_be_name);
-	return (SKIP);
-#endif
 }
+#endif /* MPL_BE_HALT */
 
 /* Tests of the debug layer and the WITNESS checker. */
 #include "mplocktest_debug.c"
@@ -1658,7 +1652,9 @@ static const struct {
 	{ "lockorder",	t_lockorder },
 	{ "swap",	t_swap },
 	{ "torture",	t_torture },
+#ifdef MPL_BE_HALT
 	{ "halt",	t_halt },
+#endif
 #ifdef MPLOCK_DEBUG
 	{ "misuse",	t_misuse },
 	{ "report",	t_report },
