@@ -453,8 +453,11 @@ t_fifo(void)
  * (depth 0), as _kernel_lock_held() lets callers do after a panic or in
  * ddb, while CPU 0 holds it and CPU 2 waits: it must return 0 and hand
  * nothing on.  A lock that hands on regardless shows it at once: CPU 0
- * no longer holds, or CPU 2 gets in.  The lock is left alone then (it
- * may be broken).
+ * no longer holds, or CPU 2 gets in.  CPU 1 and then CPU 0 take and
+ * drop the lock first, so that what CPU 1 last had is stale: a hand-off
+ * that passes on the lock's next turn (stock) and one that republishes
+ * CPU 1's old turn (our ticket backend) both show.  The lock is left
+ * alone then (it may be broken).
  */
 static int
 t_releaseidle(void)
@@ -462,6 +465,10 @@ t_releaseidle(void)
 	int n = 3, i, spins;
 
 	srv_start(n);
+	for (i = 1; i >= 0; i--) {
+		srv_call(i, OP_LOCK, 0);
+		srv_call(i, OP_UNLOCK, 0);
+	}
 	srv_call(0, OP_LOCK, 0);
 	srv_post(2, OP_LOCK, 0);
 	srv_wait_spinning(2);
