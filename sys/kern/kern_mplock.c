@@ -56,9 +56,9 @@
  *  - Spinning is accounted in spc_spinning and calls CPU_BUSY_CYCLE()
  *    (through mpl_spin_wait()); with MP_LOCKDEBUG a wait longer than
  *    __mp_lock_spinout iterations is reported and ddb entered.  A
- *    backend may wait its own way, a step at a time (mpl_be_wait():
- *    the M-lock's waiters halt under a hypervisor); a step that halted
- *    counts for as many iterations as spinning would have taken.
+ *    backend may wait its own way, a step at a time (mpl_be_wait(),
+ *    where a waiter may halt); a step that halted counts for as many
+ *    iterations as spinning would have taken.
  *  - The MPLD_* lines are the hooks of the debug layer (option
  *    MPLOCK_DEBUG, kern_mplock_debug.c); without it they are empty.
  */

@@ -172,27 +172,6 @@ struct mpld_lock {
  *				It ends with CPU_BUSY_CYCLE(), so whatever a
  *				port keeps there still runs.
  *
- * Halted waits (the M-lock's guest mode, kern_mplock_mlock.h) need six
- * more, which <machine/mplock.h> provides with MPL_HALT defined.  They
- * have no MI fallback: without them a waiter only spins.
- *
- * mpl_hypervisor()		true when the CPU says that it is a virtual
- *				CPU under a hypervisor.
- * mpl_cycles()			a cycle count of this CPU, for the spin bound.
- * mpl_halt_begin()		if interrupts are enabled, disable them and
- *				return true; else return false.
- * mpl_halt()			enable interrupts and halt until the next
- *				interrupt, so that an interrupt arriving
- *				after mpl_halt_begin() ends the halt
- *				rather than being taken before it (the
- *				enable takes effect after the halt
- *				instruction).  Returns with interrupts
- *				enabled.
- * mpl_halt_cancel()		enable interrupts without halting.
- * mpl_kick(i)			interrupt CPU i (its cpu_number()), which
- *				ends its halt; a no-op interrupt, taken
- *				whatever the IPL the lock was waited for at.
- *
  * <machine/mplock.h> is included again below with _KERN_MPLOCK_H_
  * defined; it may then define any of these macros with a tuned version.
  * The ordering argument of each is written next to it there, and the

@@ -62,53 +62,6 @@
  *  - handoff: the release before storing 0 pairs with mpl_acquire()
  *    after the successor's wait in __mp_lock(): our critical section
  *    happens before its critical section.
- *
- * Guest mode (MPL_HALT from <machine/mplock.h>, and no option
- * MPLOCK_NOGUEST; on while mplock_guest is set, see kern_mplock.c).
- * Under a hypervisor that runs more virtual CPUs than it has CPUs, the
- * next CPU in the queue is often not running, and spinning waiters
- * burn the CPUs that the holder and that next CPU need.  So a waiter
- * that has spun for mplock_guest_spin cycles marks its predecessor's
- * variable with MPL_HALTED + its own CPU index and halts; the hand-off
- * swaps 0 in instead of storing it, and kicks the CPU named by the old
- * value out of its halt with an interrupt.  The queue stays FIFO.
- *
- *  5. A variable holds 0 (free), 1 (busy) or MPL_HALTED + i (busy, and
- *     CPU i, its only waiter by 2., halted or about to halt on it).
- *     Only that waiter turns 1 into its mark (compare-and-swap), only
- *     the owner turns either into 0 (the swap).  The mark is gone when
- *     the waiter leaves its wait, so the re-arm of 4. still finds 0.
- *  6. No lost kick.  "I halt; is it still busy?" against "it is free;
- *     did anyone halt?" is the store-load (Dekker) pattern, which two
- *     words would need a fence on each side for.  Here each side is a
- *     single read-modify-write of the same word, so one of the two
- *     comes first.  If the mark does, the swap returns it and the owner
- *     kicks, before it enables its own interrupts again (an interrupt
- *     handler there that took the lock would queue behind the CPU it
- *     has not kicked yet).  The waiter made its mark with interrupts
- *     disabled and enables them only as it halts (mpl_halt(): the
- *     enable takes effect after the halt instruction that follows),
- *     so the kick ends the halt instead of going before it.  If the
- *     swap does, the compare-and-swap finds 0 and the waiter does not
- *     halt.
- *  7. A waiter halts only if it came in with interrupts enabled (no
- *     kick could end the halt otherwise: the front end's wait runs at
- *     the caller's interrupt state), and never in ddb, after a panic or
- *     while cold.  Otherwise it spins, as without guest mode.
- *  8. An interrupt taken in the halt may wait for the lock again on
- *     this CPU (the front end's nesting): that wait finds its own mark
- *     and halts as well; the kick ends whichever halt is current, and
- *     the outer wait, once the handler returns, finds 0.
- *  9. mplock_guest does not change once a second CPU runs: a hand-off
- *     by plain store never meets a mark.
- * Each mark and each kick is counted (mcb_halts, mcb_kicks of the
- * halted CPU): the two differ by at most one per CPU at any time, the
- * halt in progress.
- *
- * Ordering: the swap is the release that the plain store was
- * (membar_exit() before it, a compiler barrier where the swap is a
- * full barrier).  The mark needs none: a waiter that finds 0 ends its
- * wait with mpl_acquire(), as it does after spinning.
  */
 
 #ifndef _KERN_MPLOCK_MLOCK_H_
@@ -148,6 +101,76 @@ mpl_be_enqueue(struct __mp_lock *mpl, struct __mp_lock_cpu *c)
 }
 
 #if defined(MPL_HALT) && !defined(MPLOCK_NOGUEST)
+/*
+ * Guest mode (MPL_HALT from <machine/mplock.h>, and no option
+ * MPLOCK_NOGUEST; on while mplock_guest is set, see kern_mplock.c).
+ * Under a hypervisor that runs more virtual CPUs than it has CPUs, the
+ * next CPU in the queue is often not running, and spinning waiters
+ * burn the CPUs that the holder and that next CPU need.  So a waiter
+ * that has spun for mplock_guest_spin cycles marks its predecessor's
+ * variable with MPL_HALTED + its own CPU index and halts; the hand-off
+ * swaps 0 in instead of storing it, and kicks the CPU named by the old
+ * value out of its halt with an interrupt.  The queue stays FIFO.
+ *
+ * Invariants 1-4 above hold, and:
+ *  5. A variable holds 0 (free), 1 (busy) or MPL_HALTED + i (busy, and
+ *     CPU i, its only waiter by 2., halted or about to halt on it).
+ *     Only that waiter turns 1 into its mark (compare-and-swap), only
+ *     the owner turns either into 0 (the swap).  The mark is gone when
+ *     the waiter leaves its wait, so the re-arm of 4. still finds 0.
+ *  6. No lost kick.  "I halt; is it still busy?" against "it is free;
+ *     did anyone halt?" is the store-load (Dekker) pattern, which two
+ *     words would need a fence on each side for.  Here each side is a
+ *     single read-modify-write of the same word, so one of the two
+ *     comes first.  If the mark does, the swap returns it and the owner
+ *     kicks, before it enables its own interrupts again (an interrupt
+ *     handler there that took the lock would queue behind the CPU it
+ *     has not kicked yet).  The waiter made its mark with interrupts
+ *     disabled and enables them only as it halts (mpl_halt(): the
+ *     enable takes effect after the halt instruction that follows),
+ *     so the kick ends the halt instead of going before it.  If the
+ *     swap does, the compare-and-swap finds 0 and the waiter does not
+ *     halt.
+ *  7. A waiter halts only if it came in with interrupts enabled (no
+ *     kick could end the halt otherwise: the front end's wait runs at
+ *     the caller's interrupt state), and never in ddb, after a panic or
+ *     while cold.  Otherwise it spins, as without guest mode.
+ *  8. An interrupt taken in the halt may wait for the lock again on
+ *     this CPU (the front end's nesting): that wait finds its own mark
+ *     and halts as well; the kick ends whichever halt is current, and
+ *     the outer wait, once the handler returns, finds 0.
+ *  9. mplock_guest does not change once a second CPU runs: a hand-off
+ *     by plain store never meets a mark.
+ * Each mark and each kick is counted (mcb_halts, mcb_kicks of the
+ * halted CPU): the two differ by at most one per CPU at any time, the
+ * halt in progress.
+ *
+ * Ordering: the swap is the release that the plain store was
+ * (membar_exit() before it, a compiler barrier where the swap is a
+ * full barrier).  The mark needs none: a waiter that finds 0 ends its
+ * wait with mpl_acquire(), as it does after spinning.
+ *
+ * The mode needs six more hooks, which <machine/mplock.h> provides with
+ * MPL_HALT defined (kern_mplock.h lists the others).  They have no MI
+ * fallback: without them a waiter only spins.
+ *
+ * mpl_hypervisor()		true when the CPU says that it is a virtual
+ *				CPU under a hypervisor.
+ * mpl_cycles()			a cycle count of this CPU, for the spin bound.
+ * mpl_halt_begin()		if interrupts are enabled, disable them and
+ *				return true; else return false.
+ * mpl_halt()			enable interrupts and halt until the next
+ *				interrupt, so that an interrupt arriving
+ *				after mpl_halt_begin() ends the halt
+ *				rather than being taken before it (the
+ *				enable takes effect after the halt
+ *				instruction).  Returns with interrupts
+ *				enabled.
+ * mpl_halt_cancel()		enable interrupts without halting.
+ * mpl_kick(i)			interrupt CPU i (its cpu_number()), which
+ *				ends its halt; a no-op interrupt, taken
+ *				whatever the IPL the lock was waited for at.
+ */
 #define MPL_BE_HALT
 #define MPL_BE_WAIT
 #define MPL_HALTED		2	/* + CPU index: it halted on this */

@@ -72,9 +72,11 @@
 #if defined(__USE_MI_MPLOCK) && defined(MPLOCK_DEBUG)
 #define MPLT_DEBUG	1	/* the debug layer's statistics */
 #endif
+#ifndef MPLOCK_NOGUEST
 #if defined(__USE_MI_MPLOCK) && !defined(MPLOCK_TICKET) && \
     !defined(MPLOCK_MCS) && !defined(MPLOCK_ANDERSON)
 #define MPLT_MLOCK	1	/* the M-lock's count of halts and kicks */
+#endif
 #endif
 
 #ifndef MPLOCK_TORTURE_SECS

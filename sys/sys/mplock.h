@@ -149,16 +149,17 @@ struct __mp_lock_be {
  * (struct __mp_lock_cpu), in a cache line of their own: a waiter spins
  * on its predecessor's, which that CPU writes only to queue and to hand
  * off, never while it holds the lock (its depth is in the cell's first
- * line).  The lock takes two lines per CPU and one more.  In guest mode
- * (kern_mplock_mlock.h) a waiter that halts marks the variable it waits
- * on; the halt and its kick are counted in the halted CPU's line.
+ * line).  The lock takes two lines per CPU and one more.
  */
 struct __mp_lock_cpu_be {
 	volatile u_int		 mcb_busy[2];	/* our lock variables */
 	volatile u_int		*mcb_mine;	/* variable we release */
 	u_int			 mcb_next;	/* index of our next variable */
-	volatile u_int		 mcb_halts;	/* guest mode: waits halted */
+#ifndef MPLOCK_NOGUEST
+	/* Guest mode (kern_mplock_mlock.h): this CPU's halts, its kicks. */
+	volatile u_int		 mcb_halts;	/* waits halted */
 	volatile u_int		 mcb_kicks;	/* ... and kicks received */
+#endif
 } __aligned(__MPL_CACHELINE);
 
 struct __mp_lock_be {

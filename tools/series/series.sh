@@ -37,7 +37,7 @@
 # dir/optional/	on top of those, what the rest of this checkout adds: the
 #		backends as options (the code moves to kern_mplock.c), the
 #		debug layer, the torture test, each arch's ordering
-#		primitives, the manual pages.  Each step is
+#		primitives, the M-lock's guest mode, the manual pages.  Each step is
 #		"mplock-patch apply" with a cut-down copy of this checkout
 #		on a stock copy, diffed against the step before; the last
 #		tree must be what apply makes of the stock tree.
@@ -139,16 +139,21 @@ line_archs() {
 
 # series_root DIR STEP [ARCH...]: a copy of this checkout's files that
 # apply installs (sys/, the man9 pages) in DIR, less what the steps
-# after STEP (backends, debug, torture, arch, man) add: their files left
-# out, their options taken out with unifdef(1).  ARCH...: the arch
-# headers kept.
+# after STEP (backends, debug, torture, arch, guest, man) add: their
+# files left out, their options taken out with unifdef(1).  ARCH...: the
+# arch headers kept.
 series_root() {
 	_sr=$1 _st=$2
 	shift 2
+	# The steps before the guest mode's: the lock as with option
+	# MPLOCK_NOGUEST, and no hooks for it.
+	_ng="-DMPLOCK_NOGUEST -UMPL_HALT -UMPL_BE_HALT -UMPL_BE_KICK"
+	_ng="$_ng -UMPL_BE_WAIT -UMPLT_MLOCK"
 	_ud=
 	case $_st in
-	backends)	_ud="-UMPLOCK_DEBUG -UMPLOCK_TORTURE" ;;
-	debug)		_ud="-UMPLOCK_TORTURE" ;;
+	backends)	_ud="-UMPLOCK_DEBUG -UMPLOCK_TORTURE $_ng" ;;
+	debug)		_ud="-UMPLOCK_TORTURE $_ng" ;;
+	torture|arch)	_ud=$_ng ;;
 	esac
 	mkdir -p "$_sr/share/man/man9" "$_sr/regress/sys/kern/mplock" &&
 	    cp "$REGRESS/Makefile.backends" "$_sr/regress/sys/kern/mplock/" ||
@@ -265,6 +270,33 @@ bench_rows() {
 		    function row() {
 			print "\t" (gm ? substr($0, 1, 57) substr($0, 85) : $0)
 		    }' "$_rf"
+		echo
+		return 0
+	done
+	echo "Not measured yet."
+	echo
+}
+
+# kbench_rows: the build-like load of the newest make kernel-bench
+# results that has the stock kernel and the M-lock, with its machine.
+kbench_rows() {
+	for _rf in $(ls "$ROOT"/doc/results/kernelbench-*.txt 2>/dev/null |
+	    sort -r); do
+		grep -q '^stock  *[0-9]*  *build ' "$_rf" &&
+		    grep -q '^mlock  *[0-9]*  *build ' "$_rf" || continue
+		{
+			echo "Booted under qemu (TCG), the test kernel's" \
+			    "build-like load (a make -j of fork and exec" \
+			    "of a worker), in ms, each kernel booted" \
+			    "several times, interleaved, on" \
+			    "$(sed -n 's/^# machine: //p' "$_rf" |
+			    head -n 1) ($(sed -n 's/^# date: //p' "$_rf" |
+			    head -n 1)); ratio and verdict against the" \
+			    "stock kernel (Student's t, 95%):"
+		} | fmt -w 72
+		echo
+		awk '$1 == "peer" { print "\t" $0; next }
+		    $3 == "build" { print "\t" $0 }' "$_rf"
 		echo
 		return 0
 	done
@@ -410,6 +442,30 @@ header says, next to each, the ordering argument for it.  For the $2
 maintainer.
 EOT
 		;;
+	guest)	cat <<EOT
+Under a hypervisor that runs more virtual CPUs than it has CPUs, the
+CPU next in the kernel lock's queue is often not running, and the
+CPUs spinning for their turn burn the host CPUs that the holder and
+that next CPU need: every hand-off waits for the host to schedule the
+next vCPU.  The M-lock's guest mode: a waiter that has spun for
+mplock_guest_spin TSC cycles (20000, option MPLOCK_GUEST_SPIN) marks
+the word it waits on with its CPU number and halts, as the idle loop
+does (sti; hlt); the hand-off swaps 0 in instead of storing it, and
+sends a NOP IPI to the CPU the old value names.  The queue stays FIFO.
+
+The mark (lock cmpxchg) and the hand-off (xchg) are read-modify-writes
+of the same word, so one comes first: either the swap returns the mark
+and the CPU is kicked, or the waiter finds 0 and does not halt; the
+waiter enables interrupts only in the sti before its hlt, so the kick
+cannot come before the halt.  A waiter halts only with interrupts
+enabled on entry, never in ddb, after a panic or while cold.  The mode
+is on when the CPU reports a hypervisor (CPUIDECX_HV); option
+MPLOCK_GUEST forces it on, MPLOCK_NOGUEST leaves it out (the lock of
+the diffs before).  amd64 and i386 have the hooks; elsewhere waiters
+spin as before.  With the mode off __mp_unlock() differs by one test
+of a variable.
+EOT
+		;;
 	man)	cat <<EOT
 Manual pages: mplock(9) for the kernel lock and its options, with
 mplock_debug(9) and mplock_torture(9), added to share/man/man9/Makefile.
@@ -441,6 +497,8 @@ subject() {
 			    "mplock" ;;
 	torture)	echo "kernel lock: option MPLOCK_TORTURE" ;;
 	arch)		echo "$2: kernel lock ordering primitives" ;;
+	guest)		echo "kernel lock: M-lock guest mode, waiters halt" \
+			    "under a hypervisor" ;;
 	man)		echo "kernel lock: manual pages" ;;
 	esac
 }
@@ -450,6 +508,7 @@ figures() {
 	case $1 in
 	release-all)	bench_rows stock-fix ;;
 	mlock)		bench_rows mlock-diff ;;
+	guest)		kbench_rows ;;
 	esac
 }
 
@@ -555,7 +614,8 @@ series:
 2 adds a debug layer (option MPLOCK_DEBUG, ddb "show mplock").
 3 adds a boot-time torture test (option MPLOCK_TORTURE).
 4 on: each port's ordering primitives, one diff each, then the
-  manual pages.
+  M-lock's guest mode (waiters halt under a hypervisor; amd64, i386),
+  then the manual pages.
 
 The lock as the whole of both series leaves it (the M-lock, with this
 machine's ordering primitives), measured beside the others:
@@ -687,6 +747,7 @@ for a in $(ls "$ROOT/sys/arch"); do
 	[ -f "$ROOT/sys/arch/$a/include/mplock.h" ] &&
 	    [ -d "$W/t0/${SP}arch/$a" ] && steps="$steps arch:$a"
 done
+steps="$steps guest"
 if [ -d "$W/t0/share/man/man9" ]; then
 	steps="$steps man"
 elif [ -n "$SP" ]; then

@@ -61,7 +61,7 @@ mpl_md_store_ptr_release(volatile void *p, void *v)
 /* TSO: later loads and stores cannot pass the loads that saw the lock. */
 #define mpl_acquire()		__asm volatile("" : : : "memory")
 
-#if defined(_KERNEL) && defined(MULTIPROCESSOR)
+#if defined(_KERNEL) && defined(MULTIPROCESSOR) && !defined(MPLOCK_NOGUEST)
 /*
  * Halted waits (the M-lock's guest mode): the idle loop's way to wait,
  * and the NOP IPI that cpu_unidle() sends to end it.  i386 raises the
@@ -90,6 +90,6 @@ mpl_md_halt_begin(void)
 #define mpl_halt()		__asm volatile("sti; hlt" : : : "memory")
 #define mpl_halt_cancel()	__asm volatile("sti" : : : "memory")
 #define mpl_kick(i)		i386_send_ipi(cpu_info[(i)], I386_IPI_NOP)
-#endif /* _KERNEL && MULTIPROCESSOR */
+#endif /* _KERNEL && MULTIPROCESSOR && !MPLOCK_NOGUEST */
 
 #endif /* _KERN_MPLOCK_H_ && !_MACHINE_MPLOCK_MD_ */
