@@ -72,11 +72,8 @@
 #if defined(__USE_MI_MPLOCK) && defined(MPLOCK_DEBUG)
 #define MPLT_DEBUG	1	/* the debug layer's statistics */
 #endif
-#ifndef MPLOCK_NOGUEST
-#if defined(__USE_MI_MPLOCK) && !defined(MPLOCK_TICKET) && \
-    !defined(MPLOCK_MCS) && !defined(MPLOCK_ANDERSON)
+#ifdef __MPL_HALTCOUNTS
 #define MPLT_MLOCK	1	/* the M-lock's count of halts and kicks */
-#endif
 #endif
 
 #ifndef MPLOCK_TORTURE_SECS

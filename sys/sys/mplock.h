@@ -161,6 +161,9 @@ struct __mp_lock_cpu_be {
 	volatile u_int		 mcb_kicks;	/* ... and kicks received */
 #endif
 } __aligned(__MPL_CACHELINE);
+#ifndef MPLOCK_NOGUEST
+#define __MPL_HALTCOUNTS	1	/* the cell has mcb_halts, mcb_kicks */
+#endif
 
 struct __mp_lock_be {
 	volatile u_int		*volatile mlb_tail; /* last variable queued */

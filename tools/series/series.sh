@@ -148,7 +148,7 @@ series_root() {
 	# The steps before the guest mode's: the lock as with option
 	# MPLOCK_NOGUEST, and no hooks for it.
 	_ng="-DMPLOCK_NOGUEST -UMPL_HALT -UMPL_BE_HALT -UMPL_BE_KICK"
-	_ng="$_ng -UMPL_BE_WAIT -UMPLT_MLOCK"
+	_ng="$_ng -UMPL_BE_WAIT -UMPLT_MLOCK -U__MPL_HALTCOUNTS"
 	_ud=
 	case $_st in
 	backends)	_ud="-UMPLOCK_DEBUG -UMPLOCK_TORTURE $_ng" ;;
