@@ -247,15 +247,13 @@ bench_rows() {
 		done
 		[ -n "$_ok" ] || continue
 		{
-			echo "Measured in userland: ns per lock and unlock" \
-			    "alone (uncontended) and per acquisition with N" \
-			    "threads (thr*: more threads than CPUs), as a" \
-			    "ratio to the ticket lock as it is (median of" \
-			    "the paired runs' ratios, 95% confidence" \
-			    "interval), on $(sed -n 's/^# machine: //p' \
-			    "$_rf" | head -n 1) ($(sed -n 's/^# date: //p' \
-			    "$_rf" | head -n 1); $(sed -n 's/^# load: //p' \
-			    "$_rf" | head -n 1)):"
+			echo "Userland, ns per acquisition over the ticket" \
+			    "lock as it is (median paired ratio, 95% CI;" \
+			    "thr*: more threads than CPUs), $(sed -n \
+			    's/^# machine: \([^,]*, [^,]*\),.*/\1/p' "$_rf" |
+			    head -n 1), $(sed -n 's/^# date: //p' "$_rf" |
+			    head -n 1), load $(sed -n \
+			    's/^# load: .*: //p' "$_rf" | head -n 1):"
 		} | fmt -w 72
 		echo
 		awk -v rows=" $* " '
@@ -383,8 +381,7 @@ cmpxchg and plain loads and stores, no fence, where the ticket lock
 has a lock xadd.  The comment above the code states the invariants
 and which barrier pairs with which.
 
-Memory: struct __mp_lock, static, one in the kernel (sizeof, without
-WITNESS):
+Memory, sizeof(struct __mp_lock) without WITNESS (one, static):
 EOT
 		memory ;;
 	acquire-count)	cat <<EOT
