@@ -29,12 +29,7 @@ md=${MDARCH:-$HOST_MDARCH}
 
 PROG=bench-md
 
-usage() {
-	[ $# -eq 0 ] || echo "$PROG: $*" >&2
-	echo "usage: tools/bench-md.sh [-r reps] [-d seconds] [-t threads]" \
-	    "[-o dir]" >&2
-	exit 1
-}
+USAGE='usage: tools/bench-md.sh [-r reps] [-d seconds] [-t threads] [-o dir]'
 
 while getopts :d:o:r:t: ch; do
 	case $ch in
@@ -42,8 +37,7 @@ while getopts :d:o:r:t: ch; do
 	o)	out=$OPTARG ;;
 	r)	reps=$OPTARG ;;
 	t)	threads=$OPTARG ;;
-	:)	usage "-$OPTARG: needs a value" ;;
-	*)	usage "-$OPTARG: unknown option" ;;
+	*)	badopt "$ch" ;;
 	esac
 done
 shift $((OPTIND - 1))

@@ -67,13 +67,8 @@ budget=90
 
 PROG=bench
 
-usage() {
-	[ $# -eq 0 ] || echo "$PROG: $*" >&2
-	echo "usage: tools/bench.sh [-P] [-r reps] [-d seconds] [-n cpus]" \
-	    "[-t \"threads ...\"]" >&2
-	echo "       [-c \"cs_ns ...\"] [-p \"ncs_ns ...\"] [-o dir]" >&2
-	exit 1
-}
+USAGE='usage: tools/bench.sh [-P] [-r reps] [-d seconds] [-n cpus] [-t "threads ..."]
+       [-c "cs_ns ..."] [-p "ncs_ns ..."] [-o dir]'
 
 while getopts :c:d:n:o:Pp:r:t: ch; do
 	case $ch in
@@ -85,8 +80,7 @@ while getopts :c:d:n:o:Pp:r:t: ch; do
 	p)	ncslist=$OPTARG ;;
 	r)	reps=$OPTARG ;;
 	t)	threads=$OPTARG ;;
-	:)	usage "-$OPTARG: needs a value" ;;
-	*)	usage "-$OPTARG: unknown option" ;;
+	*)	badopt "$ch" ;;
 	esac
 done
 shift $((OPTIND - 1))

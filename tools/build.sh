@@ -7,6 +7,8 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
 . "$ROOT/tools/lib/harness.sh"
 
+PROG=build USAGE='usage: tools/build.sh'
+[ $# -eq 0 ] || usage "$1: no operands"
 for be in $BACKENDS; do
 	d=$OBJ/$be
 	if harness_build "$d" "$be" -DWITNESS -DMP_LOCKDEBUG -DDDB; then

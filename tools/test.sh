@@ -9,6 +9,12 @@
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
+PROG=test
+USAGE='usage: tools/test.sh [suite ...]'
+for a in "$@"; do
+	ls "$ROOT"/tools/tests.d/[0-9][0-9]-"$a".sh >/dev/null 2>&1 ||
+	    usage "$a: no such suite (tools/tests.d)"
+done
 . "$ROOT/tools/lib/testlib.sh"
 . "$ROOT/tools/lib/harness.sh"
 

@@ -93,6 +93,20 @@ die() {
 	exit 1
 }
 
+# usage [message]: misuse.  The message, then $USAGE (the tool's
+# "usage: ..." lines), on stderr; exit 1, as OpenBSD's tools do.
+usage() {
+	[ $# -eq 0 ] || echo "${PROG:-$0}: $*" >&2
+	echo "$USAGE" >&2
+	exit 1
+}
+
+# badopt: usage for what getopts with a leading ":" reported in OPTARG.
+badopt() {
+	[ "$1" = : ] && usage "-$OPTARG: needs a value"
+	usage "-$OPTARG: unknown option"
+}
+
 # The kernel sources the harness builds: the front end and every backend
 # file (all but the selected one compile to nothing, as in a kernel).
 kernel_sources() {

@@ -93,7 +93,11 @@ k_mutant() {
 		else
 			t_fail "$_name" "seeded bug NOT caught: $_v" "$_log"
 		fi ;;
-	1)	t_pass "$_name" "caught (torture/load failed): $_v" ;;
+	# 1 is a usage error too: caught only with a FAIL verdict.
+	1)	case $_v in
+		*FAIL:*) t_pass "$_name" "caught (torture/load failed): $_v" ;;
+		*)	t_fail "$_name" "exit 1, no FAIL verdict: $_v" "$_log" ;;
+		esac ;;
 	3)	t_pass "$_name" "caught (panic, ddb): $_v" ;;
 	4)	t_pass "$_name" "caught (hang; registers recorded): $_v" ;;
 	5)	t_fail "$_name" "not a verdict, so not caught: $_v" "$_log" ;;

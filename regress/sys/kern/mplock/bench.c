@@ -406,7 +406,7 @@ usage(void)
 	    "[-p ncs_ns] [-t threads]\n"
 	    "           uncontended | contended | pingpong\n"
 	    "       %s -i\n", progname, progname);
-	exit(2);
+	exit(1);
 }
 
 static unsigned int
@@ -418,7 +418,7 @@ number(const char *s, char opt, unsigned long max)
 	errno = 0;
 	v = strtoul(s, &ep, 10);
 	if (*s == '\0' || *ep != '\0' || errno != 0 || v > max)
-		errx(2, "-%c: not a number up to %lu: %s", opt, max, s);
+		errx(1, "-%c: not a number up to %lu: %s", opt, max, s);
 	return ((unsigned int)v);
 }
 
@@ -445,7 +445,7 @@ bench_main(int argc, char *argv[], const char *src,
 		case 'd':
 			duration = strtod(optarg, &ep);
 			if (*ep != '\0' || !(duration > 0 && duration < 3600))
-				errx(2, "-d: seconds, more than 0: %s",
+				errx(1, "-d: seconds, more than 0: %s",
 				    optarg);
 			break;
 		case 'i':
@@ -460,7 +460,7 @@ bench_main(int argc, char *argv[], const char *src,
 		case 't':
 			nthreads = number(optarg, ch, maxthreads);
 			if (nthreads < 1)
-				errx(2, "-t: 1 to %d threads", maxthreads);
+				errx(1, "-t: 1 to %d threads", maxthreads);
 			break;
 		default:
 			usage();
@@ -484,7 +484,7 @@ bench_main(int argc, char *argv[], const char *src,
 		if (name == NULL || strcmp(name, locks[i].bl_name) == 0)
 			break;
 	if (i == nlocks)
-		errx(2, "no lock %s here (-i lists them)", name);
+		errx(1, "no lock %s here (-i lists them)", name);
 	lk = &locks[i];
 
 	ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);

@@ -1674,7 +1674,7 @@ usage(void)
 	for (i = 0; i < NTESTS; i++)
 		fprintf(stderr, " %s", tests[i].name);
 	fprintf(stderr, " all\n");
-	exit(2);
+	exit(1);
 }
 
 int
@@ -1708,17 +1708,17 @@ main(int argc, char *argv[])
 		case 'n':
 			count = strtol(optarg, &ep, 10);
 			if (*ep != '\0' || count < 1)
-				errx(2, "bad count: %s", optarg);
+				errx(1, "bad count: %s", optarg);
 			break;
 		case 't':
 			ncpus = strtol(optarg, &ep, 10);
 			if (*ep != '\0' || ncpus < 2 || ncpus > MAXCPUS)
-				errx(2, "cpus must be 2..%d", MAXCPUS);
+				errx(1, "cpus must be 2..%d", MAXCPUS);
 			break;
 		case 'w':
 			wd = strtol(optarg, &ep, 10);
 			if (*ep != '\0' || wd < 1)
-				errx(2, "bad watchdog: %s", optarg);
+				errx(1, "bad watchdog: %s", optarg);
 			break;
 		default:
 			usage();
