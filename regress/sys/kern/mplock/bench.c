@@ -67,7 +67,7 @@ static int nthreads = 2, ncpu;
 static struct bench_thread *threads;
 static double uncontended_secs;
 
-static volatile int ready, go, stop;
+static volatile int ready, go, started, stop;
 
 /*
  * What the lock protects, in one cache line that moves with the lock
@@ -183,7 +183,7 @@ contended_body(struct bench_thread *bt)
 	unsigned int k = bt->bt_id % SAMPLE_EVERY + 1;
 	int me = bt->bt_id;
 
-	while (!stop) {
+	do {
 		lk->bl_lock(bt);
 		if (prot.stamped && prot.owner != me)
 			sample(bt, (bench_now() - prot.stamp) * 1e9);
@@ -201,7 +201,7 @@ contended_body(struct bench_thread *bt)
 		n++;
 		if (ncs_ns)
 			work(ncs_ns);
-	}
+	} while (!stop);
 	bt->bt_acq = n;
 }
 
@@ -211,7 +211,7 @@ pingpong_body(struct bench_thread *bt)
 	unsigned long n = 0;
 	unsigned int me = bt->bt_id, k = me + 1, spins = 0;
 
-	while (!stop) {
+	do {
 		while (__atomic_load_n(&pp.turn, __ATOMIC_ACQUIRE) != me) {
 			if (stop)
 				goto out;
@@ -227,7 +227,7 @@ pingpong_body(struct bench_thread *bt)
 		} else
 			pp.stamped = 0;
 		__atomic_store_n(&pp.turn, 1 - me, __ATOMIC_RELEASE);
-	}
+	} while (!stop);
 out:
 	bt->bt_acq = n;
 }
@@ -286,6 +286,7 @@ thread_main(void *v)
 	__atomic_add_fetch(&ready, 1, __ATOMIC_SEQ_CST);
 	while (!__atomic_load_n(&go, __ATOMIC_ACQUIRE))
 		sched_yield();
+	__atomic_add_fetch(&started, 1, __ATOMIC_SEQ_CST);
 	body(bt);
 	return (NULL);
 }
@@ -299,7 +300,7 @@ run(void (*fn)(struct bench_thread *), int n)
 	int i;
 
 	body = fn;
-	ready = go = stop = 0;
+	ready = go = started = stop = 0;
 	for (i = 0; i < n; i++) {
 		threads[i].bt_id = i;
 		threads[i].bt_acq = 0;
@@ -316,6 +317,12 @@ run(void (*fn)(struct bench_thread *), int n)
 	ts.tv_nsec = (long)((duration - ts.tv_sec) * 1e9);
 	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
 		;
+	/*
+	 * Not before every thread has begun: one the host first runs after
+	 * the run's end (a busy machine) still takes its turns.
+	 */
+	while (__atomic_load_n(&started, __ATOMIC_SEQ_CST) < n)
+		usleep(100);
 	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
 	t1 = bench_now();
 	for (i = 0; i < n; i++)
