@@ -2,8 +2,9 @@
 # common.sh.
 #
 # harness_build DIR BACKEND [CFLAGS ...]
-#	Compile the sys/kern lock sources of $SRCROOT (default $ROOT) with
-#	the shim, for BACKEND, into DIR/mplocktest and DIR/mplockbench.
+#	Compile the sys/kern lock sources of $MPLOCK_ROOT (default
+#	$ROOT) with the shim, for BACKEND, into DIR/mplocktest and
+#	DIR/mplockbench.
 #	$CC is the compiler.  With $MDARCH set, <machine/mplock.h> is
 #	sys/arch/$MDARCH/include/mplock.h instead of the shim's MI one.
 #	Output goes to DIR/build.log; returns non-zero on failure.
@@ -64,7 +65,7 @@ harness_tree() {
 harness_build() {
 	_d=$1 _be=$2
 	shift 2
-	_src=${SRCROOT:-$ROOT}
+	_src=${MPLOCK_ROOT:-$ROOT}
 	_shim=$_src/regress/sys/kern/mplock/shim
 	_reg=$_src/regress/sys/kern/mplock
 	mkdir -p "$_d/o" || return 1

@@ -45,7 +45,7 @@ for m in "$REGRESS"/mutants/*.sed; do
 			    -DMP_LOCKDEBUG -DDDB || reuse=
 			;;
 		esac
-		if ! MDARCH=$mdarch SRCROOT=$d/tree HARNESS_PROGS=mplocktest \
+		if ! MDARCH=$mdarch MPLOCK_ROOT=$d/tree HARNESS_PROGS=mplocktest \
 		    HARNESS_REUSE=$reuse harness_build "$d/build" "$be" \
 		    -DWITNESS -DMP_LOCKDEBUG -DDDB; then
 			t_fail "mutant/$name/$be" "does not build" \

@@ -103,7 +103,7 @@ for x in ${CROSS_TARGETS:-$(cross_targets)}; do
 			if ! harness_tree "$md" "$m"; then
 				t_fail "cross/$x/mutant/$name/$be" \
 				    "does not apply to $file any more"
-			elif ! CC=$X_CC MDARCH=$X_MDARCH SRCROOT=$md/tree \
+			elif ! CC=$X_CC MDARCH=$X_MDARCH MPLOCK_ROOT=$md/tree \
 			    harness_build "$md/build" "$be" -DWITNESS \
 			    -DMP_LOCKDEBUG -DDDB; then
 				t_fail "cross/$x/mutant/$name/$be" \

@@ -166,7 +166,7 @@ for m in "$REGRESS"/mutants/debug/*.sed; do
 			fi
 			continue
 		fi
-		if ! SRCROOT=$d/tree harness_build "$d/build" "$be" \
+		if ! MPLOCK_ROOT=$d/tree harness_build "$d/build" "$be" \
 		    $DEBUG_FLAGS; then
 			t_fail "debug/mutant/$name/$be" "does not build" \
 			    "$d/build/build.log"

@@ -6,7 +6,7 @@
 # MP_LOCKDEBUG and MPLOCK_DEBUG; qemu reports a hypervisor, so the
 # M-lock's guest mode is on) and then, when the suite has used less
 # than KERNEL_TEST_BUDGET seconds (default 600), one seeded bug
-# (hand-off-without-wait).  make kernel-test (KERNEL_MATRIX=1) boots
+# (hand-off-without-wait).  make kernel-test (MPLOCK_FULL=1) boots
 # every backend, the M-lock with its guest mode forced on (option
 # MPLOCK_GUEST: its waiters must have halted) and left out
 # (MPLOCK_NOGUEST: the bare-metal lock), the stock kernel and the
@@ -372,7 +372,7 @@ else
 		for m in $KERNEL_MUTANTS; do
 			k_mutant "$DEFAULT_BACKEND-debug-${m%:*}" "$m" -d
 		done
-	elif [ -n "${KERNEL_MATRIX:-}" ]; then
+	elif [ "${MPLOCK_FULL:-0}" = 1 ]; then
 		k_boot "$DEFAULT_BACKEND-debug" -d
 		for be in $BACKENDS; do
 			k_boot "$be" -b "$be"
