@@ -366,10 +366,11 @@ mkdir -p "$out/plot"
 	    "verdict faster or slower only"
 	echo "  when that interval excludes 1.00; beside it their geometric" \
 	    "mean with Student's t interval"
+	stats_awk "$out/stats.awk" &&
 	awk -v rows="$plotrows" -v threads="$threads" \
 	    -v workloads="$workloads" -v ncpu="$online" -v bases="$bases" \
 	    -v csv="$out/bench.csv" -v plotdir="$out/plot" \
-	    -f "$ROOT/tools/lib/bench-report.awk" "$raw"
+	    -f "$out/stats.awk" -f "$ROOT/tools/lib/bench-report.awk" "$raw"
 } >"$out/bench.txt" || die "the report failed (tools/lib/bench-report.awk)"
 cat "$out/bench.txt"
 {

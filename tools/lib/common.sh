@@ -72,6 +72,13 @@ source_id() {
 	fi
 }
 
+# stats_awk FILE: write buildtime's statistics (Student's t, the sign
+# test, the median), the one copy, as an awk file to run before another.
+stats_awk() {
+	sed -n '/^# stats.awk begin/,/^# stats.awk end/p' "$ROOT/tools/buildtime" |
+	    sed "s/'\"'\"'/'/g" >"$1"
+}
+
 upper() {
 	echo "$1" | tr 'abcdefghijklmnopqrstuvwxyz' 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
 }
