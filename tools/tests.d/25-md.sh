@@ -29,7 +29,6 @@ else
 			t_fail "$n-plain/build" "build failed" "$d/build.log"
 			continue
 		fi
-		t_run "$n/no-debug-options" 300 "$d/mplocktest" -q \
-		    $STRESS_TESTS
+		t_run "$n/no-debug-options" 300 "$d/mplocktest" -q stress
 	done
 fi

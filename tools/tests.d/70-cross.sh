@@ -66,7 +66,7 @@ for x in ${CROSS_TARGETS:-$(cross_targets)}; do
 			t_fail "$n/build" "build failed" "$b/build.log"
 			continue
 		fi
-		stress=$STRESS_TESTS
+		stress=stress
 		for t in $($X_QEMU "$b/mplocktest" -l); do
 			# intr, intrunlock, lockorder and torture raise
 			# interrupts (signals).
@@ -79,8 +79,8 @@ for x in ${CROSS_TARGETS:-$(cross_targets)}; do
 			fi
 			t_run "$n/$t" 300 $X_QEMU "$b/mplocktest" -q "$t"
 		done
-		[ $intr_ok = 0 ] && stress=$(echo "$STRESS_TESTS" |
-		    sed -e 's/ intr//' -e 's/ torture//')
+		[ $intr_ok = 0 ] && stress=$($X_QEMU "$b/mplocktest" -l \
+		    stress | grep -vx -e intr -e torture)
 
 		case $X_MDARCH in
 		arm64)	;;
