@@ -71,11 +71,12 @@ harness_build() {
 	mkdir -p "$_d/o" || return 1
 	rm -f "$_d"/o/*.o "$_d/mplocktest" "$_d/mplockbench"
 	_inc="-I$_shim/include -I$_shim"
+	rm -rf "$_d/mdinc"
 	if [ -n "${MDARCH:-}" ]; then
-		_md=$_src/sys/arch/$MDARCH/include/mplock.h
-		[ -f "$_md" ] || { echo "no $_md" >"$_d/build.log"; return 1; }
-		mkdir -p "$_d/mdinc/machine"
-		echo "#include \"$_md\"" >"$_d/mdinc/machine/mplock.h"
+		# The regress Makefile's rule (bmake) writes the header.
+		MAKEOBJDIR=$_d bmake -m "$ROOT/tools/fixtures/mk" -C "$_reg" \
+		    MDARCH="$MDARCH" mdinc/machine/mplock.h >"$_d/build.log" \
+		    2>&1 || return 1
 		_inc="-I$_d/mdinc $_inc"
 	fi
 	_flags="$HARNESS_CFLAGS $_inc -DMPLOCK_$(upper "$_be") $*"
