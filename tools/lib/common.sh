@@ -28,6 +28,8 @@ MEASURE_BACKENDS=$(cd "$ROOT/tools/kernel" 2>/dev/null &&
 KERNEL_WARNINGS=$(mkvar "$REGRESS/Makefile" KERNEL_WARNINGS)
 HARNESS_CFLAGS=$(mkvar "$REGRESS/Makefile" CFLAGS |
     sed "s/\${KERNEL_WARNINGS}/$KERNEL_WARNINGS/")
+# The kernel options the regress is built with (WITNESS and the like).
+KERNEL_OPTIONS=$(mkvar "$REGRESS/Makefile" KERNEL_OPTIONS)
 
 CC=${CC:-cc}
 

@@ -28,7 +28,7 @@ rg_usage() {
 }
 for be in $BACKENDS; do
 	d=$OBJ/regress/$be
-	if ! harness_build "$d" "$be" -DWITNESS -DMP_LOCKDEBUG -DDDB; then
+	if ! harness_build "$d" "$be" $KERNEL_OPTIONS; then
 		t_fail "regress/$be/build" "build failed" "$d/build.log"
 		continue
 	fi

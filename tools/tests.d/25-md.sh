@@ -16,7 +16,7 @@ else
 		n=md/$HOST_MDARCH/$be
 		d=$OBJ/md/$HOST_MDARCH/$be
 		if ! MDARCH=$HOST_MDARCH harness_build "$d" "$be" \
-		    -DWITNESS -DMP_LOCKDEBUG -DDDB; then
+		    $KERNEL_OPTIONS; then
 			t_fail "$n/build" "build failed" "$d/build.log"
 			continue
 		fi

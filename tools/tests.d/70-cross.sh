@@ -62,7 +62,7 @@ for x in ${CROSS_TARGETS:-$(cross_targets)}; do
 		n=cross/$x/$be
 		b=$d/$be
 		if ! CC=$X_CC MDARCH=$X_MDARCH harness_build "$b" "$be" \
-		    -DWITNESS -DMP_LOCKDEBUG -DDDB; then
+		    $KERNEL_OPTIONS; then
 			t_fail "$n/build" "build failed" "$b/build.log"
 			continue
 		fi
@@ -104,8 +104,8 @@ for x in ${CROSS_TARGETS:-$(cross_targets)}; do
 				t_fail "cross/$x/mutant/$name/$be" \
 				    "does not apply to $file any more"
 			elif ! CC=$X_CC MDARCH=$X_MDARCH MPLOCK_ROOT=$md/tree \
-			    harness_build "$md/build" "$be" -DWITNESS \
-			    -DMP_LOCKDEBUG -DDDB; then
+			    harness_build "$md/build" "$be" \
+			    $KERNEL_OPTIONS; then
 				t_fail "cross/$x/mutant/$name/$be" \
 				    "does not build" "$md/build/build.log"
 			else
