@@ -67,8 +67,8 @@ budget=90
 
 PROG=bench
 
-USAGE='usage: tools/bench.sh [-P] [-r reps] [-d seconds] [-n cpus] [-t "threads ..."]
-       [-c "cs_ns ..."] [-p "ncs_ns ..."] [-o dir]'
+USAGE='usage: tools/bench.sh [-P] [-r reps] [-d seconds] [-n cpus]
+           [-t "threads ..."] [-c "cs_ns ..."] [-p "ncs_ns ..."] [-o dir]'
 
 while getopts :c:d:n:o:Pp:r:t: ch; do
 	case $ch in

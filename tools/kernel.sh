@@ -81,7 +81,8 @@ NCPU=${KERNEL_NCPU:-4}
 JOBS=${KERNEL_JOBS:-$(ncpu_online)}
 
 PROG=kernel.sh
-USAGE='usage: tools/kernel.sh [-Bdir] [-b backend] [-m mutant] [-n name] [-o option] [-s step]
+USAGE='usage: tools/kernel.sh [-Bdir] [-b backend] [-m mutant] [-n name]
+           [-o option] [-s step]
        tools/kernel.sh -S [-Bir] [-n name] [-o option]'
 
 kdie() {

@@ -120,8 +120,8 @@ PEERS_DEFAULT="stock ticket mlockspin=mlock+MPLOCK_NOGUEST mlock tas"
 FIGURES="build nsacq maxwait"
 
 PROG=kernelbench
-USAGE='usage: tools/kernelbench.sh [-i] [-L cpus] [-n runs] [-o dir] [-p "peer ..."]
-           [-r rounds] [-s "ncpu ..."] [-t tasks] [-W seconds]
+USAGE='usage: tools/kernelbench.sh [-i] [-L cpus] [-n runs] [-o dir]
+           [-p "peer ..."] [-r rounds] [-s "ncpu ..."] [-t tasks] [-W seconds]
        tools/kernelbench.sh -l dir'
 
 # count N WHAT MAX: N is a whole number from 1 to MAX, or usage.

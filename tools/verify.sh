@@ -22,8 +22,9 @@
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
-PROG=verify USAGE='usage: tools/verify.sh [all | models | tsan | mapping | map | hashes |
-           litmus | litmus-gen | litmus-hashes]'
+PROG=verify
+USAGE='usage: tools/verify.sh [all | models | tsan | mapping | map |
+           hashes | litmus | litmus-gen | litmus-hashes]'
 what=${1:-all}
 case $what in
 all|models|tsan|mapping|map|hashes|litmus|litmus-gen|litmus-hashes) ;;
