@@ -26,13 +26,14 @@ test:
 test-debian:
 	@${SH} .ci/run
 
-# make test with every long matrix in full where make test runs a slice:
-# every backend on every cross target and with every seeded bug of the
-# front end, the md stress tests at full length.  (The kernel compile
-# matrix in full is kcompile-full; the patch tool under every fault,
-# test-patchfault; every booted backend, kernel-test.)
+# make test with every long matrix in full where make test runs a slice
+# (MPLOCK_FULL=1): every backend on every cross target and with every
+# seeded bug of the front end, the md stress tests at full length, the
+# kernel compile matrix, the patch tool under every fault, every booted
+# backend.  SUITES= for some suites only: make test-full SUITES=kcompile.
+SUITES?=
 test-full:
-	@MPLOCK_FULL=1 ${SH} tools/test.sh
+	@MPLOCK_FULL=1 ${SH} tools/test.sh ${SUITES}
 
 bench:
 	@${SH} tools/bench.sh
@@ -40,7 +41,7 @@ bench:
 # tools/mplock-patch under faults at every step with this whole
 # checkout, and a full disk at every size (make test: a small checkout).
 test-patchfault:
-	@MPLOCK_FAULT_LONG=1 ${SH} tools/test.sh patchfault
+	@MPLOCK_FULL=1 ${SH} tools/test.sh patchfault
 
 # Every seeded bug whose catch depends on a run, run 10 times (N=) with
 # two busy loops beside it: each must be caught every time.  N is empty
@@ -57,7 +58,7 @@ test-cross:
 # tree that includes <sys/mplock.h>, amd64 and i386, under every backend
 # and option combination (make test compiles a sample).
 kcompile-full:
-	@KCOMPILE_FULL=1 ${SH} tools/test.sh kcompile
+	@MPLOCK_FULL=1 ${SH} tools/test.sh kcompile
 
 lint:
 	@${SH} tools/lint.sh
@@ -72,7 +73,7 @@ kernel:
 	@${SH} tools/kernel.sh -d
 
 kernel-test:
-	@KERNEL_MATRIX=1 ${SH} tools/test.sh kernel
+	@MPLOCK_FULL=1 ${SH} tools/test.sh kernel
 
 # Each peer's kernel (KB_PEERS: by default stock, ticket, the M-lock
 # spinning only, the M-lock as it ships, test-and-set) booted N times (5)

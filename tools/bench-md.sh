@@ -29,12 +29,7 @@ md=${MDARCH:-$HOST_MDARCH}
 
 PROG=bench-md
 
-usage() {
-	[ $# -eq 0 ] || echo "$PROG: $*" >&2
-	echo "usage: tools/bench-md.sh [-r reps] [-d seconds] [-t threads]" \
-	    "[-o dir]" >&2
-	exit 1
-}
+USAGE='usage: tools/bench-md.sh [-r reps] [-d seconds] [-t threads] [-o dir]'
 
 while getopts :d:o:r:t: ch; do
 	case $ch in
@@ -42,8 +37,7 @@ while getopts :d:o:r:t: ch; do
 	o)	out=$OPTARG ;;
 	r)	reps=$OPTARG ;;
 	t)	threads=$OPTARG ;;
-	:)	usage "-$OPTARG: needs a value" ;;
-	*)	usage "-$OPTARG: unknown option" ;;
+	*)	badopt "$ch" ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -101,7 +95,8 @@ echo "mplock MD vs MI: sys/arch/$md/include/mplock.h against the MI" \
 $BENCH_RUN}, $reps interleaved runs of ${secs}s"
 echo "median ns per lock+unlock (uncontended) or per acquisition" \
     "(contended), [min-max]; MD/MI below 1 means the MD path is faster"
-awk -v csv="$out/bench-md.csv" '
+stats_awk "$out/stats.awk" || die "cannot write $out/stats.awk"
+awk -v csv="$out/bench-md.csv" -f "$out/stats.awk" -f /dev/stdin "$raw" <<'EOF'
 {
 	for (i = 1; i <= NF; i++) {
 		split($i, kv, "=")
@@ -115,16 +110,13 @@ awk -v csv="$out/bench-md.csv" '
 	kv2 = k SUBSEP f["variant"]
 	v[kv2, ++n[kv2]] = f["ns"] + 0
 }
-function median(key,    i, j, m, t, a) {
+function median(key,    i, m, a) {
 	m = n[key]
 	for (i = 1; i <= m; i++)
 		a[i] = v[key, i]
-	for (i = 2; i <= m; i++)
-		for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
-			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
-		}
+	isort(a, m)
 	lo = a[1]; hi = a[m]
-	return (m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+	return mid(a, m)
 }
 END {
 	printf "%-8s %-17s %28s %28s %7s\n", "backend", "workload",
@@ -143,6 +135,7 @@ END {
 		printf "%s,%s,%s,%.2f,%.2f,%d,%.3f\n", kk[1], kk[2], kk[3],
 		    md, mi, n[rows[r] SUBSEP "md"], md / mi > csv
 	}
-}' "$raw"
+}
+EOF
 rm -f "$out/run"
 echo "raw figures: $raw; table as CSV: $out/bench-md.csv"

@@ -67,13 +67,8 @@ budget=90
 
 PROG=bench
 
-usage() {
-	[ $# -eq 0 ] || echo "$PROG: $*" >&2
-	echo "usage: tools/bench.sh [-P] [-r reps] [-d seconds] [-n cpus]" \
-	    "[-t \"threads ...\"]" >&2
-	echo "       [-c \"cs_ns ...\"] [-p \"ncs_ns ...\"] [-o dir]" >&2
-	exit 1
-}
+USAGE='usage: tools/bench.sh [-P] [-r reps] [-d seconds] [-n cpus]
+           [-t "threads ..."] [-c "cs_ns ..."] [-p "ncs_ns ..."] [-o dir]'
 
 while getopts :c:d:n:o:Pp:r:t: ch; do
 	case $ch in
@@ -85,8 +80,7 @@ while getopts :c:d:n:o:Pp:r:t: ch; do
 	p)	ncslist=$OPTARG ;;
 	r)	reps=$OPTARG ;;
 	t)	threads=$OPTARG ;;
-	:)	usage "-$OPTARG: needs a value" ;;
-	*)	usage "-$OPTARG: unknown option" ;;
+	*)	badopt "$ch" ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -372,10 +366,11 @@ mkdir -p "$out/plot"
 	    "verdict faster or slower only"
 	echo "  when that interval excludes 1.00; beside it their geometric" \
 	    "mean with Student's t interval"
+	stats_awk "$out/stats.awk" &&
 	awk -v rows="$plotrows" -v threads="$threads" \
 	    -v workloads="$workloads" -v ncpu="$online" -v bases="$bases" \
 	    -v csv="$out/bench.csv" -v plotdir="$out/plot" \
-	    -f "$ROOT/tools/lib/bench-report.awk" "$raw"
+	    -f "$out/stats.awk" -f "$ROOT/tools/lib/bench-report.awk" "$raw"
 } >"$out/bench.txt" || die "the report failed (tools/lib/bench-report.awk)"
 cat "$out/bench.txt"
 {

@@ -10,6 +10,13 @@
 #					powerpc (tools/lib/cross.sh)
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/tools/lib/common.sh"
+. "$ROOT/tools/lib/cross.sh"
+PROG=cross USAGE='usage: tools/cross.sh [target ...]'
+for t in "$@"; do
+	echo " $(cross_targets) " | grep -q " $t " ||
+	    usage "$t: no such target ($(cross_targets))"
+done
 if [ $# -gt 0 ]; then
 	CROSS_TARGETS=$*
 	export CROSS_TARGETS

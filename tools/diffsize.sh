@@ -17,12 +17,13 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
 . "$ROOT/tools/lib/vendor.sh"
 
+PROG=diffsize
+USAGE='usage: tools/diffsize.sh [-s]'
 series=
-case ${1:-} in
--s)	series=1 ;;
-'')	;;
-*)	echo "usage: diffsize.sh [-s]" >&2
-	exit 1 ;;
+case $*, in
+-s,)	series=1 ;;
+,)	;;
+*)	usage "$*: not -s" ;;
 esac
 
 tree=$(vendor_tree openbsd-src) || die "no vendored OpenBSD tree"

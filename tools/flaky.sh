@@ -40,29 +40,23 @@
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
 
-usage() {
-	echo "usage: flaky.sh [-n runs] [-l loaders] [-m pattern] [suite ...]" >&2
-	exit 1
-}
+PROG=flaky
+USAGE='usage: tools/flaky.sh [-n runs] [-l loaders] [-m pattern] [suite ...]'
 
 runs=${FLAKY_RUNS:-10} loaders=2 pattern=
 while getopts :l:m:n: o; do
 	case $o in
-	:)	echo "flaky.sh: option requires an argument -- $OPTARG" >&2
-		usage ;;
-	\?)	echo "flaky.sh: unknown option -- $OPTARG" >&2
-		usage ;;
 	l)	loaders=$OPTARG ;;
 	m)	pattern=$OPTARG ;;
 	n)	runs=$OPTARG ;;
-	*)	usage ;;
+	*)	badopt "$o" ;;
 	esac
 done
 shift $((OPTIND - 1))
 case $runs$loaders in
-''|*[!0-9]*)	usage ;;
+''|*[!0-9]*)	usage "-n $runs -l $loaders: not numbers" ;;
 esac
-[ "$runs" -ge 1 ] || usage
+[ "$runs" -ge 1 ] || usage "-n $runs: at least 1"
 suites=${*:-mutants debug cross kernel}
 
 results_header "tools/flaky.sh -n $runs -l $loaders${pattern:+ -m '$pattern'}\
@@ -115,7 +109,8 @@ judge() {
 	how=
 	case $1 in
 	kernel)	case $2 in
-		1|3)	how=fail ;;
+		1)	grep -q '^kernel: [^:]*: FAIL' "$3" && how=fail ;;
+		3)	how=fail ;;
 		4|124)	how=hang ;;
 		esac
 		[ -n "$how" ]

@@ -67,8 +67,8 @@
 # a verdict on the kernel: the boot is run once more, and counted).
 # Exit status: 0 PASS; 1 FAIL (a pass criterion not met); 3 PANIC (the
 # kernel stopped in ddb); 4 HANG (the watchdog's limit); 5 CRASH (qemu
-# crashed twice); 2 build or usage error; 77 a needed tool or the
-# snapshot is missing.
+# crashed twice); 2 a build error; 77 a needed tool or the snapshot is
+# missing.  A usage error exits 1 with no verdict line.
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
@@ -80,13 +80,10 @@ KDIR=$OBJ/kernel
 NCPU=${KERNEL_NCPU:-4}
 JOBS=${KERNEL_JOBS:-$(ncpu_online)}
 
-usage() {
-	echo "usage: tools/kernel.sh [-Bdir] [-b backend] [-m mutant]" \
-	    "[-n name] [-o option] [-s step]" >&2
-	echo "       tools/kernel.sh -S [-Bir] [-n name] [-o option]" >&2
-	exit 2
-}
-
+PROG=kernel.sh
+USAGE='usage: tools/kernel.sh [-Bdir] [-b backend] [-m mutant] [-n name]
+           [-o option] [-s step]
+       tools/kernel.sh -S [-Bir] [-n name] [-o option]'
 
 kdie() {
 	echo "kernel.sh: $*" >&2
@@ -100,7 +97,7 @@ skip() {
 
 be= debug='' mutant='' name='' bootit=1 reboot= step= stock= instr=
 kopts=
-while getopts Bb:dim:n:o:rSs: o; do
+while getopts :Bb:dim:n:o:rSs: o; do
 	case $o in
 	s)	step=$OPTARG ;;
 	B)	bootit= ;;
@@ -112,32 +109,32 @@ while getopts Bb:dim:n:o:rSs: o; do
 	n)	name=$OPTARG ;;
 	o)	echo "$OPTARG" |
 		    grep -Eqx '[A-Z][A-Z0-9_]*(=[A-Za-z0-9_.]+)?' ||
-		    kdie "-o $OPTARG: not NAME or NAME=VALUE"
+		    usage "-o $OPTARG: not NAME or NAME=VALUE"
 		kopts="$kopts $OPTARG" ;;
 	S)	stock=1 ;;
-	*)	usage ;;
+	*)	badopt "$o" ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 0 ] || usage
+[ $# -eq 0 ] || usage "$1: no operands"
 if [ -n "$stock" ]; then
-	[ -z "$be$debug$mutant$step" ] || usage
+	[ -z "$be$debug$mutant$step" ] || usage "-S: no -b, -d, -m or -s"
 	be=stock
 fi
 be=${be:-$DEFAULT_BACKEND}
 [ -n "$stock" ] || echo " $BACKENDS $MEASURE_BACKENDS " | grep -q " $be " ||
-    kdie "$be: no such backend (one of: $BACKENDS; for measurement:" \
+    usage "$be: no such backend (one of: $BACKENDS; for measurement:" \
     "$MEASURE_BACKENDS)"
 if [ -n "$mutant" ]; then
 	MUT=$REGRESS/mutants/$mutant.sed
-	[ -f "$MUT" ] || kdie "$mutant: no such mutant ($REGRESS/mutants)"
+	[ -f "$MUT" ] || usage "$mutant: no such mutant ($REGRESS/mutants)"
 fi
 case $step in
-*[!0-9]*|0*)	usage ;;
+*[!0-9]*|0*)	usage "-s $step: a step number" ;;
 esac
 [ -n "$name" ] || name=$be${debug:+-debug}${mutant:+-$mutant}${step:+-step$step}${instr:+-instr}
 case $name in
-*/*|.*|'')	kdie "$name: not a run name" ;;
+*/*|.*|'')	usage "$name: not a run name" ;;
 esac
 
 # What the pipeline needs on the host.

@@ -119,20 +119,10 @@ PEERS_DEFAULT="stock ticket mlockspin=mlock+MPLOCK_NOGUEST mlock tas"
 # The build-like load's figure first: the one every peer has.
 FIGURES="build nsacq maxwait"
 
-usage() {
-	[ $# -eq 0 ] || echo "kernelbench: $*" >&2
-	echo "usage: tools/kernelbench.sh [-i] [-L cpus] [-n runs] [-o dir]" \
-	    "[-p \"peer ...\"]" >&2
-	echo "           [-r rounds] [-s \"ncpu ...\"] [-t tasks]" \
-	    "[-W seconds]" >&2
-	echo "       tools/kernelbench.sh -l dir" >&2
-	exit 1
-}
-
-kdie() {
-	echo "kernelbench: $*" >&2
-	exit 1
-}
+PROG=kernelbench
+USAGE='usage: tools/kernelbench.sh [-i] [-L cpus] [-n runs] [-o dir]
+           [-p "peer ..."] [-r rounds] [-s "ncpu ..."] [-t tasks] [-W seconds]
+       tools/kernelbench.sh -l dir'
 
 # count N WHAT MAX: N is a whole number from 1 to MAX, or usage.
 count() {
@@ -157,8 +147,7 @@ while getopts :iL:l:n:o:p:r:s:t:W: ch; do
 	s)	smps=$OPTARG ;;
 	t)	tasks=$OPTARG ;;
 	W)	maxwait=$OPTARG ;;
-	:)	usage "-$OPTARG: needs a value" ;;
-	*)	usage "-$OPTARG: unknown option" ;;
+	*)	badopt "$ch" ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -229,12 +218,12 @@ done
 
 stamp=$(date -u +%Y-%m-%d-%H%M)
 if [ -n "$logsonly" ]; then
-	[ -d "$out/logs" ] || kdie "$out/logs: no such directory"
+	[ -d "$out/logs" ] || die "$out/logs: no such directory"
 	results=$out/results.txt
 	# What the logs hold: the peers in the run's order (peers.txt),
 	# else stock, the backends, then the rest by name; the CPUs.
 	_l=$(cd "$out/logs" && ls -- r*-*-smp*.log 2>/dev/null)
-	[ -n "$_l" ] || kdie "$out/logs: no rR-PEER-smpS.log"
+	[ -n "$_l" ] || die "$out/logs: no rR-PEER-smpS.log"
 	_have=$(echo "$_l" | sed -n 's/^r[0-9]*-\([a-z0-9]*\)-smp[0-9]*\.log$/\1/p' |
 	    sort -u)
 	_order=
@@ -248,15 +237,15 @@ if [ -n "$logsonly" ]; then
 	smps=$(echo "$_l" | sed -n 's/^r[0-9]*-[a-z0-9]*-smp\([0-9]*\)\.log$/\1/p' |
 	    sort -n -u | tr '\n' ' ' | sed 's/ $//')
 	[ -n "$names" ] && [ -n "$smps" ] ||
-	    kdie "$out/logs: no log of a peer"
+	    die "$out/logs: no log of a peer"
 else
 	results=$OBJ/kernelbench/results-$stamp.txt
 	[ -z "$out" ] || results=$out/results.txt
 	[ -n "$out" ] || out=$OBJ/kernelbench/$stamp
-	[ ! -e "$out/logs" ] || kdie "$out: holds a run already (-l to" \
+	[ ! -e "$out/logs" ] || die "$out: holds a run already (-l to" \
 	    "read it again)"
 fi
-mkdir -p "$out/logs" "$out/compare" || kdie "cannot make $out"
+mkdir -p "$out/logs" "$out/compare" || die "cannot make $out"
 
 failures=0
 # failed WHAT: one more failure, said now and listed in the results.

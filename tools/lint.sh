@@ -303,8 +303,9 @@ figures) lint_figures ;;
 readme)	lint_readme "${2:-}" ;;
 all)	lint_man; lint_style; lint_backends; lint_litmus; lint_figures
 	lint_readme; lint_notices ;;
-*)	echo "usage: $0 [man | style | backends | litmus | figures |" \
-	    "readme [file] | notices]" >&2
-	exit 2 ;;
+*)	PROG=lint
+	USAGE='usage: tools/lint.sh [man | style | backends | litmus |
+           figures | readme [file] | notices]'
+	usage "$1: no such check" ;;
 esac
 exit $rc

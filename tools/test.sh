@@ -5,10 +5,22 @@
 #
 #	tools/test.sh [suite ...]	e.g. tools/test.sh regress mutants
 #
-# MPLOCK_QUICK=1 shortens the stress tests (for slow machines, emulators).
+# MPLOCK_QUICK=1 shortens the stress tests (for slow machines, emulators);
+# MPLOCK_FULL=1 runs every long matrix in full (make test-full).
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+# The tests build this checkout, whatever a user's MPLOCK_ROOT names.
+unset MPLOCK_ROOT
+# Until kcompile and patchfault read MPLOCK_FULL themselves.
+[ "${MPLOCK_FULL:-0}" = 1 ] && KCOMPILE_FULL=1 MPLOCK_FAULT_LONG=1 &&
+    export KCOMPILE_FULL MPLOCK_FAULT_LONG
 . "$ROOT/tools/lib/common.sh"
+PROG=test
+USAGE='usage: tools/test.sh [suite ...]'
+for a in "$@"; do
+	ls "$ROOT"/tools/tests.d/[0-9][0-9]-"$a".sh >/dev/null 2>&1 ||
+	    usage "$a: no such suite (tools/tests.d)"
+done
 . "$ROOT/tools/lib/testlib.sh"
 . "$ROOT/tools/lib/harness.sh"
 

@@ -22,6 +22,14 @@
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
+PROG=verify
+USAGE='usage: tools/verify.sh [all | models | tsan | mapping | map |
+           hashes | litmus | litmus-gen | litmus-hashes]'
+what=${1:-all}
+case $what in
+all|models|tsan|mapping|map|hashes|litmus|litmus-gen|litmus-hashes) ;;
+*)	usage "$what: no such check" ;;
+esac
 . "$ROOT/tools/lib/testlib.sh"
 . "$ROOT/tools/lib/harness.sh"
 . "$ROOT/tools/lib/verify.sh"
@@ -29,7 +37,6 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/herd.sh"
 . "$ROOT/tools/lib/litmus.sh"
 
-what=${1:-all}
 case $what in
 hashes)	verify_print_hashes; exit 0 ;;
 map)	verify_print_map; exit 0 ;;
@@ -37,10 +44,6 @@ litmus-hashes)	litmus_print_hashes; exit 0 ;;
 litmus-gen)
 	rm -rf "$LITMUS/tests" && litmus_gen "$LITMUS/tests"
 	exit ;;
-all|models|tsan|mapping|litmus) ;;
-*)	echo "usage: $0 [all|models|tsan|mapping|map|hashes|litmus|\
-litmus-gen|litmus-hashes]" >&2
-	exit 2 ;;
 esac
 
 mkdir -p "$VOBJ"

@@ -84,6 +84,14 @@
 u_int mplock_torture_msecs = MPLOCK_TORTURE_SECS * 1000;
 
 /*
+ * The threads go on past their time until the timeout has run on a
+ * CPU waiting for the lock (the case it is there for), for up to this
+ * many ms more: a clock that comes late (a loaded host or an emulator)
+ * must not pass for one that never comes.
+ */
+#define MPLT_TICK_WAIT	10000
+
+/*
  * Turn waits by length, in decades from 1us: a wait of a few us is a
  * hand-off between running CPUs, one of ms a hand-off that waited for
  * a CPU (or a vCPU the host had descheduled) to run again.
@@ -266,7 +274,7 @@ mplt_worker(void *arg)
 {
 	struct mplt_cpu *mc = arg;
 	struct cpu_info *self;
-	uint64_t end;
+	uint64_t end, now;
 	u_int r;
 	int base, d, i, me, n;
 
@@ -348,7 +356,9 @@ mplt_worker(void *arg)
 		if (__mp_lock_held(&kernel_lock, self))
 			mplt_violation("held after the last unlock");
 		sched_pause(yield);
-	} while (nsecuptime() < end);
+		now = nsecuptime();
+	} while (now < end || (mplt_cs.intr_waiting == 0 &&
+	    now < end + MSEC_TO_NSEC(MPLT_TICK_WAIT)));
 
 #ifdef MPLT_DEBUG
 	/* The debug layer counted at least our calls on this CPU. */

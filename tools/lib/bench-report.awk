@@ -39,18 +39,8 @@
 # interval, which assumes normal log-ratios, past any real difference;
 # it moves the median by one place.
 
-# Sort a[1..n] in place (insertion sort: n is a few dozen at most).
-function isort(a, n,    i, j, t) {
-	for (i = 2; i <= n; i++)
-		for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
-			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
-		}
-}
-
-# The median of the sorted a[1..n], n > 0.
-function mid(a, n) {
-	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
+# Student's t, isort, mid and signk: tools/buildtime's statistics,
+# which bench.sh passes first (stats_awk).
 
 function sorted(k, a, kind,    i, m) {
 	# Copy the values of key k into a[1..m], sorted; return m.
@@ -84,30 +74,6 @@ function add(kind, k, val, rep) {
 		P[kind, k, rep + 0] = val
 		if (rep + 0 > MAXREP)
 			MAXREP = rep + 0
-	}
-}
-
-# Student's t, the 0.975 quantile for df degrees of freedom.
-function t975(df,    z) {
-	if (df <= 30)
-		return TQ[df]
-	z = 1.959964
-	return z + (z ^ 3 + z) / (4 * df) + \
-	    (5 * z ^ 5 + 16 * z ^ 3 + 3 * z) / (96 * df ^ 2)
-}
-
-# The k of the sign test's 95% interval for n pairs (see above); 0 when
-# n is too small for one.
-function signk(n,    p, c, i) {
-	p = c = 0.5 ^ n
-	if (c > 0.025)
-		return 0
-	for (i = 0; ; i++) {
-		# c is P(B <= i), p is P(B = i); P(B = i + 1) from p.
-		p = p * (n - i) / (i + 1)
-		if (c + p > 0.025)
-			return i + 1
-		c += p
 	}
 }
 
@@ -149,7 +115,7 @@ function ratio(kind, k, kb,    r, n, q, d, sum, m, ss, sd, h, s) {
 	for (r = 1; r <= n; r++)
 		ss += (d[r] - m) ^ 2
 	sd = sqrt(ss / (n - 1))
-	h = t975(n - 1) * sd / sqrt(n)
+	h = student(n - 1, 95) * sd / sqrt(n)
 	GLO = exp(m - h)
 	GHI = exp(m + h)
 	return 1
@@ -219,10 +185,6 @@ BEGIN {
 	INF = 1e300
 	CW = 14
 	MAXREP = 0
-	split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 " \
-	    "2.228 2.201 2.179 2.160 2.145 2.131 2.120 2.110 2.101 2.093 " \
-	    "2.086 2.080 2.074 2.069 2.064 2.060 2.056 2.052 2.048 2.045 " \
-	    "2.042", TQ, " ")
 	nb = split(bases, BS, " ")
 	nr = split(rows, R, " ")
 	nt = split(threads, T, " ")

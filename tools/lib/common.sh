@@ -6,22 +6,30 @@
 OBJ=${OBJ:-$ROOT/build}
 REGRESS=$ROOT/regress/sys/kern/mplock
 
-BACKENDS=$(sed -n 's/^BACKENDS=[[:space:]]*//p' "$REGRESS/Makefile.backends")
-DEFAULT_BACKEND=$(sed -n 's/^DEFAULT_BACKEND=[[:space:]]*//p' \
-    "$REGRESS/Makefile.backends")
+# mkvar FILE NAME: NAME's value in a Makefile (its first =, += or ?=
+# line, continuation lines joined).
+mkvar() {
+	awk -v n="$2" '
+	    !on && $0 ~ "^" n "[+?]?=" { on = 1; sub(/^[^=]*=[ \t]*/, "") }
+	    on { c = sub(/\\$/, ""); gsub(/[ \t]+/, " "); printf "%s", $0
+		if (!c) exit }' "$1" 2>/dev/null
+}
+
+BACKENDS=$(mkvar "$REGRESS/Makefile.backends" BACKENDS)
+DEFAULT_BACKEND=$(mkvar "$REGRESS/Makefile.backends" DEFAULT_BACKEND)
 # Backends built only for measurement (make kernel-bench), never part
 # of the patch: tools/kernel/NAME/kern_mplock_NAME.h each.
 MEASURE_BACKENDS=$(cd "$ROOT/tools/kernel" 2>/dev/null &&
     ls -d */kern_mplock_*.h 2>/dev/null | sed 's|/.*||' | tr '\n' ' ' |
     sed 's/ $//')
-# The stress tests, run again from a build without WITNESS and
-# MP_LOCKDEBUG.
-STRESS_TESTS="mutex fifo recurse intr multi torture"
 
-# What an OpenBSD kernel build passes, plus the dialect.
-KERNEL_WARNINGS="-Wall -Werror -Wimplicit-function-declaration \
--Wno-pointer-sign -Wframe-larger-than=2047"
-HARNESS_CFLAGS="-std=gnu99 -O2 -g $KERNEL_WARNINGS -pthread"
+# What an OpenBSD kernel build passes, and the regress's CFLAGS: the
+# regress Makefile's.
+KERNEL_WARNINGS=$(mkvar "$REGRESS/Makefile" KERNEL_WARNINGS)
+HARNESS_CFLAGS=$(mkvar "$REGRESS/Makefile" CFLAGS |
+    sed "s/\${KERNEL_WARNINGS}/$KERNEL_WARNINGS/")
+# The kernel options the regress is built with (WITNESS and the like).
+KERNEL_OPTIONS=$(mkvar "$REGRESS/Makefile" KERNEL_OPTIONS)
 
 CC=${CC:-cc}
 
@@ -72,6 +80,13 @@ source_id() {
 	fi
 }
 
+# stats_awk FILE: write buildtime's statistics (Student's t, the sign
+# test, the median), the one copy, as an awk file to run before another.
+stats_awk() {
+	sed -n '/^# stats.awk begin/,/^# stats.awk end/p' "$ROOT/tools/buildtime" |
+	    sed "s/'\"'\"'/'/g" >"$1"
+}
+
 upper() {
 	echo "$1" | tr 'abcdefghijklmnopqrstuvwxyz' 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
 }
@@ -91,6 +106,20 @@ seconds_ok() {
 die() {
 	echo "${PROG:-$0}: $*" >&2
 	exit 1
+}
+
+# usage [message]: misuse.  The message, then $USAGE (the tool's
+# "usage: ..." lines), on stderr; exit 1, as OpenBSD's tools do.
+usage() {
+	[ $# -eq 0 ] || echo "${PROG:-$0}: $*" >&2
+	echo "$USAGE" >&2
+	exit 1
+}
+
+# badopt: usage for what getopts with a leading ":" reported in OPTARG.
+badopt() {
+	[ "$1" = : ] && usage "-$OPTARG: needs a value"
+	usage "-$OPTARG: unknown option"
 }
 
 # The kernel sources the harness builds: the front end and every backend

@@ -2,8 +2,9 @@
 # common.sh.
 #
 # harness_build DIR BACKEND [CFLAGS ...]
-#	Compile the sys/kern lock sources of $SRCROOT (default $ROOT) with
-#	the shim, for BACKEND, into DIR/mplocktest and DIR/mplockbench.
+#	Compile the sys/kern lock sources of $MPLOCK_ROOT (default
+#	$ROOT) with the shim, for BACKEND, into DIR/mplocktest and
+#	DIR/mplockbench.
 #	$CC is the compiler.  With $MDARCH set, <machine/mplock.h> is
 #	sys/arch/$MDARCH/include/mplock.h instead of the shim's MI one.
 #	Output goes to DIR/build.log; returns non-zero on failure.
@@ -64,17 +65,18 @@ harness_tree() {
 harness_build() {
 	_d=$1 _be=$2
 	shift 2
-	_src=${SRCROOT:-$ROOT}
+	_src=${MPLOCK_ROOT:-$ROOT}
 	_shim=$_src/regress/sys/kern/mplock/shim
 	_reg=$_src/regress/sys/kern/mplock
 	mkdir -p "$_d/o" || return 1
 	rm -f "$_d"/o/*.o "$_d/mplocktest" "$_d/mplockbench"
 	_inc="-I$_shim/include -I$_shim"
+	rm -rf "$_d/mdinc"
 	if [ -n "${MDARCH:-}" ]; then
-		_md=$_src/sys/arch/$MDARCH/include/mplock.h
-		[ -f "$_md" ] || { echo "no $_md" >"$_d/build.log"; return 1; }
-		mkdir -p "$_d/mdinc/machine"
-		echo "#include \"$_md\"" >"$_d/mdinc/machine/mplock.h"
+		# The regress Makefile's rule (bmake) writes the header.
+		MAKEOBJDIR=$_d bmake -m "$ROOT/tools/fixtures/mk" -C "$_reg" \
+		    MDARCH="$MDARCH" mdinc/machine/mplock.h >"$_d/build.log" \
+		    2>&1 || return 1
 		_inc="-I$_d/mdinc $_inc"
 	fi
 	_flags="$HARNESS_CFLAGS $_inc -DMPLOCK_$(upper "$_be") $*"

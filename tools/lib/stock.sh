@@ -149,7 +149,7 @@ stock_build() {
 	mv "$_sd/stock_lock.c.tmp" "$_sd/stock_lock.c"
 	_sf="$HARNESS_CFLAGS $_si -I$_shim/include -I$_shim"
 	if [ "$_sp" = mplocktest ]; then
-		_sf="$_sf -DWITNESS -DMP_LOCKDEBUG -DDDB -DMPLOCK_TORTURE"
+		_sf="$_sf $KERNEL_OPTIONS -DMPLOCK_TORTURE"
 		_sf="$_sf -DMPLT_FOREIGN_LOCK"
 		_ss="$ROOT/sys/kern/kern_mplock_torture.c $REGRESS/mplocktest.c"
 	else

@@ -405,7 +405,7 @@ verify_tsan() {
 	cp "$_s/tsan/sys/atomic.h" "$_s/include/sys/atomic.h"
 	for _be in $BACKENDS; do
 		_d=$VOBJ/tsan/$_be
-		if ! CC=$_cc SRCROOT=$_tree harness_build "$_d" "$_be" \
+		if ! CC=$_cc MPLOCK_ROOT=$_tree harness_build "$_d" "$_be" \
 		    -fsanitize=thread; then
 			t_fail "verify/tsan/$_be/build" "build failed ($_cc)" \
 			    "$_d/build.log"
@@ -435,7 +435,7 @@ verify_tsan() {
 			_m=${_m%:*}
 			_mn=verify/tsan-mutant/$_be/relaxed-$_m
 			_d=$VOBJ/tsan/$_be-$_m
-			if ! CC=$_cc SRCROOT=$_tree harness_build "$_d" "$_be" \
+			if ! CC=$_cc MPLOCK_ROOT=$_tree harness_build "$_d" "$_be" \
 			    -fsanitize=thread \
 			    -DMPL_TSAN_${_mo}_ORDER=__ATOMIC_RELAXED; then
 				t_fail "$_mn" "build failed" "$_d/build.log"

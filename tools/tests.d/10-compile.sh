@@ -9,6 +9,6 @@ for cc in gcc clang; do
 	for be in $BACKENDS; do
 		t_check "compile/$cc/$be" compile_kernel $cc $be
 		t_check "compile/$cc/$be/witness+lockdebug" compile_kernel $cc \
-		    $be -DWITNESS -DMP_LOCKDEBUG -DDDB
+		    $be $KERNEL_OPTIONS
 	done
 done

@@ -5,12 +5,34 @@
 
 q=
 [ -n "${MPLOCK_QUICK:-}" ] && q=-q
+
+# The programs misused: "usage:" and exit 1, as every tool; -l lists the
+# tests, of a group too, and "stress" is some of them.
+rg_usage() {
+	for _a in "mplocktest -Z" "mplocktest nosuch" "mplocktest" \
+	    "mplockbench -Z" "mplockbench -t 0 contended"; do
+		"$1"/$_a >/dev/null 2>"$1/usage.err"
+		_e=$?
+		echo "$_a: exit $_e; $(head -n 1 "$1/usage.err")"
+		[ "$_e" -eq 1 ] || return 1
+		[ "${_a#* }" = "-t 0 contended" ] ||
+		    grep -q '^usage: ' "$1/usage.err" || return 1
+	done
+	"$1/mplocktest" -l >"$1/all.list" &&
+	    "$1/mplocktest" -l stress >"$1/stress.list" || return 1
+	cat "$1/stress.list"
+	[ -s "$1/stress.list" ] &&
+	    [ "$(grep -cxFf "$1/all.list" "$1/stress.list")" -eq \
+	    "$(wc -l <"$1/stress.list")" ] &&
+	    ! cmp -s "$1/all.list" "$1/stress.list"
+}
 for be in $BACKENDS; do
 	d=$OBJ/regress/$be
-	if ! harness_build "$d" "$be" -DWITNESS -DMP_LOCKDEBUG -DDDB; then
+	if ! harness_build "$d" "$be" $KERNEL_OPTIONS; then
 		t_fail "regress/$be/build" "build failed" "$d/build.log"
 		continue
 	fi
+	[ "$be" = "$DEFAULT_BACKEND" ] && t_check regress/usage rg_usage "$d"
 	for t in $("$d/mplocktest" -l); do
 		t_run "regress/$be/$t" 300 "$d/mplocktest" $q "$t"
 	done
@@ -19,7 +41,7 @@ for be in $BACKENDS; do
 	if grep -q '^#define MPL_BE_HALT' "$ROOT/sys/kern/kern_mplock_$be.h"
 	then
 		t_run "regress/$be/guest" 300 "$d/mplocktest" $q -g \
-		    $STRESS_TESTS spinout
+		    stress spinout
 	fi
 
 	d=$OBJ/regress/$be-plain
@@ -27,6 +49,5 @@ for be in $BACKENDS; do
 		t_fail "regress/$be-plain/build" "build failed" "$d/build.log"
 		continue
 	fi
-	t_run "regress/$be/no-debug-options" 300 "$d/mplocktest" -q \
-	    $STRESS_TESTS
+	t_run "regress/$be/no-debug-options" 300 "$d/mplocktest" -q stress
 done

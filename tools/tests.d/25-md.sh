@@ -16,7 +16,7 @@ else
 		n=md/$HOST_MDARCH/$be
 		d=$OBJ/md/$HOST_MDARCH/$be
 		if ! MDARCH=$HOST_MDARCH harness_build "$d" "$be" \
-		    -DWITNESS -DMP_LOCKDEBUG -DDDB; then
+		    $KERNEL_OPTIONS; then
 			t_fail "$n/build" "build failed" "$d/build.log"
 			continue
 		fi
@@ -29,7 +29,6 @@ else
 			t_fail "$n-plain/build" "build failed" "$d/build.log"
 			continue
 		fi
-		t_run "$n/no-debug-options" 300 "$d/mplocktest" -q \
-		    $STRESS_TESTS
+		t_run "$n/no-debug-options" 300 "$d/mplocktest" -q stress
 	done
 fi

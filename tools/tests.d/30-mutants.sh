@@ -41,13 +41,13 @@ for m in "$REGRESS"/mutants/*.sed; do
 			reuse=$OBJ/mutants/_base/$be-${mdarch:-mi}
 			[ -f "$reuse/mplocktest" ] ||
 			    MDARCH=$mdarch HARNESS_PROGS=mplocktest \
-			    harness_build "$reuse" "$be" -DWITNESS \
-			    -DMP_LOCKDEBUG -DDDB || reuse=
+			    harness_build "$reuse" "$be" $KERNEL_OPTIONS ||
+			    reuse=
 			;;
 		esac
-		if ! MDARCH=$mdarch SRCROOT=$d/tree HARNESS_PROGS=mplocktest \
+		if ! MDARCH=$mdarch MPLOCK_ROOT=$d/tree HARNESS_PROGS=mplocktest \
 		    HARNESS_REUSE=$reuse harness_build "$d/build" "$be" \
-		    -DWITNESS -DMP_LOCKDEBUG -DDDB; then
+		    $KERNEL_OPTIONS; then
 			t_fail "mutant/$name/$be" "does not build" \
 			    "$d/build/build.log"
 			continue

@@ -346,3 +346,33 @@ man_debug_samples() {
 	[ "$_n" -gt 0 ]
 }
 t_check "lint/mplock_debug-samples-from-kernel" man_debug_samples
+
+# Every tool, misused, says so and does nothing: its name first, the
+# "usage:" lines, exit 1 (OpenBSD's habit).  A new tool in tools/ is
+# checked too: an unknown option, or an unknown operand where it takes
+# no options.
+lint_usage() {
+	_d=$OBJ/usage-every-tool
+	rm -rf "$_d"
+	mkdir -p "$_d"
+	_rc=0
+	for _t in "$ROOT"/tools/*.sh "$ROOT"/tools/buildtime \
+	    "$ROOT"/tools/mplock-patch "$ROOT"/tools/series/series.sh; do
+		_n=${_t#"$ROOT"/tools/}
+		_p=$(basename "$_n" .sh)
+		case $_p in
+		diffsize | lint | verify | test | cross) _a=nosuch ;;
+		*)	_a=-Z ;;
+		esac
+		rm -rf "$_d/obj"
+		OBJ=$_d/obj sh "$_t" $_a </dev/null >"$_d/out" 2>"$_d/err"
+		_e=$?
+		echo "$_n $_a: exit $_e; $(head -n 1 "$_d/err")"
+		[ "$_e" -eq 1 ] && [ ! -s "$_d/out" ] &&
+		    grep -q "^usage: " "$_d/err" &&
+		    head -n 1 "$_d/err" | grep -Eq "^($_p|$_p\.sh): |^usage: " &&
+		    [ ! -e "$_d/obj" ] || { _rc=1; cat "$_d/out" "$_d/err"; }
+	done
+	return $_rc
+}
+t_check "lint/usage-every-tool" lint_usage

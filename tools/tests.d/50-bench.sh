@@ -161,9 +161,11 @@ t_check "bench/smoke" bench_smoke
 # contended figures at two threads, bimodal with one pair in different
 # modes: the median proves the M-lock faster where t cannot.
 bench_stats() {
+	stats_awk "$OBJ/stats.awk" || return 1
 	_out=$(awk -v rows="base same fast slow noisy six five eight one bimodal" \
 	    -v threads=2 -v workloads=0/0 -v ncpu=2 -v bases=base -v csv= \
-	    -v plotdir= -f "$ROOT/tools/lib/bench-report.awk" \
+	    -v plotdir= -f "$OBJ/stats.awk" \
+	    -f "$ROOT/tools/lib/bench-report.awk" \
 	    "$ROOT/tools/fixtures/bench-report.raw") || return 1
 	echo "$_out"
 	for _want in \

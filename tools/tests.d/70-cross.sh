@@ -62,11 +62,11 @@ for x in ${CROSS_TARGETS:-$(cross_targets)}; do
 		n=cross/$x/$be
 		b=$d/$be
 		if ! CC=$X_CC MDARCH=$X_MDARCH harness_build "$b" "$be" \
-		    -DWITNESS -DMP_LOCKDEBUG -DDDB; then
+		    $KERNEL_OPTIONS; then
 			t_fail "$n/build" "build failed" "$b/build.log"
 			continue
 		fi
-		stress=$STRESS_TESTS
+		stress=stress
 		for t in $($X_QEMU "$b/mplocktest" -l); do
 			# intr, intrunlock, lockorder and torture raise
 			# interrupts (signals).
@@ -79,8 +79,8 @@ for x in ${CROSS_TARGETS:-$(cross_targets)}; do
 			fi
 			t_run "$n/$t" 300 $X_QEMU "$b/mplocktest" -q "$t"
 		done
-		[ $intr_ok = 0 ] && stress=$(echo "$STRESS_TESTS" |
-		    sed -e 's/ intr//' -e 's/ torture//')
+		[ $intr_ok = 0 ] && stress=$($X_QEMU "$b/mplocktest" -l \
+		    stress | grep -vx -e intr -e torture)
 
 		case $X_MDARCH in
 		arm64)	;;
@@ -103,9 +103,9 @@ for x in ${CROSS_TARGETS:-$(cross_targets)}; do
 			if ! harness_tree "$md" "$m"; then
 				t_fail "cross/$x/mutant/$name/$be" \
 				    "does not apply to $file any more"
-			elif ! CC=$X_CC MDARCH=$X_MDARCH SRCROOT=$md/tree \
-			    harness_build "$md/build" "$be" -DWITNESS \
-			    -DMP_LOCKDEBUG -DDDB; then
+			elif ! CC=$X_CC MDARCH=$X_MDARCH MPLOCK_ROOT=$md/tree \
+			    harness_build "$md/build" "$be" \
+			    $KERNEL_OPTIONS; then
 				t_fail "cross/$x/mutant/$name/$be" \
 				    "does not build" "$md/build/build.log"
 			else

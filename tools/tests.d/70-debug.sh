@@ -10,7 +10,7 @@
 #    define and call nothing of the layer;
 #  - seeded bugs in the layer (mutants/debug/*.sed) the tests must catch.
 
-DEBUG_FLAGS="-DWITNESS -DMP_LOCKDEBUG -DDDB -DMPLOCK_DEBUG"
+DEBUG_FLAGS="$KERNEL_OPTIONS -DMPLOCK_DEBUG"
 
 debug_compile() {
 	_cc=$1 _be=$2
@@ -55,7 +55,7 @@ zero_cost() {
 		echo "no hooks in kern_mplock.c"
 		return 1
 	fi
-	for _opts in "" "-DWITNESS -DMP_LOCKDEBUG -DDDB"; do
+	for _opts in "" "$KERNEL_OPTIONS"; do
 		_fl="-std=gnu99 -O2 $KERNEL_WARNINGS -DMPLOCK_$(upper "$_be")"
 		_fl="$_fl -I$_src/regress/sys/kern/mplock/shim/include $_opts"
 		echo "$_cc $_fl"
@@ -133,7 +133,7 @@ for be in $BACKENDS; do
 	fi
 
 	d=$OBJ/debug/$be-off
-	if ! harness_build "$d" "$be" -DWITNESS -DMP_LOCKDEBUG -DDDB; then
+	if ! harness_build "$d" "$be" $KERNEL_OPTIONS; then
 		t_fail "debug/$be-off/build" "build failed" "$d/build.log"
 		continue
 	fi
@@ -166,7 +166,7 @@ for m in "$REGRESS"/mutants/debug/*.sed; do
 			fi
 			continue
 		fi
-		if ! SRCROOT=$d/tree harness_build "$d/build" "$be" \
+		if ! MPLOCK_ROOT=$d/tree harness_build "$d/build" "$be" \
 		    $DEBUG_FLAGS; then
 			t_fail "debug/mutant/$name/$be" "does not build" \
 			    "$d/build/build.log"

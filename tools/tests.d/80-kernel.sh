@@ -6,7 +6,7 @@
 # MP_LOCKDEBUG and MPLOCK_DEBUG; qemu reports a hypervisor, so the
 # M-lock's guest mode is on) and then, when the suite has used less
 # than KERNEL_TEST_BUDGET seconds (default 600), one seeded bug
-# (hand-off-without-wait).  make kernel-test (KERNEL_MATRIX=1) boots
+# (hand-off-without-wait).  make kernel-test (MPLOCK_FULL=1) boots
 # every backend, the M-lock with its guest mode forced on (option
 # MPLOCK_GUEST: its waiters must have halted) and left out
 # (MPLOCK_NOGUEST: the bare-metal lock), the stock kernel and the
@@ -93,7 +93,11 @@ k_mutant() {
 		else
 			t_fail "$_name" "seeded bug NOT caught: $_v" "$_log"
 		fi ;;
-	1)	t_pass "$_name" "caught (torture/load failed): $_v" ;;
+	# 1 is a usage error too: caught only with a FAIL verdict.
+	1)	case $_v in
+		*FAIL:*) t_pass "$_name" "caught (torture/load failed): $_v" ;;
+		*)	t_fail "$_name" "exit 1, no FAIL verdict: $_v" "$_log" ;;
+		esac ;;
 	3)	t_pass "$_name" "caught (panic, ddb): $_v" ;;
 	4)	t_pass "$_name" "caught (hang; registers recorded): $_v" ;;
 	5)	t_fail "$_name" "not a verdict, so not caught: $_v" "$_log" ;;
@@ -368,7 +372,7 @@ else
 		for m in $KERNEL_MUTANTS; do
 			k_mutant "$DEFAULT_BACKEND-debug-${m%:*}" "$m" -d
 		done
-	elif [ -n "${KERNEL_MATRIX:-}" ]; then
+	elif [ "${MPLOCK_FULL:-0}" = 1 ]; then
 		k_boot "$DEFAULT_BACKEND-debug" -d
 		for be in $BACKENDS; do
 			k_boot "$be" -b "$be"

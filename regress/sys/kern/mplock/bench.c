@@ -67,7 +67,7 @@ static int nthreads = 2, ncpu;
 static struct bench_thread *threads;
 static double uncontended_secs;
 
-static volatile int ready, go, stop;
+static volatile int ready, go, started, stop;
 
 /*
  * What the lock protects, in one cache line that moves with the lock
@@ -183,7 +183,7 @@ contended_body(struct bench_thread *bt)
 	unsigned int k = bt->bt_id % SAMPLE_EVERY + 1;
 	int me = bt->bt_id;
 
-	while (!stop) {
+	do {
 		lk->bl_lock(bt);
 		if (prot.stamped && prot.owner != me)
 			sample(bt, (bench_now() - prot.stamp) * 1e9);
@@ -201,7 +201,7 @@ contended_body(struct bench_thread *bt)
 		n++;
 		if (ncs_ns)
 			work(ncs_ns);
-	}
+	} while (!stop);
 	bt->bt_acq = n;
 }
 
@@ -211,7 +211,7 @@ pingpong_body(struct bench_thread *bt)
 	unsigned long n = 0;
 	unsigned int me = bt->bt_id, k = me + 1, spins = 0;
 
-	while (!stop) {
+	do {
 		while (__atomic_load_n(&pp.turn, __ATOMIC_ACQUIRE) != me) {
 			if (stop)
 				goto out;
@@ -227,7 +227,7 @@ pingpong_body(struct bench_thread *bt)
 		} else
 			pp.stamped = 0;
 		__atomic_store_n(&pp.turn, 1 - me, __ATOMIC_RELEASE);
-	}
+	} while (!stop);
 out:
 	bt->bt_acq = n;
 }
@@ -286,6 +286,7 @@ thread_main(void *v)
 	__atomic_add_fetch(&ready, 1, __ATOMIC_SEQ_CST);
 	while (!__atomic_load_n(&go, __ATOMIC_ACQUIRE))
 		sched_yield();
+	__atomic_add_fetch(&started, 1, __ATOMIC_SEQ_CST);
 	body(bt);
 	return (NULL);
 }
@@ -299,7 +300,7 @@ run(void (*fn)(struct bench_thread *), int n)
 	int i;
 
 	body = fn;
-	ready = go = stop = 0;
+	ready = go = started = stop = 0;
 	for (i = 0; i < n; i++) {
 		threads[i].bt_id = i;
 		threads[i].bt_acq = 0;
@@ -316,6 +317,12 @@ run(void (*fn)(struct bench_thread *), int n)
 	ts.tv_nsec = (long)((duration - ts.tv_sec) * 1e9);
 	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
 		;
+	/*
+	 * Not before every thread has begun: one the host first runs after
+	 * the run's end (a busy machine) still takes its turns.
+	 */
+	while (__atomic_load_n(&started, __ATOMIC_SEQ_CST) < n)
+		usleep(100);
 	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
 	t1 = bench_now();
 	for (i = 0; i < n; i++)
@@ -406,7 +413,7 @@ usage(void)
 	    "[-p ncs_ns] [-t threads]\n"
 	    "           uncontended | contended | pingpong\n"
 	    "       %s -i\n", progname, progname);
-	exit(2);
+	exit(1);
 }
 
 static unsigned int
@@ -418,7 +425,7 @@ number(const char *s, char opt, unsigned long max)
 	errno = 0;
 	v = strtoul(s, &ep, 10);
 	if (*s == '\0' || *ep != '\0' || errno != 0 || v > max)
-		errx(2, "-%c: not a number up to %lu: %s", opt, max, s);
+		errx(1, "-%c: not a number up to %lu: %s", opt, max, s);
 	return ((unsigned int)v);
 }
 
@@ -445,7 +452,7 @@ bench_main(int argc, char *argv[], const char *src,
 		case 'd':
 			duration = strtod(optarg, &ep);
 			if (*ep != '\0' || !(duration > 0 && duration < 3600))
-				errx(2, "-d: seconds, more than 0: %s",
+				errx(1, "-d: seconds, more than 0: %s",
 				    optarg);
 			break;
 		case 'i':
@@ -460,7 +467,7 @@ bench_main(int argc, char *argv[], const char *src,
 		case 't':
 			nthreads = number(optarg, ch, maxthreads);
 			if (nthreads < 1)
-				errx(2, "-t: 1 to %d threads", maxthreads);
+				errx(1, "-t: 1 to %d threads", maxthreads);
 			break;
 		default:
 			usage();
@@ -484,7 +491,7 @@ bench_main(int argc, char *argv[], const char *src,
 		if (name == NULL || strcmp(name, locks[i].bl_name) == 0)
 			break;
 	if (i == nlocks)
-		errx(2, "no lock %s here (-i lists them)", name);
+		errx(1, "no lock %s here (-i lists them)", name);
 	lk = &locks[i];
 
 	ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
