@@ -26,14 +26,14 @@
 # the tree's code can notice).  Skipped with a note when the vendored
 # tarball, bmake or clang's OpenBSD targets are missing.
 #
-# The other machines, which the snapshot lacks: against tools/kenv and
+# The other machines, which the snapshot lacks: against the regress
+# shim's headers, the port's barriers (tools/lib/kcompile-port.h) and
 # the machine's real <machine/mplock.h> (tools/lib/kcompile.sh).  alpha
 # and luna88k have no clang target: a stand-in target checks their C
 # (their headers must hold no assembly, which nothing here could check).
 #
 # Then, for every machine, the instructions the tuned headers promise
 # are looked for in the objects (amd64 and i386: the real tree's).
-# KCOMPILE_KENV=0 leaves the kenv machines out (the real tree alone).
 
 . "$ROOT/tools/lib/kcompile.sh"
 
@@ -503,9 +503,8 @@ else
 		fi
 	fi
 
-	# --- the other machines: tools/kenv ---------------------------
+	# --- the other machines: the shim -----------------------------
 
-	[ "${KCOMPILE_KENV:-1}" = 0 ] && return 0
 	for m in $(kernel_machines); do
 		for be in $BACKENDS; do
 			t_check "kcompile/$m/$be" kc_all "$m" "$m" "$be"
