@@ -3,8 +3,10 @@
 # and on.
 #
 # amd64 and i386 (tools/lib/realtree.sh): the vendored OpenBSD tree,
-# patched by tools/mplock-patch apply, with the flags of its own
-# Makefile.ARCH.  Every C file the patch adds or changes, with code
+# patched by tools/mplock-patch apply; each combination a kernel config
+# that includes GENERIC.MP (GENERIC), run through the tree's own
+# config(8), its files and flags those of the Makefile config(8)
+# writes.  Every C file the patch adds or changes, with code
 # generation, under every option combination (WITNESS, MP_LOCKDEBUG,
 # MPLOCK_DEBUG, DDB, with and without MULTIPROCESSOR; 20, as the tree
 # refuses WITNESS or MP_LOCKDEBUG without DDB) of the default backend
@@ -24,7 +26,7 @@
 # a <sys/mplock.h> whose WITNESS member no longer has the name the
 # tree's subr_witness.c uses (our own files renamed with it, so only
 # the tree's code can notice).  Skipped with a note when the vendored
-# tarball, bmake or clang's OpenBSD targets are missing.
+# tarball, bmake, byacc, flex or clang's OpenBSD targets are missing.
 #
 # The other machines, which the snapshot lacks: against the regress
 # shim's headers, the port's barriers (tools/lib/kcompile-port.h) and
@@ -124,6 +126,7 @@ kc_insns_check() {
 # --- amd64 and i386: the real tree -----------------------------------
 
 . "$ROOT/tools/lib/vendor.sh"
+. "$ROOT/tools/lib/config8.sh"
 . "$ROOT/tools/lib/realtree.sh"
 RT=$OBJ/realtree/kcompile
 
