@@ -177,12 +177,6 @@ realtree_arch() {
 	    $(cat "$_ad/ours")
 }
 
-# realtree_select DIR ARCH COMBO < PATHS: the paths a kernel with
-# COMBO compiles (made by _realtree_flags).
-realtree_select() {
-	grep -xF -f "$1/$2/cfiles.$3"
-}
-
 realtree_combos() {
 	for _be in $BACKENDS; do
 		for _mp in MULTIPROCESSOR ""; do
@@ -329,7 +323,7 @@ realtree_jobs() {
 	shift 4
 	for _c; do
 		_realtree_flags "$_rd" "$_ra" "$_c" || return 1
-		realtree_select "$_rd" "$_ra" "$_c" <"$_fl" |
+		grep -xF -f "$_rd/$_ra/cfiles.$_c" "$_fl" |
 		    sed "s|^|$_mo $_rd $_ra $_c |"
 	done
 }

@@ -205,17 +205,16 @@ rt_sizeof_one() {
 
 # rt_insns ARCH FORBIDDEN REQUIRED...: kc_insns on the real tree's
 # objects: every backend's files, MULTIPROCESSOR and no debug option,
-# with the arch's <machine/mplock.h> and with one that only opts in to
-# the MI lock (found first).
+# with the arch's <machine/mplock.h> and with the regress shim's, which
+# only opts in to the MI lock (found first).
 rt_insns() {
 	_a=$1
 	shift
 	_d=$RT/insns-$_a
 	rm -rf "$_d"
-	mkdir -p "$_d/mi/machine"
-	printf '#ifndef _MACHINE_MPLOCK_H_\n#define %s\n%s\n#endif\n' \
-	    _MACHINE_MPLOCK_H_ '#define __USE_MI_MPLOCK' \
-	    >"$_d/mi/machine/mplock.h"
+	mkdir -p "$_d/mi/machine" &&
+	    cp "$REGRESS/shim/include/machine/mplock.h" "$_d/mi/machine/" ||
+	    return 1
 	: >"$_d/md.s"
 	: >"$_d/mi.s"
 	for _be in $BACKENDS; do
