@@ -73,6 +73,7 @@
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
 . "$ROOT/tools/lib/vendor.sh"
+. "$ROOT/tools/lib/config8.sh"
 . "$ROOT/tools/kernel/toolchain.sh"
 
 KT=$ROOT/tools/kernel
@@ -252,29 +253,11 @@ now() {
 
 T0=$(now)
 
-# --- config(8), built once per tree and compatibility header.
-CONFIG=$KDIR/cache/config-$(key "$KT/compat.h" "$KT/toolchain.sh")
-if [ ! -x "$CONFIG" ]; then
-	echo "kernel.sh: building config(8) from $TREE/usr.sbin/config"
-	c=$KDIR/config.build
-	rm -rf "$c" && mkdir -p "$c" || kdie "cannot make $c"
-	cs=$TREE/usr.sbin/config
-	# The sources of config's Makefile, less the interactive kernel
-	# editor (ukc*, misc, cmd, exec_elf), which MAKE_BOOTSTRAP leaves
-	# out and which needs libkvm.
-	( cd "$c" && byacc -d -o gram.c "$cs/gram.y" &&
-	    flex -o scan.c "$cs/scan.l" &&
-	    cc -O2 -Werror=implicit-function-declaration -DMAKE_BOOTSTRAP \
-	    -include "$KT/compat.h" -I"$cs" -I. \
-	    -o config "$cs/files.c" gram.c "$cs/hash.c" "$cs/main.c" \
-	    "$cs/mkheaders.c" "$cs/mkioconf.c" "$cs/mkmakefile.c" \
-	    "$cs/mkswap.c" "$cs/pack.c" scan.c "$cs/sem.c" "$cs/util.c" \
-	    -lbsd ) >"$KDIR/config.build.log" 2>&1 || {
-		cat "$KDIR/config.build.log" >&2
-		kdie "config(8) does not build"
-	}
-	mv "$c/config" "$CONFIG" && rm -rf "$c"
-fi
+# --- config(8), built once from the tree's sources.
+CONFIG=$(config8_build "$TREE") || {
+	[ $? -eq 77 ] && skip "byacc or flex is not installed"
+	kdie "config(8) does not build from $TREE/usr.sbin/config"
+}
 
 # --- pxeboot, built once per tree and toolchain (from the unpatched
 # tree: the boot loader includes nothing of ours).

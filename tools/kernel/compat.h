@@ -1,6 +1,6 @@
 /*
  * Forced-include header for building OpenBSD's config(8) from
- * usr.sbin/config on Linux with glibc and libbsd (tools/kernel.sh).
+ * usr.sbin/config on Linux with glibc and libbsd (tools/lib/config8.sh).
  * The sources stay as they are; this supplies what OpenBSD's libc
  * headers would: major()/minor(), strlcpy and friends, err(3),
  * __dead, and pledge(2), which has no counterpart here (a no-op).

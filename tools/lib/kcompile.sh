@@ -1,8 +1,9 @@
 # Compile kernel sources for OpenBSD machines with clang's
-# <arch>-unknown-openbsd targets, against the freestanding stand-in
-# headers in tools/kenv: the machines the vendored OpenBSD tree lacks
-# (amd64 and i386 are compiled in that tree, tools/lib/realtree.sh).
-# Sourced after common.sh.
+# <arch>-unknown-openbsd targets, against the regress shim's headers
+# (regress/sys/kern/mplock/shim/include, freestanding with _KERNEL) and
+# the port's own in tools/lib/kcompile-port.h: the machines the
+# vendored OpenBSD tree lacks (amd64 and i386 are compiled in that
+# tree, tools/lib/realtree.sh).  Sourced after common.sh.
 #
 # kernel_compile MACHINE SRC [CFLAGS ...]
 #	Compile the kernel source file SRC for MACHINE (one of
@@ -10,13 +11,17 @@
 #	-DMULTIPROCESSOR and the extra CFLAGS (say -DWITNESS -DMPLOCK_TICKET).
 #	<sys/mplock.h> and <machine/mplock.h> are the real ones of the tree
 #	at $SRCROOT (default $ROOT): sys/sys/mplock.h and
-#	sys/arch/<arch>/include/mplock.h; every other header comes from
-#	tools/kenv.  Prints the command, then the compiler's messages;
-#	returns the compiler's exit status.
+#	sys/arch/<arch>/include/mplock.h.  Prints the command, then the
+#	compiler's messages; returns the compiler's exit status.
 #	$KCOMPILE_OUT: where the object goes (default /dev/null).
-#	$KCOMPILE_MI=1: a <machine/mplock.h> that only opts in to the MI
-#	lock, so the MI fallbacks are compiled instead of the arch's.
+#	$KCOMPILE_MI=1: the shim's <machine/mplock.h>, which only opts in
+#	to the MI lock, so the MI fallbacks are compiled instead of the
+#	arch's.
 #	$CLANG: the compiler (default clang).
+#
+#	What a real tree would catch and this cannot: a declaration of
+#	ours that disagrees with the kernel's own headers or code (suite
+#	kcompile seeds one for amd64 and i386).
 #
 # kernel_machine_info MACHINE
 #	Prints "ARCH TRIPLE": the sys/arch directory and the clang target
@@ -26,11 +31,8 @@
 #	powerpc), which checks their headers' C and the MI fallbacks with
 #	their MAXCPUS, but no assembly (their headers hold none).
 
-KENV=$ROOT/tools/kenv
-
-# The machines compiled against tools/kenv: those the vendored OpenBSD
-# tree lacks.  amd64 and i386 are compiled in that tree
-# (tools/lib/realtree.sh).
+# The machines compiled against the shim: those the vendored OpenBSD
+# tree lacks.
 kernel_machines() {
 	echo arm64 armv7 riscv64 powerpc64 macppc octeon loongson sparc64 \
 	    alpha luna88k
@@ -80,27 +82,27 @@ kernel_compile() {
 	_kc_arch=$1 _kc_triple=$2
 	shift 2
 	_kc_root=${SRCROOT:-$ROOT}
-	_kc_inc=$OBJ/kenv/$_kc_m
+	_kc_inc=$OBJ/kcompile-inc/$_kc_m
 	mkdir -p "$_kc_inc/sys" "$_kc_inc/machine" || return 2
 	echo "#include \"$_kc_root/sys/sys/mplock.h\"" >"$_kc_inc/sys/mplock.h"
 	if [ "${KCOMPILE_MI:-0}" = 1 ]; then
-		printf '#ifndef _MACHINE_MPLOCK_H_\n#define %s\n%s\n#endif\n' \
-		    _MACHINE_MPLOCK_H_ '#define __USE_MI_MPLOCK' \
-		    >"$_kc_inc/machine/mplock.h"
+		rm -f "$_kc_inc/machine/mplock.h"
 	else
 		echo "#include \"$_kc_root/sys/arch/$_kc_arch/include/mplock.h\"" \
 		    >"$_kc_inc/machine/mplock.h"
 	fi
-	_kc_def=KENV_$(upper "$_kc_m")
+	_kc_def=KC_$(upper "$_kc_m")
 	echo "${CLANG:-clang} -target $_kc_triple $(_kc_machflags "$_kc_m")" \
 	    "-D$_kc_def $* $_kc_src"
 	# -fno-stack-protector: upstream clang 14 crashes expanding the
 	# OpenBSD stack guard for arm64 and armv7 (OpenBSD's own clang
 	# does not); the guard is not what this check is about.
+	# -nostdlibinc: clang's own <stddef.h> and <stdint.h>, no libc's.
 	${CLANG:-clang} -target "$_kc_triple" -std=gnu99 -O2 -ffreestanding \
-	    -nostdinc -fno-pie -fno-common -fno-stack-protector \
+	    -nostdlibinc -fno-pie -fno-common -fno-stack-protector \
 	    $(_kc_machflags "$_kc_m") \
 	    $KERNEL_WARNINGS -D_KERNEL -DMULTIPROCESSOR -D"$_kc_def" \
-	    -I"$_kc_inc" -I"$KENV/include" "$@" \
+	    -include "$ROOT/tools/lib/kcompile-port.h" \
+	    -I"$_kc_inc" -I"$REGRESS/shim/include" "$@" \
 	    -c "$_kc_src" -o "${KCOMPILE_OUT:-/dev/null}"
 }

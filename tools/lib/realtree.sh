@@ -2,33 +2,24 @@
 # tools/mplock-patch, the way the tree's own kernel Makefile does, for
 # every backend and option combination.  The tree is the vendored
 # snapshot (../shared/vendor/openbsd-src.tar.xz, amd64 and i386 only);
-# tools/kenv stands in for the architectures it lacks.  Sourced after
-# common.sh, vendor.sh and kcompile.sh (kernel_machine_info).
+# tools/lib/kcompile.sh compiles for the architectures it lacks.
+# Sourced after common.sh, vendor.sh, config8.sh and kcompile.sh
+# (kernel_machine_info).
 #
 # realtree_setup DIR
 #	Extract the snapshot (vendor_tree), copy it to DIR/src, patch the
 #	copy with "tools/mplock-patch apply" and list the C files the
-#	patch added or changed in DIR/patched (from the patch's journal).
-#	DIR/base is the unpatched snapshot.  Returns 77 with a note when
-#	the tarball or clang's OpenBSD targets are missing.
+#	patch added or changed in DIR/patched (from the patch's journal);
+#	build the snapshot's config(8) (tools/lib/config8.sh), linked as
+#	DIR/config.  DIR/base is the unpatched snapshot.  Returns 77 with
+#	a note when the tarball, bmake, byacc, flex or clang's OpenBSD
+#	targets are missing.
 #
 # realtree_arch DIR ARCH
-#	For ARCH (amd64, i386), what config(8) and Makefile.ARCH would
-#	give a GENERIC.MP build, without config(8) itself:
-#	DIR/ARCH/sources: every C file named by a "file" line of
-#	sys/conf/files and sys/arch/ARCH/conf/files.ARCH (and the files
-#	they include) that the snapshot has, plus the C files
-#	Makefile.ARCH compiles by its own rules (conf/param.c);
-#	DIR/ARCH/gen-TREE: the compile directory's generated headers for
-#	TREE (src or base): one <attr>.h per "needs-count"/"needs-flag"
-#	file line, defining N<ATTR> 1 for every attribute its expression
-#	names (as if every device were configured), and the "machine" and
-#	ARCH links to sys/arch/ARCH/include;
-#	DIR/ARCH/ident: the options GENERIC.MP (and the GENERIC files it
-#	includes) sets, as -D flags, less those the matrix varies; and any
-#	option only the patch's own lines in sys/conf/files name (none
-#	yet: an option that selects a file of ours), so that its files are
-#	compiled in every combination.
+#	Start ARCH (amd64, i386) afresh in DIR/ARCH.  DIR/ARCH/ours: the
+#	options only the patch's own lines of sys/conf/files name (an
+#	option of ours that selects a file of ours), which every
+#	combination turns on, so that those files are compiled.
 #
 # realtree_combos [mp | up]
 #	The combinations, one a line: a backend, then the options turned
@@ -41,7 +32,8 @@
 # realtree_jobs DIR ARCH MODE FILELIST COMBO...
 #	Print one job a line for realtree_run: every file of FILELIST (a
 #	file of paths relative to sys/) that a kernel with COMBO compiles
-#	(realtree_select), for every COMBO.  MODE is obj (code generation
+#	(its generated Makefile's CFILES, and its own rules' sources such
+#	as conf/param.c), for every COMBO.  MODE is obj (code generation
 #	too: -Wframe-larger-than and the inline assembly are only checked
 #	there) or syntax (-fsyntax-only).
 #
@@ -57,16 +49,16 @@
 #	there was nothing to compile, or if not every job ran.
 #
 # realtree_includers DIR ARCH
-#	Compile every source of DIR/ARCH/sources the patch does not
-#	change, in the snapshot, as a kernel selects it (realtree_select),
-#	with -fsyntax-only and -MD, once with MULTIPROCESSOR and once
-#	without, both with GENERIC's options and WITNESS, MP_LOCKDEBUG and
-#	DDB on (the most headers), and write the files whose dependencies
-#	name sys/mplock.h or machine/mplock.h and which compiled to
-#	DIR/ARCH/includers-mp and DIR/ARCH/includers-up.  A file that does
-#	not compile unpatched (the snapshot lacks a header it includes, an
-#	isapnp driver on amd64) cannot be checked; it goes to
-#	DIR/ARCH/unbuildable-{mp,up} with its first error.
+#	Compile every source the patch does not change that a kernel
+#	compiles, in the snapshot, with -fsyntax-only and -MD, once with
+#	MULTIPROCESSOR and once without, both with GENERIC's options and
+#	WITNESS, MP_LOCKDEBUG and DDB on (the most headers), and write
+#	the files whose dependencies name sys/mplock.h or machine/mplock.h
+#	and which compiled to DIR/ARCH/includers-mp and
+#	DIR/ARCH/includers-up.  A file that does not compile unpatched (the
+#	snapshot lacks a header it includes, an isapnp driver on amd64)
+#	cannot be checked; it goes to DIR/ARCH/unbuildable-{mp,up} with
+#	its first error.
 #
 # realtree_sample DIR ARCH
 #	A sample of the includers for the quick run, in DIR/ARCH/sample,
@@ -85,10 +77,15 @@
 #	COMBO's flags; CFLAGS come first (say -I of a directory whose
 #	headers are to be found before the tree's).
 #
-# The compiler flags are Makefile.ARCH's own: bmake reads the tree's
-# Makefile (its config(8) "%" lines taken out) and prints CFLAGS and
-# CPPFLAGS for the combination's IDENT; the target is clang's
-# <arch>-unknown-openbsd.  Dropped, each with its reason:
+# Each combination is a kernel config: "include" of GENERIC.MP (GENERIC
+# without MULTIPROCESSOR), "option MPLOCK_<BACKEND>", the matrix's
+# options turned off ("rmoption": DDB is GENERIC's), then those on, the
+# patch's own on.  config(8) makes its compile directory, in the patched
+# tree and in the snapshot, DIR/ARCH/conf/{src,base}.COMBO: the
+# Makefile, the needs-count headers, the machine links.  The files are
+# its CFILES that the snapshot has; the flags its CFLAGS and CPPFLAGS
+# (bmake, with stand-ins for bsd.own.mk and sys.mk), for clang's
+# <arch>-unknown-openbsd target, less these, each for its reason:
 #	-msave-args	OpenBSD's clang only (amd64 with DDB: saves the
 #			arguments on the stack for ddb's traces); upstream
 #			clang has no such option.
@@ -107,7 +104,7 @@ REALTREE_DROP="-msave-args -fret-clean -MD -MP"
 realtree_setup() {
 	_rd=$1
 	command -v bmake >/dev/null 2>&1 || {
-		echo "realtree: bmake not installed (reads Makefile.ARCH)"
+		echo "realtree: bmake not installed (reads the kernel Makefile)"
 		return 77
 	}
 	command -v "${CLANG:-clang}" >/dev/null 2>&1 || {
@@ -128,9 +125,15 @@ realtree_setup() {
 		    "($VENDOR/openbsd-src.tar.xz)"
 		return $_rc
 	}
+	_c8=$(config8_build "$_base") || {
+		_rc=$?
+		echo "realtree: no config(8) from the snapshot"
+		return $_rc
+	}
 	rm -rf "$_rd"
 	mkdir -p "$_rd" || return 1
 	ln -s "$_base" "$_rd/base"
+	ln -s "$_c8" "$_rd/config"
 	cp -R "$_base" "$_rd/src" || return 1
 	sh "$ROOT/tools/mplock-patch" apply "$_rd/src" >"$_rd/apply.log" \
 	    2>&1 || {
@@ -147,285 +150,31 @@ realtree_setup() {
 		echo "realtree: the patch journal names no C file"
 		return 1
 	}
-	# A stand-in bsd.own.mk and sys.mk: what Makefile.ARCH reads from
-	# them is the compiler's name and the no-PIE flag.
+	# A stand-in bsd.own.mk and sys.mk: what the kernel Makefile reads
+	# from them is the compiler's name and the no-PIE flag.
 	mkdir -p "$_rd/mk"
 	printf 'COMPILER_VERSION=clang\nNOPIE_FLAGS=-fno-pie\n' \
 	    >"$_rd/mk/bsd.own.mk"
 	: >"$_rd/mk/sys.mk"
 }
 
-# The files.* parser: "F path expression" for each file line, "D name"
-# for each device, pseudo-device, attribute and attachment declared,
-# "H attr..." for each needs-count or needs-flag line (its header is
-# named after the first attribute).
-_realtree_files() {
-	awk -v S="$1" -v A="$2" '
-	function parse(f,   line, a, n, i, t, d, c) {
-		while ((getline line < f) > 0) {
-			sub(/#.*/, "", line)
-			# An expression goes on across lines in parentheses
-			# or after an operator.
-			t = line
-			d = gsub(/\(/, "(", t) - gsub(/\)/, ")", t)
-			while ((d > 0 || line ~ /[|&!][ \t]*$/) &&
-			    (getline c < f) > 0) {
-				sub(/#.*/, "", c)
-				line = line " " c
-				t = c
-				d += gsub(/\(/, "(", t) - gsub(/\)/, ")", t)
-			}
-			n = split(line, a, /[ \t]+/)
-			i = (a[1] == "") ? 2 : 1
-			if (a[i] == "include") {
-				t = a[i + 1]
-				gsub(/"/, "", t)
-				parse(S "/" t)
-			} else if (a[i] ~ /^(define|device|pseudo-device)$/) {
-				t = a[i + 1]
-				sub(/[:{].*/, "", t)
-				print "D", t
-			} else if (a[i] == "attach" &&
-			    line ~ /[ \t]with[ \t]/) {
-				t = line
-				sub(/.*[ \t]with[ \t]+/, "", t)
-				sub(/[ \t:].*/, "", t)
-				print "D", t
-			} else if (a[i] == "file") {
-				t = line
-				sub(/^[ \t]*file[ \t]+[^ \t]+[ \t]*/, "", t)
-				sub(/needs-(count|flag).*/, "", t)
-				print "F", a[i + 1], t
-				if (line ~ /needs-(count|flag)/) {
-					t = line
-					sub(/^[ \t]*file[ \t]+[^ \t]+/, "", t)
-					sub(/needs-(count|flag).*/, "", t)
-					gsub(/[()!&|]/, " ", t)
-					print "H", t
-				}
-			}
-		}
-		close(f)
-	}
-	BEGIN {
-		parse(S "/conf/files")
-		parse(S "/arch/" A "/conf/files." A)
-	}'
-}
-
 realtree_arch() {
-	_rd=$1 _ra=$2
-	_ad=$_rd/$_ra
+	_ad=$1/$2
 	rm -rf "$_ad"
-	mkdir -p "$_ad" || return 1
-	_s=$_rd/src/sys
-	[ -f "$_s/arch/$_ra/conf/files.$_ra" ] || {
-		echo "realtree: the snapshot has no $_ra"
+	mkdir -p "$_ad/flags" "$_ad/conf" || return 1
+	[ -f "$1/src/sys/arch/$2/conf/GENERIC.MP" ] || {
+		echo "realtree: the snapshot has no $2"
 		return 1
 	}
-	_realtree_files "$_s" "$_ra" >"$_ad/files" || return 1
-	{
-		awk '$1 == "F" && $2 ~ /\.c$/ { print $2 }' "$_ad/files"
-		# Makefile.ARCH's own rules: "x.c: $S/path.c".
-		sed -n \
-		    's/^[a-z_]*\.c:[[:space:]]*\$S\/\([^[:space:]]*\.c\).*/\1/p' \
-		    "$_s/arch/$_ra/conf/Makefile.$_ra"
-	} | sort -u | while read -r _f; do
-		[ -f "$_s/$_f" ] && echo "$_f"
-	done >"$_ad/sources"
-	for _tr in src base; do
-		_g=$_ad/gen-$_tr
-		mkdir -p "$_g"
-		awk -v g="$_g" '$1 == "H" {
-			h = g "/" $2 ".h"
-			for (i = 2; i <= NF; i++)
-				if (!((h, $i) in seen)) {
-					seen[h, $i] = 1
-					printf "#define\tN%s\t1\n", \
-					    toupper($i) > h
-				}
-		}' "$_ad/files" || return 1
-		ln -s "$_rd/$_tr/sys/arch/$_ra/include" "$_g/machine"
-		ln -s machine "$_g/$_ra"
-	done
-	# GENERIC.MP's options (following its includes), less the ones the
-	# matrix sets.
-	_realtree_conf "$_s" "arch/$_ra/conf/GENERIC.MP" |
-	    awk -v skip="$REALTREE_OPTS MULTIPROCESSOR" '
-	    BEGIN {
-		n = split(skip, s, " ")
-		for (i = 1; i <= n; i++)
-			no[s[i]] = 1
-	    }
-	    $1 == "option" {
-		for (i = 2; i <= NF; i++) {
-			o = $i
-			sub(/,$/, "", o)
-			k = o
-			sub(/=.*/, "", k)
-			if (k ~ /^MPLOCK_/ || (k in no))
-				continue
-			printf "-D%s ", o
-		}
-	    }
-	    $1 == "maxusers" { mu = $2 }
-	    END { if (mu) printf "-DMAXUSERS=%s", mu; print "" }' \
-	    >"$_ad/ident"
-	# Options only the patch's own lines of sys/conf/files name (an
-	# option of ours that selects a file of ours) are on in every
-	# combination, so that those files are compiled.
-	_po=$(grep -vxF -f "$_rd/base/sys/conf/files" "$_s/conf/files" |
+	grep -vxF -f "$1/base/sys/conf/files" "$1/src/sys/conf/files" |
 	    sed -n 's/^file[[:space:]]\{1,\}[^[:space:]]*//p' |
-	    tr -c '_A-Za-z0-9\n' ' ' | tr ' ' '\n' | sort -u |
-	    awk -v ff="$_ad/files" -v skip="$REALTREE_OPTS MULTIPROCESSOR" '
-	    BEGIN {
-		while ((getline l < ff) > 0) {
-			split(l, a, " ")
-			if (a[1] == "D")
-				decl[a[2]] = 1
-		}
-		n = split(skip, s, " ")
-		for (i = 1; i <= n; i++)
-			no[s[i]] = 1
-	    }
-	    $1 != "" && !($1 in decl) && !(toupper($1) in no) {
-		printf " -D%s", toupper($1)
-	    }')
-	[ -n "$_po" ] && echo "$(cat "$_ad/ident")$_po" >"$_ad/ident"
-	mkdir -p "$_ad/flags"
-	grep -v '^%' "$_s/arch/$_ra/conf/Makefile.$_ra" >"$_ad/Makefile"
-}
-
-# _realtree_conf SYS CONF: CONF's lines, includes expanded (a path is
-# relative to sys/arch/ARCH/conf or sys/, as config(8) finds it),
-# comments removed.
-_realtree_conf() {
-	awk -v S="$1" '
-	function rd(f,   l, p) {
-		if ((getline l < f) < 0) {
-			print "realtree: cannot read " f > "/dev/stderr"
-			exit 1
-		}
-		close(f)
-		while ((getline l < f) > 0) {
-			sub(/#.*/, "", l)
-			if (l ~ /^include[ \t]/) {
-				p = l
-				sub(/^include[ \t]+"?/, "", p)
-				sub(/"?[ \t]*$/, "", p)
-				if (p ~ /^\.\.\/\.\.\/\.\.\//)
-					p = substr(p, 10)
-				rd(S "/" p)
-			} else
-				print l
-		}
-		close(f)
-	}
-	BEGIN { rd(S "/" ARGV[1]); ARGV[1] = "" }' "$2"
-}
-
-# realtree_combos_header DIR ARCH
-#	Of the MULTIPROCESSOR combinations, one for each different
-#	<sys/mplock.h>: options the patched headers do not test do not
-#	change what an includer sees of them.
-#
-# realtree_select DIR ARCH COMBO < PATHS: the paths a kernel with
-# GENERIC.MP's options and COMBO's compiles, as config(8) selects them:
-# a file line's expression (| & ! and parentheses) holds when its
-# names do; a declared device, attribute or attachment counts as
-# configured (as the generated headers say), any other name is an
-# option, on when GENERIC.MP or COMBO sets it.  A path with no file
-# line (Makefile.ARCH's own rules) is always compiled.
-realtree_select() {
-	awk -v filesf="$1/$2/files" -v opts="$(sed 's/-D\([^= ]*\)[^ ]*/\1/g' \
-	    "$1/$2/ident") $(echo "$3" | tr ',' ' ')" '
-	function tok(   c) {
-		while (substr(E, P, 1) ~ /[ \t]/)
-			P++
-		c = substr(E, P, 1)
-		if (c ~ /[()|&!]/ || c == "")
-			return c
-		match(substr(E, P), /^[A-Za-z0-9_]+/)
-		return substr(E, P, RLENGTH)
-	}
-	function eat(   t) {
-		t = tok()
-		P += length(t)
-		return t
-	}
-	function prim(   v, t) {
-		t = eat()
-		if (t == "!")
-			return !prim()
-		if (t == "(") {
-			v = or_()
-			if (eat() != ")")
-				bad = 1
-			return v
-		}
-		if (t == "" || t ~ /[)|&]/) {
-			bad = 1
-			return 0
-		}
-		return (t in decl) || (toupper(t) in on)
-	}
-	function and_(   v) {
-		v = prim()
-		while (tok() == "&") {
-			eat()
-			v = prim() && v
-		}
-		return v
-	}
-	function or_(   v) {
-		v = and_()
-		while (tok() == "|") {
-			eat()
-			v = and_() || v
-		}
-		return v
-	}
-	BEGIN {
-		n = split(opts, o, " ")
-		for (i = 1; i <= n; i++)
-			on[toupper(o[i])] = 1
-		while ((getline l < filesf) > 0) {
-			split(l, a, " ")
-			if (a[1] == "D")
-				decl[a[2]] = 1
-			else if (a[1] == "F") {
-				e = l
-				sub(/^F[ \t]+[^ \t]+[ \t]*/, "", e)
-				if (a[2] in expr)
-					expr[a[2]] = expr[a[2]] "\n" e
-				else
-					expr[a[2]] = e
-			}
-		}
-	}
-	{
-		if (!($1 in expr)) {
-			print
-			next
-		}
-		m = split(expr[$1], x, "\n")
-		if (m == 0) {
-			print
-			next
-		}
-		for (i = 1; i <= m; i++) {
-			E = x[i]
-			P = 1
-			bad = 0
-			if (E ~ /^[ \t]*$/ || (or_() && !bad && tok() == "")) {
-				print
-				next
-			}
-			if (bad || tok() != "")
-				printf "realtree: cannot read the expression" \
-				    " of %s: %s\n", $1, E > "/dev/stderr"
-		}
-	}'
+	    sed 's/needs-[a-z]*.*//' | tr -c '_A-Za-z0-9\n' ' ' |
+	    tr ' ' '\n' | tr 'abcdefghijklmnopqrstuvwxyz' \
+	    'ABCDEFGHIJKLMNOPQRSTUVWXYZ' | sort -u |
+	    grep -vxF -e '' $(for _o in $REALTREE_OPTS MULTIPROCESSOR; do
+		echo "-e $_o"; done) >"$_ad/ours"
+	echo "$2: options of the patch's own, on in every kernel:" \
+	    $(cat "$_ad/ours")
 }
 
 realtree_combos() {
@@ -494,35 +243,79 @@ realtree_combos_header() {
 	    }'
 }
 
-# _realtree_flags DIR ARCH COMBO: the flags files for COMBO, for the
-# patched tree (DIR/ARCH/flags/src.COMBO) and the snapshot
-# (DIR/ARCH/flags/base.COMBO), made once (bmake on Makefile.ARCH).
+# _realtree_flags DIR ARCH COMBO: COMBO's kernel config, config(8) run
+# on it in the patched tree and in the snapshot, and what its Makefiles
+# say: the flags for the patched tree (DIR/ARCH/flags/src.COMBO) and
+# the snapshot (DIR/ARCH/flags/base.COMBO), the files it compiles
+# (DIR/ARCH/cfiles.COMBO); made once.
 _realtree_flags() {
-	_fa=$1/$2
-	_fx=$_fa/flags/src.$3
-	[ -f "$_fx" ] && return 0
-	_fi=$(cat "$_fa/ident")
-	_fb=${3%%,*}
-	_fi="$_fi -DMPLOCK_$(upper "$_fb")"
-	for _fo in $(echo "${3#*,}" | tr ',' ' '); do
-		[ "$_fo" = "$_fb" ] || _fi="$_fi -D$_fo"
+	_fd=$1 _fr=$2 _fc=$3
+	_fa=$_fd/$_fr
+	[ -f "$_fa/flags/src.$_fc" ] && return 0
+	_fk=$(echo "$_fc" | tr , _)
+	_fg=GENERIC
+	case ,$_fc, in
+	*,MULTIPROCESSOR,*)	_fg=GENERIC.MP ;;
+	esac
+	{
+		echo "include \"arch/$_fr/conf/$_fg\""
+		echo "option MPLOCK_$(upper "${_fc%%,*}")"
+		# Off first: GENERIC has DDB, and config(8) refuses an
+		# option twice.
+		for _fo in $REALTREE_OPTS; do
+			echo "rmoption $_fo"
+			case ,$_fc, in
+			*,$_fo,*)	echo "option $_fo" ;;
+			esac
+		done
+		sed 's/^/option /' "$_fa/ours"
+	} >"$_fa/conf/$_fk"
+	for _ft in src base; do
+		_fb=$_fa/conf/$_ft.$_fk
+		rm -rf "$_fb"
+		"$_fd/config" -b "$_fb" -s "$_fd/$_ft/sys" "$_fa/conf/$_fk" \
+		    >"$_fb.log" 2>&1 || {
+			cat "$_fb.log" >&2
+			echo "realtree: config(8) failed on $_fa/conf/$_fk" \
+			    "($_ft)" >&2
+			return 1
+		}
+		_fv=$(cd "$_fb" && bmake -m "$_fd/mk" \
+		    -V '${CFLAGS} ${CPPFLAGS}' 2>/dev/null)
+		[ -n "$_fv" ] || {
+			echo "realtree: bmake cannot read $_fb/Makefile" >&2
+			return 1
+		}
+		# The shell's quote removal, as make's commands get it
+		# (IDENT=-DHZ="0x32").
+		eval "set -- $_fv"
+		echo "-target $(kernel_machine_info "$_fr" | cut -d' ' -f2)" \
+		    $(for _fw; do
+			case " $REALTREE_DROP " in
+			*" $_fw "*)	;;
+			*)		echo "$_fw" ;;
+			esac
+		    done) >"$_fa/flags/$_ft.$_fc.tmp" || return 1
 	done
-	_ft=$(kernel_machine_info "$2" | cut -d' ' -f2)
-	_fv=$(cd "$_fa/gen-src" && bmake -m "$1/mk" -f "$_fa/Makefile" \
-	    S="$1/src/sys" IDENT="$_fi" PARAM= MACHINE="$2" \
-	    -V '${CFLAGS} ${CPPFLAGS}' 2>/dev/null)
-	[ -n "$_fv" ] || {
-		echo "realtree: bmake cannot read Makefile.$2" >&2
+	_fb=$_fa/conf/src.$_fk
+	{
+		(cd "$_fb" && bmake -m "$_fd/mk" -V '${S}' -V '${CFILES}' \
+		    2>/dev/null) | awk 'NR == 1 { s = $1 "/"; next }
+		    { for (i = 1; i <= NF; i++)
+			if (index($i, s) == 1) print substr($i, length(s) + 1) }'
+		# The Makefile's own rules: "param.c: $S/conf/param.c".
+		sed -n 's/^[a-z_]*\.c:[[:space:]]*\$S\/\([^[:space:]]*\.c\).*/\1/p' \
+		    "$_fb/Makefile"
+	} | sort -u | while read -r _ff; do
+		# Those the snapshot has (it has no drm).
+		[ -f "$_fd/src/sys/$_ff" ] && echo "$_ff"
+	done >"$_fa/cfiles.$_fc"
+	[ -s "$_fa/cfiles.$_fc" ] || {
+		echo "realtree: no CFILES in $_fb/Makefile" >&2
 		return 1
 	}
-	echo "-target $_ft" $(for _fw in $_fv; do
-		case " $REALTREE_DROP " in
-		*" $_fw "*)	;;
-		*)		echo "$_fw" ;;
-		esac
-	done) >"$_fx.tmp" || return 1
-	sed "s|$1/src/sys|$1/base/sys|g; s|/gen-src|/gen-base|g" "$_fx.tmp" \
-	    >"$_fa/flags/base.$3" && mv "$_fx.tmp" "$_fx"
+	mv "$_fa/flags/base.$_fc.tmp" "$_fa/flags/base.$_fc" &&
+	    mv "$_fa/flags/src.$_fc.tmp" "$_fa/flags/src.$_fc"
 }
 
 realtree_jobs() {
@@ -530,7 +323,7 @@ realtree_jobs() {
 	shift 4
 	for _c; do
 		_realtree_flags "$_rd" "$_ra" "$_c" || return 1
-		realtree_select "$_rd" "$_ra" "$_c" <"$_fl" |
+		grep -xF -f "$_rd/$_ra/cfiles.$_c" "$_fl" |
 		    sed "s|^|$_mo $_rd $_ra $_c |"
 	done
 }
@@ -612,8 +405,7 @@ realtree_includers() {
 		_dd=$_ad/deps-$_k
 		rm -rf "$_dd"
 		mkdir -p "$_dd"
-		grep -vxF -f "$_rd/patched" "$_ad/sources" |
-		    realtree_select "$_rd" "$_ra" "$_c" |
+		grep -vxF -f "$_rd/patched" "$_ad/cfiles.$_c" |
 		    sed "s|.*|& $_rd/base/sys/&|" |
 		    DD=$_dd FF=$_ff xargs -P "${KCOMPILE_JOBS:-2}" -L 1 sh -c '
 			d=$DD/$(echo "$1" | tr / _)
@@ -623,8 +415,7 @@ realtree_includers() {
 		    ' sh || return 1
 		: >"$_ad/includers-$_k"
 		: >"$_ad/unbuildable-$_k"
-		grep -vxF -f "$_rd/patched" "$_ad/sources" |
-		    realtree_select "$_rd" "$_ra" "$_c" |
+		grep -vxF -f "$_rd/patched" "$_ad/cfiles.$_c" |
 		while read -r _f; do
 			_d=$_dd/$(echo "$_f" | tr / _)
 			if [ -f "$_d.bad" ]; then
@@ -635,8 +426,7 @@ realtree_includers() {
 			fi
 		done
 		echo "$_ra $_k: $(grep -vxF -f "$_rd/patched" \
-		    "$_ad/sources" | realtree_select "$_rd" "$_ra" "$_c" |
-		    wc -l) sources of the snapshot," \
+		    "$_ad/cfiles.$_c" | wc -l) sources of the snapshot," \
 		    "$(wc -l <"$_ad/includers-$_k") include <sys/mplock.h>," \
 		    "$(wc -l <"$_ad/unbuildable-$_k") do not build unpatched"
 	done
@@ -647,8 +437,7 @@ realtree_sample() {
 	_ad=$_rd/$_ra
 	_c=$DEFAULT_BACKEND,MULTIPROCESSOR,WITNESS,MP_LOCKDEBUG,MPLOCK_DEBUG,DDB
 	_realtree_flags "$_rd" "$_ra" "$_c" || return 1
-	grep -vxF -f "$_rd/patched" "$_ad/sources" |
-	    realtree_select "$_rd" "$_ra" "$_c" >"$_ad/sample-from"
+	grep -vxF -f "$_rd/patched" "$_ad/cfiles.$_c" >"$_ad/sample-from"
 	_h=$_rd/src/sys/sys/mplock.h
 	_names=$({
 		_id='[_a-zA-Z][_a-zA-Z0-9]*'

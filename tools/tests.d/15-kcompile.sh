@@ -3,8 +3,10 @@
 # and on.
 #
 # amd64 and i386 (tools/lib/realtree.sh): the vendored OpenBSD tree,
-# patched by tools/mplock-patch apply, with the flags of its own
-# Makefile.ARCH.  Every C file the patch adds or changes, with code
+# patched by tools/mplock-patch apply; each combination a kernel config
+# that includes GENERIC.MP (GENERIC), run through the tree's own
+# config(8), its files and flags those of the Makefile config(8)
+# writes.  Every C file the patch adds or changes, with code
 # generation, under every option combination (WITNESS, MP_LOCKDEBUG,
 # MPLOCK_DEBUG, DDB, with and without MULTIPROCESSOR; 20, as the tree
 # refuses WITNESS or MP_LOCKDEBUG without DDB) of the default backend
@@ -24,16 +26,16 @@
 # a <sys/mplock.h> whose WITNESS member no longer has the name the
 # tree's subr_witness.c uses (our own files renamed with it, so only
 # the tree's code can notice).  Skipped with a note when the vendored
-# tarball, bmake or clang's OpenBSD targets are missing.
+# tarball, bmake, byacc, flex or clang's OpenBSD targets are missing.
 #
-# The other machines, which the snapshot lacks: against tools/kenv and
+# The other machines, which the snapshot lacks: against the regress
+# shim's headers, the port's barriers (tools/lib/kcompile-port.h) and
 # the machine's real <machine/mplock.h> (tools/lib/kcompile.sh).  alpha
 # and luna88k have no clang target: a stand-in target checks their C
 # (their headers must hold no assembly, which nothing here could check).
 #
 # Then, for every machine, the instructions the tuned headers promise
 # are looked for in the objects (amd64 and i386: the real tree's).
-# KCOMPILE_KENV=0 leaves the kenv machines out (the real tree alone).
 
 . "$ROOT/tools/lib/kcompile.sh"
 
@@ -124,6 +126,7 @@ kc_insns_check() {
 # --- amd64 and i386: the real tree -----------------------------------
 
 . "$ROOT/tools/lib/vendor.sh"
+. "$ROOT/tools/lib/config8.sh"
 . "$ROOT/tools/lib/realtree.sh"
 RT=$OBJ/realtree/kcompile
 
@@ -202,17 +205,16 @@ rt_sizeof_one() {
 
 # rt_insns ARCH FORBIDDEN REQUIRED...: kc_insns on the real tree's
 # objects: every backend's files, MULTIPROCESSOR and no debug option,
-# with the arch's <machine/mplock.h> and with one that only opts in to
-# the MI lock (found first).
+# with the arch's <machine/mplock.h> and with the regress shim's, which
+# only opts in to the MI lock (found first).
 rt_insns() {
 	_a=$1
 	shift
 	_d=$RT/insns-$_a
 	rm -rf "$_d"
-	mkdir -p "$_d/mi/machine"
-	printf '#ifndef _MACHINE_MPLOCK_H_\n#define %s\n%s\n#endif\n' \
-	    _MACHINE_MPLOCK_H_ '#define __USE_MI_MPLOCK' \
-	    >"$_d/mi/machine/mplock.h"
+	mkdir -p "$_d/mi/machine" &&
+	    cp "$REGRESS/shim/include/machine/mplock.h" "$_d/mi/machine/" ||
+	    return 1
 	: >"$_d/md.s"
 	: >"$_d/mi.s"
 	for _be in $BACKENDS; do
@@ -503,9 +505,8 @@ else
 		fi
 	fi
 
-	# --- the other machines: tools/kenv ---------------------------
+	# --- the other machines: the shim -----------------------------
 
-	[ "${KCOMPILE_KENV:-1}" = 0 ] && return 0
 	for m in $(kernel_machines); do
 		for be in $BACKENDS; do
 			t_check "kcompile/$m/$be" kc_all "$m" "$m" "$be"

@@ -38,6 +38,7 @@
 
 . "$ROOT/tools/lib/vendor.sh"
 . "$ROOT/tools/lib/kcompile.sh"
+. "$ROOT/tools/lib/config8.sh"
 . "$ROOT/tools/lib/realtree.sh"
 . "$ROOT/tools/lib/stock.sh"
 . "$ROOT/tools/lib/notices.sh"
@@ -425,12 +426,13 @@ else
 	done
 	mkdir -p "$SE/rt/mk"
 	ln -s "$stock" "$SE/rt/base"
+	c8=$(config8_build "$stock") && ln -s "$c8" "$SE/rt/config" || cc_ok=
 	printf 'COMPILER_VERSION=clang\nNOPIE_FLAGS=-fno-pie\n' \
 	    >"$SE/rt/mk/bsd.own.mk"
 	: >"$SE/rt/mk/sys.mk"
 	se_copy "$stock" "$SE/rt/src"
 	[ -n "$cc_ok" ] || t_skip "series/compile" \
-	    "bmake or clang's OpenBSD targets missing"
+	    "bmake, config(8) or clang's OpenBSD targets missing"
 	NM=$(command -v llvm-nm || command -v llvm-nm-14)
 	d=$DEFAULT_BACKEND
 	all=WITNESS,MP_LOCKDEBUG,MPLOCK_DEBUG,DDB

@@ -407,11 +407,12 @@ else
 	fi
 	echo "   figures (TCG): $FIG"
 	sed 's/^/   | /' "$FIG"
-	# The config(8) the boots built: every config mplock-patch config
-	# can write goes through it, on a patched copy of the tree.
-	c8=$(ls -t "$OBJ/kernel"/cache/config-* 2>/dev/null | head -n 1)
-	if [ -n "$c8" ] && [ -x "$c8" ] &&
-	    _v=$(vendor_tree openbsd-src 2>/dev/null); then
+	# The tree's config(8) (built for the boots): every config
+	# mplock-patch config can write goes through it, on a patched copy
+	# of the tree.
+	. "$ROOT/tools/lib/config8.sh"
+	if _v=$(vendor_tree openbsd-src 2>/dev/null) &&
+	    c8=$(config8_build "$_v" 2>/dev/null); then
 		t_check kernel/config8 k_config8 "$c8" "$_v"
 	else
 		t_skip kernel/config8 "no config(8) built, or no snapshot"

@@ -41,7 +41,9 @@ void	shim_delay(unsigned int);
 #define curcpu()		(shim_curcpu)
 #define cpu_number()		(shim_curcpu->ci_cpuid)
 #define CPU_INFO_UNIT(ci)	((ci)->ci_cpuid)
+#ifndef CPU_BUSY_CYCLE			/* unless the port has its own */
 #define CPU_BUSY_CYCLE()	shim_busy_cycle()
+#endif
 #define delay(us)		shim_delay(us)	/* delay(9); mutants widen races */
 
 static inline unsigned long
@@ -73,8 +75,10 @@ intr_restore(unsigned long s)
  * waits for a signal, a kick is one.  Here, so that builds with an
  * architecture's real <machine/mplock.h> (whose halt is kernel code)
  * have them too.  mpl_hypervisor() is shim_guest, which the tests set;
- * the cycle count is in ns.
+ * the cycle count is in ns.  Not in a kernel compile (_KERNEL), where
+ * <machine/mplock.h> alone decides.
  */
+#ifndef _KERNEL
 #define MPL_HALT
 
 extern int shim_guest;
@@ -90,5 +94,6 @@ void	shim_kick(unsigned int);
 #define mpl_halt()		shim_halt()
 #define mpl_halt_cancel()	shim_halt_cancel()
 #define mpl_kick(i)		shim_kick(i)
+#endif /* !_KERNEL */
 
 #endif /* _SHIM_MACHINE_CPU_H_ */

@@ -11,10 +11,14 @@
  *    store-to-load fence weaker than that);
  *  - the _after_atomic/_before_atomic variants: compiler barriers, valid
  *    next to the full-barrier __sync operations only.
+ * A port's own operations or barriers, defined before this header is
+ * included (a kernel compile for that machine), take the place of each
+ * group.
  */
 #ifndef _SHIM_SYS_ATOMIC_H_
 #define _SHIM_SYS_ATOMIC_H_
 
+#ifndef atomic_cas_uint
 #define atomic_cas_uint(p, e, n)	__sync_val_compare_and_swap((p), (e), (n))
 #define atomic_cas_ulong(p, e, n)	__sync_val_compare_and_swap((p), (e), (n))
 #define atomic_cas_ptr(p, e, n)						\
@@ -33,12 +37,16 @@
 #define atomic_dec_int(p)		((void)__sync_sub_and_fetch((p), 1))
 #define atomic_inc_long(p)		((void)__sync_add_and_fetch((p), 1))
 
+#define membar_enter_after_atomic()	__atomic_signal_fence(__ATOMIC_SEQ_CST)
+#define membar_exit_before_atomic()	__atomic_signal_fence(__ATOMIC_SEQ_CST)
+#endif
+
+#ifndef membar_enter
 #define membar_enter()		__atomic_thread_fence(__ATOMIC_SEQ_CST)
 #define membar_exit()		__atomic_thread_fence(__ATOMIC_RELEASE)
 #define membar_producer()	__atomic_thread_fence(__ATOMIC_RELEASE)
 #define membar_consumer()	__atomic_thread_fence(__ATOMIC_ACQUIRE)
 #define membar_sync()		__atomic_thread_fence(__ATOMIC_SEQ_CST)
-#define membar_enter_after_atomic()	__atomic_signal_fence(__ATOMIC_SEQ_CST)
-#define membar_exit_before_atomic()	__atomic_signal_fence(__ATOMIC_SEQ_CST)
+#endif
 
 #endif /* _SHIM_SYS_ATOMIC_H_ */

@@ -6,7 +6,9 @@
 #ifndef _SHIM_SYS_TIME_H_
 #define _SHIM_SYS_TIME_H_
 
+#ifndef _KERNEL
 #include_next <sys/time.h>
+#endif
 #include <stdint.h>
 
 uint64_t	nsecuptime(void);
