@@ -692,14 +692,11 @@ case $? in
 esac
 
 # ---------------------------------------------------------------------
-# The defects of issue 13, one test each (each failed with the tool
-# before its fix).
-
-# 1. config -n with glob, blank, quote or leading-dash characters is
+# config -n with glob, blank, quote or leading-dash characters is
 # refused in one line and changes nothing; a record naming such a path
 # is refused by revert and revert -f, which delete nothing.
-d1_names() {
-	_t=$(fresh d1)
+unsafe_names() {
+	_t=$(fresh unsafe-names)
 	sh "$TOOL" apply "$_t" >/dev/null || return 1
 	tree_sig "$_t" >"$_t.sig"
 	for _n in '*' 'a b' 'X"Y' '-x' "it's" 'a?' '[A]' 'a;b' '$(x)' \
@@ -726,12 +723,12 @@ d1_names() {
 		same_as "$_t.sig" "$_t" || return 1
 	done
 }
-t_check patch/defect1/names-checked d1_names
+t_check patch/config/unsafe-names-refused unsafe_names
 
-# 2. (a failed record write) is covered by suite patchfault: a full disk
+# A failed record write is covered by suite patchfault: a full disk
 # at every size and a failed write at every step.
 
-# 3. A journal whose last line was cut while written: revert finishes,
+# A journal whose last line was cut while written: revert finishes,
 # or refuses in one line saying what to do; never a path glued from two
 # lines.
 d3_torn_journal() {
@@ -757,9 +754,9 @@ d3_torn_journal() {
 	sh "$TOOL" revert "$_t" >/dev/null || return 1
 	same_as "$PT/pristine.sig" "$_t"
 }
-t_check patch/defect3/torn-journal-line d3_torn_journal
+t_check patch/revert/torn-record d3_torn_journal
 
-# 4. revert killed (kill -9) in the middle: the next plain revert
+# revert killed (kill -9) in the middle: the next plain revert
 # finishes it.  The kill comes from a cp(1) in PATH that kills the tool
 # on its Nth call, so that it works without the tool's own hooks.
 d4_killed_revert() {
@@ -783,13 +780,13 @@ EOS
 		same_as "$PT/pristine.sig" "$_t" || return 1
 	done
 }
-t_check patch/defect4/killed-revert-finished d4_killed_revert
+t_check patch/revert/killed-revert-finished d4_killed_revert
 
-# 7. config: options GENERIC.MP sets and repeated ones are not written
+# config: options GENERIC.MP sets and repeated ones are not written
 # twice (config(8) refuses them), unknown MPLOCK_* options are refused,
 # and -o '*' is not a glob.
-d7_config_options() {
-	_t=$(fresh d7)
+config_options() {
+	_t=$(fresh config-opts)
 	sh "$TOOL" apply "$_t" >/dev/null || return 1
 	sh "$TOOL" config -s "$_t" -w -w -o DDB -o MULTIPROCESSOR \
 	    -o WITNESS amd64 >/dev/null 2>"$PT/err" || return 1
@@ -817,7 +814,7 @@ d7_config_options() {
 	sh "$TOOL" revert "$_t" >/dev/null || return 1
 	same_as "$PT/pristine.sig" "$_t"
 }
-t_check patch/defect7/config-options d7_config_options
+t_check patch/config/options-once-and-checked config_options
 
 # ---------------------------------------------------------------------
 # diff modes: -k (the kernel: sys/ and the manual pages), -r (the
@@ -967,9 +964,8 @@ else
 fi
 
 # ---------------------------------------------------------------------
-# Issue 17: OpenBSD's conventions, status, config keeping hand edits,
-# trees that hold only sys/ (or are sys itself).  Each test failed with
-# the tool before these changes.
+# OpenBSD's conventions, status, config keeping hand edits, trees that
+# hold only sys/ (or are sys itself).
 
 # usage_ok FILE: FILE (stderr) is one or more "mplock-patch: " lines,
 # then the usage: "usage: mplock-patch ..." and indented lines.
@@ -984,7 +980,7 @@ usage_ok() {
 }
 
 # conv EXPECTED-FIRST-LINE ARGS...: exit 1, nothing on stdout, the
-# message saying what was wrong (issue 28: always one) and the usage on
+# message saying what was wrong (always one) and the usage on
 # stderr.
 conv() {
 	_want=$1
@@ -1057,7 +1053,7 @@ usage_conventions() {
 	sed -n 3p "$TOOL" | grep -qx '# Copyright (c) 2026 The mplock authors' &&
 	    grep -q '^# Permission to use, copy, modify, and distribute' "$TOOL"
 }
-t_check patch/issue17/usage-conventions usage_conventions
+t_check patch/usage/conventions usage_conventions
 
 # status: 1 unpatched, 0 patched and intact, 2 damaged.
 status_cases() {
@@ -1132,7 +1128,7 @@ status_cases() {
 	sh "$TOOL" status "$_t3" >/dev/null 2>&1
 	[ $? -eq 2 ]
 }
-t_check patch/issue17/status status_cases
+t_check patch/status/exit-codes status_cases
 
 # config keeps a hand edit of a config it wrote, unless -f.
 config_hand_edit() {
@@ -1167,7 +1163,7 @@ config_hand_edit() {
 	sh "$TOOL" revert -f "$_t" >/dev/null || return 1
 	same_as "$PT/pristine.sig" "$_t"
 }
-t_check patch/issue17/config-keeps-hand-edits config_hand_edit
+t_check patch/config/keeps-hand-edits config_hand_edit
 
 # The diff from a patched tree is the diff from the unpatched one.
 diff_patched_tree() {
@@ -1195,7 +1191,7 @@ diff_patched_tree() {
 	sh "$TOOL" revert -f "$_t" >/dev/null || return 1
 	same_as "$PT/pristine.sig" "$_t"
 }
-t_check patch/issue17/diff-from-patched-tree diff_patched_tree
+t_check patch/diff/from-patched-tree diff_patched_tree
 
 # What goes into a full tree: the man9 pages (not this tool's own
 # page) and the regress tests without the verification material.
@@ -1234,7 +1230,7 @@ installed_set() {
 	sh "$TOOL" revert "$_t" >/dev/null || return 1
 	same_as "$_t.sig" "$_t"
 }
-t_check patch/issue17/installed-set installed_set
+t_check patch/apply/installed-set installed_set
 
 # A tree that holds only sys/ (the vendored tree's sys/), and that sys
 # directory given itself: check, apply, status, config, diff, revert,
@@ -1297,16 +1293,16 @@ sys_only() {	# vendored tree
 	done
 }
 if _v=$(vendor_tree openbsd-src 2>"$PT/vendor.err"); then
-	t_check patch/issue17/sys-only-tree sys_only "$_v"
+	t_check patch/tree/sys-only sys_only "$_v"
 else
-	t_skip patch/issue17/sys-only-tree "no vendored openbsd-src"
+	t_skip patch/tree/sys-only "no vendored openbsd-src"
 fi
 
 # ---------------------------------------------------------------------
-# Issue 28: trees mistaken.  Each test failed with the tool before;
-# item 5 also against seeded copies of the tool that must fail it.
+# Trees mistaken; the first test also against seeded copies of the
+# tool that must fail it.
 
-# 5. /usr/src, /usr/src/sys and a /sys link to it are one tree, with
+# /usr/src, /usr/src/sys and a /sys link to it are one tree, with
 # one record, whichever is named.  A fixture tree "src" and a link
 # "syslink" to src/sys.
 # same_diff A B: two diffs, their Index lines and hunks the same.
@@ -1373,20 +1369,20 @@ same_tree() {
 	sh "$TOOL" revert "$_d/src" || return 1
 	same_as "$PT/pristine.sig" "$_d/src"
 }
-t_check patch/issue28/one-tree-three-names same_tree
+t_check patch/tree/one-tree-three-names same_tree
 # The record looked for only where the tree was named, as the tool did.
 # (The seeded copies are not in a checkout: MPLOCK_ROOT names this one.)
 MPLOCK_ROOT=$ROOT
 export MPLOCK_ROOT
-t_seeded_tool patch/issue28/seeded/record-by-name-only TOOL \
+t_seeded_tool patch/tree/seeded/record-by-name-only TOOL \
     's/^	elif \[ "\${S##\*\/}" = sys \] && has_rec/	elif false \&\& has_rec/' \
     same_tree
 # Links kept in the path: the link and the sys directory two trees.
-t_seeded_tool patch/issue28/seeded/links-not-resolved TOOL \
+t_seeded_tool patch/tree/seeded/links-not-resolved TOOL \
     's/_sd=\$(cd "\$_sd" \&\& pwd -P)/_sd=$(cd "$_sd" \&\& pwd)/' same_tree
 unset MPLOCK_ROOT
 
-# 6. A directory that is not a source tree: said so, not "not patched".
+# A directory that is not a source tree: said so, not "not patched".
 not_a_tree() {
 	mkdir -p "$PT/notree"
 	for _c in "config -s $PT/notree amd64" "status $PT/notree" \
@@ -1410,9 +1406,9 @@ not_a_tree() {
 	    grep -qx "mplock-patch: /usr/src: not an OpenBSD source tree (no\
  sys/kern/kern_lock.c, no sys/conf/files); -s names the tree" "$PT/err"
 }
-t_check patch/issue28/not-a-tree not_a_tree
+t_check patch/tree/not-a-source-tree not_a_tree
 
-# 7. Printed commands paste: a tree whose path has a blank and a quote;
+# Printed commands paste: a tree whose path has a blank and a quote;
 # the revert command apply prints, and the cd config prints, run as
 # printed.
 paste_commands() {
@@ -1437,7 +1433,7 @@ paste_commands() {
 	sh "$PT/undo.sh" || { echo "printed revert does not paste"; return 1; }
 	same_as "$PT/pristine.sig" "$_d"
 }
-t_check patch/issue28/printed-commands-paste paste_commands
+t_check patch/printed-commands-paste paste_commands
 
 # Misuse says what was wrong before the usage.
 usage_reasons() {
@@ -1457,7 +1453,7 @@ usage_reasons() {
 	    revert "$_t" -f || return 1
 	conv "mplock-patch: help: no operands" help x
 }
-t_check patch/issue28/usage-says-why usage_reasons
+t_check patch/usage/says-why usage_reasons
 
 # The short help matches the manual pages: the synopsis, word for word,
 # of mplock-patch(8) and buildtime(1); apply's -r as the page has it;
@@ -1483,9 +1479,9 @@ help_is_page() {
 		    { echo "import's help lacks $_f"; return 1; }
 	done
 }
-t_check patch/issue28/help-is-the-page help_is_page
+t_check patch/usage/help-is-the-page help_is_page
 
-# 10. status: exit 2 for a hand edit too, which it says revert keeps
+# status: exit 2 for a hand edit too, which it says revert keeps
 # unless -f; revert refuses, revert -f reverts.
 status_hand_edit() {
 	_t=$(fresh status-edit)
@@ -1500,4 +1496,4 @@ status_hand_edit() {
 	sh "$TOOL" revert -f "$_t" >/dev/null || return 1
 	same_as "$PT/pristine.sig" "$_t"
 }
-t_check patch/issue28/status-hand-edit status_hand_edit
+t_check patch/status/hand-edit status_hand_edit
