@@ -17,7 +17,7 @@ mkdir -p "$PT/tmp"
 TMPDIR=$PT/tmp
 export TMPDIR
 TOOL=$ROOT/tools/mplock-patch
-unset MPLOCK_ROOT MPLOCK_PATCH_FAULT
+unset MPLOCK_ROOT
 
 fixture_tree "$PT/pristine" && tree_sig "$PT/pristine" >"$PT/pristine.sig"
 fixture_tree "$PT/pristine-old" old
@@ -714,73 +714,86 @@ unsafe_names() {
 		same_as "$_t.sig" "$_t" || return 1
 	done
 	# A record naming a glob (hand-made): nothing deleted.
-	echo "A sys/arch/amd64/conf/* 1-1" >>"$_t/.mplock-patch/journal"
+	echo "A sys/arch/amd64/conf/* 1-1" >>"$_t/.mplock-patch/config"
 	tree_sig "$_t" >"$_t.sig"
 	for _f in "" -f; do
 		sh "$TOOL" revert $_f "$_t" 2>"$PT/err" && return 1
 		cat "$PT/err"
-		grep -q "the record was changed by hand" "$PT/err" || return 1
+		[ "$(wc -l <"$PT/err")" -eq 1 ] &&
+		    grep -q "the record was changed by hand" "$PT/err" || return 1
 		same_as "$_t.sig" "$_t" || return 1
 	done
 }
 t_check patch/config/unsafe-names-refused unsafe_names
 
-# A failed record write is covered by suite patchfault: a full disk
-# at every size and a failed write at every step.
+# Failed and interrupted writes of the record are suite patchfault's: a
+# full disk at every size, and every step of apply, config and revert
+# killed, torn, failed and signalled.
 
-# A journal whose last line was cut while written: revert finishes,
-# or refuses in one line saying what to do; never a path glued from two
-# lines.
-d3_torn_journal() {
-	_t=$(fresh d3)
-	sh "$TOOL" apply "$_t" >/dev/null || return 1
-	cp "$_t/.mplock-patch/journal" "$PT/d3.journal"
-	_sz=$(wc -c <"$PT/d3.journal")
-	_last=$(tail -n 1 "$PT/d3.journal" | wc -c)
-	_cut=$((_sz - _last + 1))
-	while [ "$_cut" -lt "$_sz" ]; do
-		head -c "$_cut" "$PT/d3.journal" >"$_t/.mplock-patch/journal"
-		if sh "$TOOL" revert "$_t" >"$PT/out" 2>"$PT/err"; then
-			same_as "$PT/pristine.sig" "$_t" || return 1
-			sh "$TOOL" apply "$_t" >/dev/null || return 1
-		else
-			echo "cut at $_cut of $_sz:"
-			cat "$PT/err"
-			[ "$(wc -l <"$PT/err")" -eq 1 ] || return 1
-			grep -q 'since apply' "$PT/err" && return 1
-		fi
-		_cut=$((_cut + 13))
+# A list of the record whose last line is cut (the tool writes each
+# whole, so by a disk error, or by hand): status says damaged, revert
+# and revert -f refuse in one line saying what to do and delete
+# nothing; never a path glued from two lines.  With the list whole
+# again, revert restores the tree.
+torn_record() {
+	_t=$(fresh torn-record)
+	sh "$TOOL" apply "$_t" >/dev/null &&
+	    sh "$TOOL" config -s "$_t" amd64 >/dev/null || return 1
+	for _f in files config; do
+		_r=$_t/.mplock-patch/$_f
+		cp "$_r" "$PT/torn.$_f"
+		_sz=$(wc -c <"$_r")
+		_cut=$((_sz - $(tail -n 1 "$_r" | wc -c) + 1))
+		while [ "$_cut" -lt "$_sz" ]; do
+			head -c "$_cut" "$PT/torn.$_f" >"$_r"
+			tree_sig "$_t" >"$_t.sig"
+			sh "$TOOL" status "$_t" >/dev/null 2>&1
+			[ $? -eq 2 ] || { echo "$_f cut: status not 2"; return 1; }
+			for _o in "" -f; do
+				sh "$TOOL" revert $_o "$_t" 2>"$PT/err" && return 1
+				[ "$(wc -l <"$PT/err")" -eq 1 ] &&
+				    grep -q "$_f: its last line is cut" "$PT/err" ||
+				    { cat "$PT/err"; return 1; }
+				same_as "$_t.sig" "$_t" || return 1
+			done
+			_cut=$((_cut + 5))
+		done
+		cat "$PT/err"
+		cp "$PT/torn.$_f" "$_r"
 	done
 	sh "$TOOL" revert "$_t" >/dev/null || return 1
 	same_as "$PT/pristine.sig" "$_t"
 }
-t_check patch/revert/torn-record d3_torn_journal
+t_check patch/revert/torn-record torn_record
 
-# revert killed (kill -9) in the middle: the next plain revert
-# finishes it.  The kill comes from a cp(1) in PATH that kills the tool
-# on its Nth call, so that it works without the tool's own hooks.
-d4_killed_revert() {
-	mkdir -p "$PT/cpkill"
-	cat >"$PT/cpkill/cp" <<'EOS'
-#!/bin/sh
-n=$(($(cat "$CPKILL_COUNT") + 1))
-echo $n >"$CPKILL_COUNT"
-[ "$n" -eq "$CPKILL_AT" ] && kill -9 $PPID
-exec /bin/cp "$@"
-EOS
-	chmod +x "$PT/cpkill/cp"
-	for _at in 1 2 3 5; do
-		_t=$(fresh "d4-$_at")
-		sh "$TOOL" apply "$_t" >/dev/null || return 1
-		echo 0 >"$PT/cpkill.count"
-		CPKILL_COUNT=$PT/cpkill.count CPKILL_AT=$_at \
-		    PATH=$PT/cpkill:$PATH sh "$TOOL" revert "$_t" \
-		    >/dev/null 2>&1
-		sh "$TOOL" revert "$_t" || return 1
-		same_as "$PT/pristine.sig" "$_t" || return 1
+# A record of an earlier version of the tool (a journal): every command
+# refuses it in one line saying what to do, and changes nothing.
+old_record() {
+	_t=$(fresh old-record)
+	sh "$TOOL" apply "$_t" >/dev/null || return 1
+	_r=$_t/.mplock-patch
+	{ cat "$_r/files"; echo "X $(cat "$_r/stamp")"; } >"$_r/journal"
+	rm "$_r/files" "$_r/stamp"
+	tree_sig "$_t" >"$_t.sig"
+	for _c in check apply revert "revert -f" status diff "config -s"; do
+		case $_c in
+		config*)	sh "$TOOL" $_c "$_t" amd64 ;;
+		*)		sh "$TOOL" $_c "$_t" ;;
+		esac >"$PT/out" 2>&1
+		_rc=$?
+		cat "$PT/out"
+		case $_c:$_rc in
+		status:2|[!s]*:1)	;;
+		*)	echo "$_c: exit $_rc"; return 1 ;;
+		esac
+		# (apply ends with "nothing changed", as on any refusal.)
+		[ "$(grep -vc ': nothing changed$' "$PT/out")" -eq 1 ] &&
+		    grep -q "recorded by an older mplock-patch: revert it with" \
+		    "$PT/out" || return 1
+		same_as "$_t.sig" "$_t" || return 1
 	done
 }
-t_check patch/revert/killed-revert-finished d4_killed_revert
+t_check patch/record/older-version-refused old_record
 
 # config: options GENERIC.MP sets and repeated ones are not written
 # twice (config(8) refuses them), unknown MPLOCK_* options are refused,
@@ -1116,7 +1129,7 @@ status_cases() {
 	# A record changed by hand: 2.
 	sh "$TOOL" revert "$_t" >/dev/null || return 1
 	sh "$TOOL" apply "$_t" >/dev/null || return 1
-	echo "Q bogus" >>"$_t/.mplock-patch/journal"
+	echo "Q bogus" >>"$_t/.mplock-patch/files"
 	sh "$TOOL" status "$_t" >"$PT/out" 2>"$PT/err"
 	[ $? -eq 2 ] || { echo "hand-edited record: not 2"; return 1; }
 	sh "$TOOL" revert -f "$_t" 2>/dev/null && return 1

@@ -14,7 +14,7 @@ rm -rf "$IT"
 mkdir -p "$IT/tmp"
 TMPDIR=$IT/tmp
 export TMPDIR
-unset MPLOCK_ROOT MPLOCK_PATCH_FAULT
+unset MPLOCK_ROOT
 IP=$IT/prefix
 MAKE_=${MAKE:-make}
 
