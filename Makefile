@@ -74,16 +74,17 @@ kernel:
 kernel-test:
 	@KERNEL_MATRIX=1 ${SH} tools/test.sh kernel
 
-# Every backend's kernel booted N times (5) at each -smp of KB_SMP
-# ("2 4 8"), interleaved, and compared with the ticket lock on the
-# torture's ns per acquisition and longest wait and the build-like
-# load's time (tools/kernelbench.sh, doc/kernel.md): a table, a plot and
-# build/kernelbench/results-DATE.txt.  KB_BACKENDS: the backends (all).
-KB_BACKENDS?=
+# Each peer's kernel (KB_PEERS: by default stock, ticket, the M-lock
+# spinning only, the M-lock as it ships, test-and-set) booted N times (5)
+# at each -smp of KB_SMP ("2 4 8"), interleaved, and compared on the
+# build-like load's median time (against stock) and the torture's
+# figures (tools/kernelbench.sh, doc/kernel.md): a table with the CV of
+# each cell, a plot and build/kernelbench/results-DATE.txt.
+KB_PEERS?=
 KB_SMP?=
 kernel-bench:
-	@n='${N}' b='${KB_BACKENDS}' s='${KB_SMP}'; \
-	    ${SH} tools/kernelbench.sh -n "$${n:-5}" $${b:+-b "$$b"} \
+	@n='${N}' p='${KB_PEERS}' s='${KB_SMP}'; \
+	    ${SH} tools/kernelbench.sh -n "$${n:-5}" $${p:+-p "$$p"} \
 	    $${s:+-s "$$s"}
 
 # The kernel lock in an OpenBSD source tree (tools/mplock-patch).
@@ -98,9 +99,13 @@ patch-kernel:
 patch-regress:
 	@${SH} tools/mplock-patch diff -r ${SRC}
 
-# The kernel change as a patch series for tech@, DIR/0001-*.diff ...
+# The kernel change as patch series for tech@: DIR/tech/ (the stock fix,
+# the M-lock, its behaviour changes, the ports' cache lines) and
+# DIR/optional/ on top (backends, debug layer, torture, MD primitives,
+# manual pages), each a cover letter and numbered diffs.  A maintainer's
+# tool (tools/series/series.sh), not installed.
 series:
-	@${SH} tools/mplock-patch series ${SRC} ${DIR}
+	@${SH} tools/series/series.sh ${SRC} ${DIR}
 
 apply:
 	@${SH} tools/mplock-patch apply ${SRC}

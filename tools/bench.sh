@@ -4,7 +4,8 @@
 # OpenBSD's own ticket lock exactly as it ships as the peer "stock"
 # (the ticket lock block of the vendored sys/kern/kern_lock.c, extracted
 # under build/ and compiled with the vendored <sys/mplock.h>, see
-# tools/lib/stock.sh), Concurrency Kit's ticket, MCS, CLH and Anderson
+# tools/lib/stock.sh), the tech@ series' first two steps built the same
+# way ("stock-fix", "mlock-diff"), Concurrency Kit's ticket, MCS, CLH and Anderson
 # spin locks as peers (when <ck_spinlock.h> is installed, on x86) and a
 # cache-line ping-pong between two threads as the floor of one hand-off.
 # Measures: ns per lock+unlock uncontended; with 1..N threads
@@ -135,6 +136,39 @@ case $? in
 *)	die "build of the stock peer failed, see $out/stock/build.log" ;;
 esac
 
+# The tech@ series' steps, peers built the way stock is: its lock after
+# the first diff (stock-fix) and after the second (mlock-diff, the
+# M-lock in kern_lock.c), each from kern_lock.c and <sys/mplock.h> as
+# tools/series/series.sh -s leaves them, with the tree's own
+# <machine/mplock.h>.  The whole patch is our default backend's row,
+# with this checkout's <machine/mplock.h>.
+steps=
+stepnote=
+if [ -n "$stock" ]; then
+	vtree=$(vendor_tree openbsd-src)
+	for st in 1:stock-fix 2:mlock-diff; do
+		sn=${st#*:}
+		echo "bench: building $sn (the tech@ series' step ${st%%:*}) ..." >&2
+		rm -rf "$out/steps/$sn"
+		sh "$ROOT/tools/series/series.sh" -s "${st%%:*}" "$vtree" \
+		    "$out/steps/$sn" ||
+		    die "the tech@ series' step ${st%%:*} failed on the tree"
+		if [ -n "$MDARCH" ] &&
+		    [ -f "$vtree/sys/arch/$MDARCH/include/mplock.h" ]; then
+			mkdir -p "$out/steps/$sn/sys/arch/$MDARCH/include" &&
+			    cp "$vtree/sys/arch/$MDARCH/include/mplock.h" \
+			    "$out/steps/$sn/sys/arch/$MDARCH/include/" ||
+			    exit 1
+		fi
+		stock_build "$out/$sn" "$out/steps/$sn" "$sn" ||
+		    die "build of $sn failed, see $out/$sn/build.log"
+		steps="$steps $sn"
+	done
+	stepnote="stock-fix, mlock-diff: stock after the tech@ series'"
+	stepnote="$stepnote first diff (the __mp_release_all() fix) and after"
+	stepnote="$stepnote its second (the M-lock in kern_lock.c)"
+fi
+
 # Our backends, one benchmark binary each, from the shipped sources.
 ours=
 for be in $BACKENDS; do
@@ -209,7 +243,7 @@ for c in $cslist; do
 done
 workloads=${workloads# }
 
-rows="$ours $stock $ckrows"
+rows="$ours $stock$steps $ckrows"
 nrows=$(echo $rows | wc -w)
 nt=$(echo $threads | wc -w)
 nw=$(echo $workloads | wc -w)
@@ -232,7 +266,7 @@ echo "bench: $nruns runs of ${secs}s, about $((nruns * ms / 1000))s" >&2
 binof() {
 	case " $ckrows " in
 	*" $1 "*)	echo "$ckbin" ;;
-	*)		echo "$out/$1/mplockbench" ;;	# ours and stock
+	*)		echo "$out/$1/mplockbench" ;;	# ours, stock, steps
 	esac
 }
 
@@ -323,6 +357,7 @@ mkdir -p "$out/plot"
 	    "pingpong: no lock, the floor"
 	echo "  of a hand-off between two threads"
 	echo "$stocknote"
+	[ -n "$stepnote" ] && echo "$stepnote"
 	[ -n "$peernote" ] && echo "$peernote"
 	echo "$loadnote"
 	echo "$pinnote"

@@ -7,8 +7,9 @@
 #
 #	sh tools/diffsize.sh >doc/results/diffsize-DATE.txt
 #
-# With -s, the same for "mplock-patch series": each diff's lines (its
-# mail header included) and diffstat summary.
+# With -s, the same for the patch series (tools/series/series.sh): each
+# diff's lines (its mail header included) and diffstat summary, the
+# tech@ series then the optional one.
 #
 #	sh tools/diffsize.sh -s >doc/results/series-DATE.txt
 
@@ -35,12 +36,13 @@ if [ -n "$series" ]; then
 	echo "# columns: diff, lines of the diff file (mail header" \
 	    "included), diffstat summary"
 	rm -rf "$tmp/series"
-	sh "$ROOT/tools/mplock-patch" series "$tree" "$tmp/series" \
-	    >/dev/null || die "mplock-patch series failed"
-	for f in "$tmp/series"/*.diff; do
-		printf '%s\t%s\t%s\n' "${f##*/}" \
+	sh "$ROOT/tools/series/series.sh" "$tree" "$tmp/series" \
+	    >/dev/null || die "tools/series/series.sh failed"
+	for f in "$tmp/series"/tech/*.diff "$tmp/series"/optional/*.diff; do
+		d=${f%/*}
+		printf '%s\t%s\t%s\n' "${d##*/}/${f##*/}" \
 		    "$(wc -l <"$f" | tr -d ' ')" \
-		    "$(grep -m 1 '^ [0-9]* files changed' "$f" | sed 's/^ //')"
+		    "$(grep -E -m 1 '^ [0-9]+ files? changed' "$f" | sed 's/^ //')"
 	done
 	exit 0
 fi

@@ -24,10 +24,8 @@
 #	man/man1/*.1, man/man8/*.8	every page of share/man/man1 and man8
 #	share/mplock/			what mplock-patch installs into an
 #					OpenBSD tree: sys/, share/man/man9/,
-#					regress/sys/kern/, tools/series/ (the
-#					edit "mplock-patch series" makes)
-#					and VERSION (git describe of this
-#					checkout)
+#					regress/sys/kern/, and VERSION (git
+#					describe of this checkout)
 # under DESTDIR (-D, or the environment), for packaging.  man/ is where
 # OpenBSD's man(1) looks for PREFIX/bin, and Debian's man-db for
 # /usr/local/bin.  mplock-patch finds share/mplock from bin/, also
@@ -82,7 +80,7 @@ pages() {
 # listing finds them: no build outputs, editor or patch(1) leftovers,
 # dot files or obj directories.
 payload() {
-	(cd "$ROOT" && find sys share/man/man9 regress/sys/kern tools/series \
+	(cd "$ROOT" && find sys share/man/man9 regress/sys/kern \
 	    \( -name obj -o -name 'obj.*' -o -name CVS -o -name '.?*' \) \
 	    -prune -o -type f \
 	    ! -name '*.o' ! -name '*.d' ! -name '*.core' ! -name '*.orig' \

@@ -3,18 +3,32 @@
 # kernel.sh: build the patched OpenBSD/amd64 MULTIPROCESSOR kernel from
 # a real OpenBSD tree and boot it under qemu with 4 CPUs.
 #
-#	tools/kernel.sh [-Br] [-d] [-b backend] [-m mutant] [-n name]
-#	    [-s step]
+#	tools/kernel.sh [-Bdir] [-b backend] [-m mutant] [-n name]
+#	    [-o option] [-s step]
+#	tools/kernel.sh -S [-Bir] [-n name] [-o option]
 #
-#	-b backend	the kernel lock backend (default: the default one)
+#	-b backend	the kernel lock backend (default: the default one);
+#			also "tas", a test-and-set lock for measurement
+#			only (tools/kernel/tas/: copied into the scratch
+#			tree, never part of the patch)
 #	-d		the debug build: WITNESS, MP_LOCKDEBUG, MPLOCK_DEBUG
+#	-i		the breakdown of where the CPU time goes
+#			(tools/kernel/instrument.sh on the scratch tree):
+#			init then prints it for its build-like load
+#	-o option	one more kernel option, NAME or NAME=VALUE (say
+#			MPLOCK_NOGUEST), as an "option" line in the config;
+#			may be repeated
+#	-S		the stock kernel: the tree unpatched (no torture),
+#			with the same qemu config less our options
 #	-m mutant	apply regress/sys/kern/mplock/mutants/MUTANT.sed to
 #			the patched tree first (a seeded bug)
 #	-n name		the run's name (default from the options); its
 #			files go to build/kernel/run/NAME
 #	-s step		patch the tree with the first STEP diffs of
-#			"mplock-patch series" (patch -p0) instead of
-#			"mplock-patch apply"; before the torture's own
+#			the patch series (tools/series/series.sh: the
+#			tech@ series, then the optional one; patch -p0)
+#			instead of "mplock-patch apply"; before the
+#			torture's own
 #			step, the torture is added on top (its diff's
 #			files, its line in conf/files)
 #	-B		build only, do not boot
@@ -42,11 +56,19 @@
 # When the patched tree has sys/kern/kern_mplock_torture.c the kernel
 # gets "option MPLOCK_TORTURE" and the run must show its summary line.
 #
+# init's build-like load: KERNEL_BUILD_TASKS execs a round (48),
+# KERNEL_BUILD_WARMUP rounds unmeasured (0), then KERNEL_BUILD_ROUNDS
+# measured (1), whose median is the figure (tools/kernel/init.c).
+#
 # The last line printed is the verdict:
-#	kernel: NAME: PASS|FAIL|PANIC|HANG: details
+#	kernel: NAME: PASS|FAIL|PANIC|HANG|CRASH: details
+#	kernel.sh: NAME: qemu crashed (signal N): booting again ...
+# before it when qemu itself died of a signal before the power-off (not
+# a verdict on the kernel: the boot is run once more, and counted).
 # Exit status: 0 PASS; 1 FAIL (a pass criterion not met); 3 PANIC (the
-# kernel stopped in ddb); 4 HANG (the watchdog's limit); 2 build or
-# usage error; 77 a needed tool or the snapshot is missing.
+# kernel stopped in ddb); 4 HANG (the watchdog's limit); 5 CRASH (qemu
+# crashed twice); 2 build or usage error; 77 a needed tool or the
+# snapshot is missing.
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
@@ -59,10 +81,12 @@ NCPU=${KERNEL_NCPU:-4}
 JOBS=${KERNEL_JOBS:-$(ncpu_online)}
 
 usage() {
-	echo "usage: tools/kernel.sh [-Br] [-d] [-b backend] [-m mutant]" \
-	    "[-n name] [-s step]" >&2
+	echo "usage: tools/kernel.sh [-Bdir] [-b backend] [-m mutant]" \
+	    "[-n name] [-o option] [-s step]" >&2
+	echo "       tools/kernel.sh -S [-Bir] [-n name] [-o option]" >&2
 	exit 2
 }
+
 
 kdie() {
 	echo "kernel.sh: $*" >&2
@@ -74,23 +98,36 @@ skip() {
 	exit 77
 }
 
-be=$DEFAULT_BACKEND debug='' mutant='' name='' bootit=1 reboot= step=
-while getopts Bb:dm:n:rs: o; do
+be= debug='' mutant='' name='' bootit=1 reboot= step= stock= instr=
+kopts=
+while getopts Bb:dim:n:o:rSs: o; do
 	case $o in
 	s)	step=$OPTARG ;;
 	B)	bootit= ;;
 	r)	reboot=1 ;;
 	b)	be=$OPTARG ;;
 	d)	debug=1 ;;
+	i)	instr=1 ;;
 	m)	mutant=$OPTARG ;;
 	n)	name=$OPTARG ;;
+	o)	echo "$OPTARG" |
+		    grep -Eqx '[A-Z][A-Z0-9_]*(=[A-Za-z0-9_.]+)?' ||
+		    kdie "-o $OPTARG: not NAME or NAME=VALUE"
+		kopts="$kopts $OPTARG" ;;
+	S)	stock=1 ;;
 	*)	usage ;;
 	esac
 done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] || usage
-echo " $BACKENDS " | grep -q " $be " ||
-    kdie "$be: no such backend (one of: $BACKENDS)"
+if [ -n "$stock" ]; then
+	[ -z "$be$debug$mutant$step" ] || usage
+	be=stock
+fi
+be=${be:-$DEFAULT_BACKEND}
+[ -n "$stock" ] || echo " $BACKENDS $MEASURE_BACKENDS " | grep -q " $be " ||
+    kdie "$be: no such backend (one of: $BACKENDS; for measurement:" \
+    "$MEASURE_BACKENDS)"
 if [ -n "$mutant" ]; then
 	MUT=$REGRESS/mutants/$mutant.sed
 	[ -f "$MUT" ] || kdie "$mutant: no such mutant ($REGRESS/mutants)"
@@ -98,7 +135,7 @@ fi
 case $step in
 *[!0-9]*|0*)	usage ;;
 esac
-[ -n "$name" ] || name=$be${debug:+-debug}${mutant:+-$mutant}${step:+-step$step}
+[ -n "$name" ] || name=$be${debug:+-debug}${mutant:+-$mutant}${step:+-step$step}${instr:+-instr}
 case $name in
 */*|.*|'')	kdie "$name: not a run name" ;;
 esac
@@ -119,18 +156,18 @@ RUN=$KDIR/run/$name
 series_steps() {
 	ser=$RUN/series
 	rm -rf "$ser"
-	sh "$ROOT/tools/mplock-patch" series "$TREE" "$ser" \
+	sh "$ROOT/tools/series/series.sh" "$TREE" "$ser" \
 	    >"$RUN/patch.log" 2>&1 || {
 		cat "$RUN/patch.log" >&2
-		kdie "mplock-patch series failed on the tree"
+		kdie "the patch series failed on the tree"
 	}
-	tdiff=$(ls "$ser"/*-torture.diff 2>/dev/null)
+	tdiff=$(ls "$ser"/optional/*-torture.diff 2>/dev/null)
 	[ -f "$tdiff" ] || kdie "the series has no torture diff"
-	tstep=${tdiff##*/}
-	tstep=$(expr "${tstep%%-*}" + 0)
-	for f in "$ser"/*.diff; do
-		k=${f##*/}
-		k=$(expr "${k%%-*}" + 0)
+	tstep=$(printf '%s\n' "$ser"/tech/*.diff "$ser"/optional/*.diff |
+	    grep -n -- '-torture\.diff$' | cut -d: -f1)
+	k=0
+	for f in "$ser"/tech/*.diff "$ser"/optional/*.diff; do
+		k=$((k + 1))
 		[ "$k" -le "$step" ] || break
 		(cd "$S" && patch -s -p0 -F0 <"$f") >>"$RUN/patch.log" 2>&1 ||
 		    kdie "series step $k (${f##*/}) does not apply"
@@ -158,8 +195,24 @@ series_steps() {
 }
 
 # kboot: boot what RUN/tftp holds and judge it (exit status as above).
+# A qemu that crashed (boot.sh's CRASH) judged nothing: the kernel is
+# booted once more, the first console kept as RUN/serial-crash.log, the
+# crash said and counted (RUN/result: qemu_crashes=1).  A second crash
+# is the verdict.
 kboot() {
 	EXPECT_TORTURE=$torture NCPU=$NCPU sh "$KT/boot.sh" "$RUN" "$name"
+	_kr=$?
+	[ "$_kr" -eq 5 ] || return "$_kr"
+	_ks=$(sed -n 's/^qemu_exit=//p' "$RUN/result")
+	_ks=$((_ks - 128))
+	cp "$RUN/serial.log" "$RUN/serial-crash.log" 2>/dev/null
+	echo "kernel.sh: $name: qemu crashed (signal $_ks): booting again" \
+	    "(once; first console: $RUN/serial-crash.log)"
+	KERNEL_BOOT_NOTE="booted again after qemu crashed (signal $_ks)" \
+	    EXPECT_TORTURE=$torture NCPU=$NCPU sh "$KT/boot.sh" "$RUN" "$name"
+	_kr=$?
+	echo "qemu_crashes=$((1 + (_kr == 5)))" >>"$RUN/result"
+	return "$_kr"
 }
 
 # -r: the kernel, init and ramdisk of an earlier build, booted again.
@@ -250,7 +303,9 @@ mkdir -p "$S/usr.sbin" || kdie "cannot make $S"
 cp -pR "$TREE/sys" "$S/sys" &&
     cp -pR "$TREE/usr.sbin/config" "$S/usr.sbin/config" ||
     kdie "cannot copy $TREE to $S"
-if [ -z "$step" ]; then
+if [ -n "$stock" ]; then
+	echo "kernel.sh: $name: the stock kernel lock (the tree unpatched)"
+elif [ -z "$step" ]; then
 	sh "$ROOT/tools/mplock-patch" apply "$S" >"$RUN/patch.log" 2>&1 || {
 		cat "$RUN/patch.log" >&2
 		kdie "mplock-patch apply failed on the tree"
@@ -258,6 +313,27 @@ if [ -z "$step" ]; then
 else
 	series_steps
 fi
+# The measurement-only backend: its header, included under its option;
+# the ticket backend's structures and option.
+mbe=
+case " $MEASURE_BACKENDS " in
+*" $be "*)
+	mbe=$be
+	h=$S/sys/kern/kern_mplock.h
+	cp "$KT/$be/kern_mplock_$be.h" "$S/sys/kern/" &&
+	    awk -v be="$be" '!d && /^#if defined\(MPLOCK_TICKET\)$/ {
+		print "#if defined(MPLOCK_" toupper(be) ")"
+		print "#include \"kern_mplock_" be ".h\""
+		$0 = "#elif defined(MPLOCK_TICKET)"
+		d = 1
+	    } { print } END { exit !d }' "$h" >"$RUN/kern_mplock.h" &&
+	    cp "$RUN/kern_mplock.h" "$h" ||
+	    kdie "$be: cannot add it to $h (no \"#if defined(MPLOCK_TICKET)\")"
+	be=ticket
+	kopts="$kopts MPLOCK_$(upper "$mbe")"
+	echo "kernel.sh: $name: backend $mbe (measurement only," \
+	    "tools/kernel/$mbe/)" ;;
+esac
 
 if [ -n "$mutant" ]; then
 	mfile=$(sed -n 's/^# file:[[:space:]]*//p' "$MUT")
@@ -269,18 +345,45 @@ if [ -n "$mutant" ]; then
 	echo "kernel.sh: $name: seeded bug $mutant in $mfile"
 fi
 
+if [ -n "$instr" ]; then
+	sh "$KT/instrument.sh" "$S" || kdie "cannot instrument $S"
+fi
+
 torture=
 [ -f "$S/sys/kern/kern_mplock_torture.c" ] && torture=1
 
 # --- Config and build.
-KNAME=QEMU.$(upper "$be")${debug:+.DEBUG}
-set -- -b "$be" -n "$KNAME" -p qemu -s "$S"
+KNAME=QEMU.$(upper "${mbe:-$be}")${debug:+.DEBUG}
+C=$S
+if [ -n "$stock" ]; then
+	# The same qemu config as the others' (mplock-patch config's
+	# profile, on a patched copy made for it), less our options.
+	C=$RUN/cfgsrc
+	rm -rf "$C" && mkdir -p "$C/usr.sbin" &&
+	    cp -pR "$TREE/sys" "$C/sys" &&
+	    cp -pR "$TREE/usr.sbin/config" "$C/usr.sbin/config" &&
+	    sh "$ROOT/tools/mplock-patch" apply "$C" >"$RUN/patch.log" 2>&1 ||
+	    kdie "cannot patch a copy for the qemu config"
+	set -- -b "$DEFAULT_BACKEND" -n "$KNAME" -p qemu -s "$C"
+else
+	set -- -b "$be" -n "$KNAME" -p qemu -s "$S"
+fi
 [ -n "$debug" ] && set -- "$@" -w -l -d
 [ -n "$torture" ] && set -- "$@" -o MPLOCK_TORTURE
 sh "$ROOT/tools/mplock-patch" config "$@" amd64 >>"$RUN/patch.log" 2>&1 || {
 	cat "$RUN/patch.log" >&2
 	kdie "mplock-patch config failed"
 }
+cf=$S/sys/arch/amd64/conf/$KNAME
+if [ -n "$stock" ]; then
+	grep -Ev '^option[[:space:]]+MPLOCK_|^# Written by mplock-patch|mplock kernel lock' \
+	    "$C/sys/arch/amd64/conf/$KNAME" >"$cf" || kdie "no $KNAME config"
+	rm -rf "$C"
+fi
+# -o, and a measurement backend's option: lines of our own.
+for o in $kopts; do
+	printf 'option\t\t%s\n' "$o"
+done >>"$cf"
 K=$RUN/obj
 mkdir -p "$K"
 "$CONFIG" -b "$K" -s "$S/sys" "$S/sys/arch/amd64/conf/$KNAME" \
@@ -311,12 +414,14 @@ iflags=-DLOAD_ITERS=${KERNEL_LOAD_ITERS:-300}
 # in all, each writing and reading back KERNEL_WORKER_FILES files.
 iflags="$iflags -DBUILD_TASKS=${KERNEL_BUILD_TASKS:-48}"
 iflags="$iflags -DWORKER_FILES=${KERNEL_WORKER_FILES:-8}"
+iflags="$iflags -DBUILD_WARMUP=${KERNEL_BUILD_WARMUP:-0}"
+iflags="$iflags -DBUILD_ROUNDS=${KERNEL_BUILD_ROUNDS:-1}"
 for p in init worker; do
 	# shellcheck disable=SC2086
 	clang --target=x86_64-unknown-openbsd -std=c99 -O2 -Wall -Werror \
 	    -ffreestanding -fno-builtin -fno-stack-protector -fno-pie \
 	    -fcf-protection=none -fno-asynchronous-unwind-tables -nostdinc \
-	    $iflags -c "$KT/$p.c" -o "$RUN/$p.o" &&
+	    -I"$KT" $iflags -c "$KT/$p.c" -o "$RUN/$p.o" &&
 	    ld.lld -static --no-pie -nostdlib -T "$KT/init.ld" \
 	    -o "$RUN/$p" "$RUN/$p.o" || kdie "$p does not build"
 done

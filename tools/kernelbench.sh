@@ -14,55 +14,94 @@
 # ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
 # OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
 #
-# kernelbench.sh: boot the patched kernel of each backend several times
-# under qemu at several CPU counts and compare each backend with the
-# ticket lock on the figures a boot prints (make kernel-bench).
 #
-#	tools/kernelbench.sh [-n runs] [-b "backend ..."] [-s "ncpu ..."]
-#	    [-o dir]
+# kernelbench.sh: boot the test kernel of each peer several times under
+# qemu at several CPU counts, interleaved, and compare the peers on the
+# figures a boot prints (make kernel-bench).
+#
+#	tools/kernelbench.sh [-i] [-L cpus] [-n runs] [-o dir]
+#	    [-p "peer ..."] [-r rounds] [-s "ncpu ..."] [-t tasks]
+#	    [-W seconds]
 #	tools/kernelbench.sh -l dir
 #
-# -n runs	boots of each backend at each CPU count (5)
-# -b backends	the backends ($KBENCH_BACKENDS, or every backend of
-#		Makefile.backends); ticket is the base of the comparisons
+# -i		build every peer with the breakdown of where the CPU time
+#		goes (tools/kernel.sh -i): the results get its table and
+#		the bound it puts on any kernel lock (the figures are
+#		then those of instrumented kernels)
+# -L cpus	the host is busy when other processes use more than this
+#		many of its CPUs (0.3): a boot waits for it to calm down
+# -n runs	boots of each peer at each CPU count (5)
+# -o dir	where the run goes, its results file dir/results.txt
+#		(build/kernelbench/DATE and build/kernelbench/results-DATE.txt,
+#		DATE the UTC start, YYYY-MM-DD-HHMM)
+# -p peers	the peers ($KBENCH_PEERS, or the list below); each
+#		NAME or NAME=KERNEL[+OPTION]...: KERNEL is "stock" (the
+#		tree unpatched: tools/kernel.sh -S), a backend of
+#		Makefile.backends or one for measurement only
+#		(tools/kernel/NAME/), OPTION a kernel option
+#		(tools/kernel.sh -o), NAME alone the kernel of that name
+# -r rounds	measured rounds of the build-like load in a boot, after
+#		one round of warm-up (5): the boot's figure is their
+#		median
 # -s ncpus	the qemu -smp values ($KBENCH_SMP, or "2 4 8")
-# -o dir	where the run goes (build/kernelbench/DATE, DATE the UTC
-#		start, YYYY-MM-DD-HHMM)
+# -t tasks	execs of the worker in a round of the build-like load (96)
+# -W seconds	the longest a boot waits for a busy host (600); then it
+#		is refused, counted and left out
 # -l dir	no builds, no boots: the boot logs already in dir/logs
-#		(named rR-BACKEND-smpS.log, as a run leaves them) are
-#		parsed and compared again; the tests feed canned logs so
+#		(named rR-PEER-smpS.log, as a run leaves them) are parsed
+#		and compared again; the tests feed canned logs so
 #
-# Each backend's kernel is built once (tools/kernel.sh -B, run name
-# kbench-BACKEND), then booted again and again with tools/kernel.sh -r,
-# interleaved: round r boots every backend at every CPU count, in an
-# order rotated each round, so that drift of the host's load hits all
-# alike.  A boot's log (dir/logs/) is its console and kernel.sh's
-# verdict line.  From each boot that PASSes three figures go to a
-# results file per backend, CPU count and figure, in buildtime's format
-# (dir/BACKEND-smpS-FIGURE.txt, one number a line):
+# The peers by default: the stock kernel, our ticket backend, the
+# M-lock spinning only (option MPLOCK_NOGUEST), the M-lock as it ships
+# (its guest mode on when the CPU reports a hypervisor, as qemu's do),
+# and the test-and-set lock with back-off Linux runs in such guests.
+#
+# Each peer's kernel is built once (tools/kernel.sh -B, run name
+# kbench-PEER; KERNEL_BUILD_WARMUP=1, KERNEL_BUILD_ROUNDS, KERNEL_BUILD_TASKS
+# for init), then booted again and again with tools/kernel.sh -r,
+# interleaved: round r boots every peer at every CPU count, in an order
+# rotated each round, so that drift of the host's load hits all alike.
+# Before each boot the host's CPU use by other processes is measured
+# (/proc/stat over 3 s); above -L the boot waits.  During the boot the
+# host's busy time less qemu's own CPU time (the children's times) is
+# the other processes' share; both are kept with the boot.  A qemu
+# crash is booted again once by tools/kernel.sh, and counted.
+#
+# A boot's log (dir/logs/) is its console, kernel.sh's crash lines and
+# verdict, and the host's load.  From each boot that PASSes these
+# figures go to a results file per peer, CPU count and figure, in
+# buildtime's format (dir/PEER-smpS-FIGURE.txt, one number a line):
+#	build	the build-like load (init's make -j of fork and exec of a
+#		worker that writes and reads files): the median of the
+#		measured rounds' times, in ms.  The comparison figure.
 #	nsacq	the torture's ns per acquisition (its run time over the
-#		acquisitions of all CPUs)
-#	maxwait	the torture's longest wait of one CPU for its turn, in
-#		us: the worst hand-off latency
-#	build	the build-like load's time in ms (init's make -j of fork
-#		and exec of a worker that writes and reads files)
-# Then for every other backend, CPU count and figure "buildtime compare"
-# (ministat where installed) sets the backend's file against ticket's:
-# a difference at 95% confidence with its size, "slower by X% +- Y%
-# (95%)" (or faster), or "no difference proven".  One table (backend,
-# CPUs, figure: boots, mean, standard deviation, ratio of the means to
-# ticket's, verdict) is printed and written to dir/table.txt, with
-# gnuplot a plot (dir/kernelbench.svg and .png), and the table with a
-# header (date, machine, command, source, load) and every boot's
-# figures to build/kernelbench/results-DATE.txt (-l: dir/results.txt).
+#		acquisitions of all CPUs); none for stock (no torture)
+#	maxwait	the torture's longest wait of one CPU for its turn, in us
+# For every figure and CPU count the base is the first peer (in the
+# order given) with that figure: stock for build, for the torture's the
+# first patched peer.  Every other peer is set against it by
+# "buildtime compare" (ministat where installed): a difference at 95%
+# confidence with its size, "slower by X% +- Y% (95%)" (or faster), or
+# "no difference proven".  The table (peer, CPUs, figure: boots, mean,
+# standard deviation, coefficient of variation, ratio of the means to
+# the base's, base, verdict) is printed and written to dir/table.txt;
+# then the torture's turn waits, where the vCPUs' time went during the
+# measured rounds (kern.cp_time2), with -i the breakdown and its bound;
+# with gnuplot a plot (dir/kernelbench.svg and .png); and the tables
+# with a header (date, machine, command, source, load, crashes) and
+# every boot's figures to the results file (-l: dir/results.txt).
 #
 # A boot that does not PASS keeps its log, is listed and counted, and
 # its figures are left out; the other boots still count.  Exit status:
-# 0 every boot passed; 1 a boot or a build failed, or usage; 77 a
-# needed tool or the OpenBSD snapshot is missing (tools/kernel.sh).
+# 0 every boot passed; 1 a boot or a build failed or was refused, or
+# usage; 77 a needed tool or the OpenBSD snapshot is missing
+# (tools/kernel.sh).
 #
 # Under TCG the figures mostly measure how the host schedules the vCPU
-# threads (doc/kernel.md): they compare backends on this host only.
+# threads (doc/kernel.md): they compare peers on this host only.
+#
+# For the tests only: KBENCH_KERNEL_SH, a stand-in for tools/kernel.sh;
+# KBENCH_OTHERS, the other processes' CPUs instead of a measurement.
 
 # The command line as typed, for the results file.
 command=$0
@@ -75,13 +114,17 @@ done
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
 
-FIGURES="nsacq maxwait build"
-BASE=ticket
+# The peers by default (see above): NAME=KERNEL+OPTION...
+PEERS_DEFAULT="stock ticket mlockspin=mlock+MPLOCK_NOGUEST mlock tas"
+# The build-like load's figure first: the one every peer has.
+FIGURES="build nsacq maxwait"
 
 usage() {
 	[ $# -eq 0 ] || echo "kernelbench: $*" >&2
-	echo "usage: tools/kernelbench.sh [-n runs] [-b \"backend ...\"]" \
-	    "[-s \"ncpu ...\"] [-o dir]" >&2
+	echo "usage: tools/kernelbench.sh [-i] [-L cpus] [-n runs] [-o dir]" \
+	    "[-p \"peer ...\"]" >&2
+	echo "           [-r rounds] [-s \"ncpu ...\"] [-t tasks]" \
+	    "[-W seconds]" >&2
 	echo "       tools/kernelbench.sh -l dir" >&2
 	exit 1
 }
@@ -91,30 +134,42 @@ kdie() {
 	exit 1
 }
 
-runs=5 backends=${KBENCH_BACKENDS:-$BACKENDS} smps=${KBENCH_SMP:-2 4 8}
-out= logsonly=
-while getopts :b:l:n:o:s: ch; do
+# count N WHAT MAX: N is a whole number from 1 to MAX, or usage.
+count() {
+	case $2 in
+	''|*[!0-9]*)	usage "$1 $2: not a number" ;;
+	esac
+	[ "${#2}" -le 6 ] && [ "$2" -ge 1 ] && [ "$2" -le "$3" ] ||
+	    usage "$1 $2: 1 to $3"
+}
+
+runs=5 peers=${KBENCH_PEERS:-$PEERS_DEFAULT} smps=${KBENCH_SMP:-2 4 8}
+rounds=5 tasks=96 limit=0.3 maxwait=600 instr= out= logsonly=
+while getopts :iL:l:n:o:p:r:s:t:W: ch; do
 	case $ch in
-	b)	backends=$OPTARG ;;
+	i)	instr=1 ;;
+	L)	limit=$OPTARG ;;
 	l)	logsonly=1 out=$OPTARG ;;
 	n)	runs=$OPTARG ;;
 	o)	out=$OPTARG ;;
+	p)	peers=$OPTARG ;;
+	r)	rounds=$OPTARG ;;
 	s)	smps=$OPTARG ;;
+	t)	tasks=$OPTARG ;;
+	W)	maxwait=$OPTARG ;;
 	:)	usage "-$OPTARG: needs a value" ;;
 	*)	usage "-$OPTARG: unknown option" ;;
 	esac
 done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] || usage "$1: no operands"
-case $runs in
-''|*[!0-9]*)	usage "-n $runs: not a number" ;;
+count -n "$runs" 9999
+count -r "$rounds" 64
+count -t "$tasks" 100000
+case $maxwait in
+''|*[!0-9]*)	usage "-W $maxwait: a number of seconds" ;;
 esac
-[ "$runs" -ge 1 ] && [ "${#runs}" -le 4 ] || usage "-n $runs: 1 to 9999"
-[ -n "$backends" ] || usage "-b: no backend"
-for b in $backends; do
-	echo " $BACKENDS " | grep -q " $b " ||
-	    usage "$b: no such backend (one of: $BACKENDS)"
-done
+seconds_ok "$limit" || usage "-L $limit: a number of CPUs over 0"
 [ -n "$smps" ] || usage "-s: no CPU count"
 for s in $smps; do
 	case $s in
@@ -125,25 +180,79 @@ for s in $smps; do
 	[ "$s" -ge 1 ] && [ "$s" -le 64 ] || usage "-s $s: 1 to 64"
 done
 
+# peer_args SPEC: the kernel.sh arguments of a peer; peer_name SPEC:
+# its name.  Checked once for every peer below.
+peer_name() {
+	echo "${1%%=*}"
+}
+peer_args() {
+	_pk=$1
+	case $_pk in
+	*=*)	_pk=${_pk#*=} ;;
+	esac
+	_pb=${_pk%%+*}
+	case $_pb in
+	stock)	printf '%s' "-S" ;;
+	*)	printf '%s' "-b $_pb" ;;
+	esac
+	[ "$_pb" = "$_pk" ] && return
+	echo "${_pk#*+}" | tr '+' '\n' | while read -r _po; do
+		printf ' -o %s' "$_po"
+	done
+}
+peer_check() {
+	_pn=$(peer_name "$1")
+	echo "$_pn" | grep -Eqx '[a-z][a-z0-9]{0,15}' ||
+	    usage "$1: a peer's name is a-z and 0-9, 16 at most"
+	_pk=$1
+	case $_pk in
+	*=*)	_pk=${_pk#*=} ;;
+	esac
+	_pb=${_pk%%+*}
+	echo " stock $BACKENDS $MEASURE_BACKENDS " | grep -q " $_pb " ||
+	    usage "$1: no such kernel $_pb (stock, a backend: $BACKENDS;" \
+	    "for measurement: $MEASURE_BACKENDS)"
+	[ "$_pb" = "$_pk" ] && return
+	echo "${_pk#*+}" | tr '+' '\n' | grep -Evqx \
+	    '[A-Z][A-Z0-9_]*(=[A-Za-z0-9_.]+)?' &&
+	    usage "$1: an option is NAME or NAME=VALUE (A-Z, 0-9, _)"
+	return 0
+}
+[ -n "$peers" ] || usage "-p: no peer"
+names=
+for p in $peers; do
+	peer_check "$p"
+	n=$(peer_name "$p")
+	echo " $names " | grep -q " $n " && usage "$n: a peer named twice"
+	names="$names${names:+ }$n"
+done
+
 stamp=$(date -u +%Y-%m-%d-%H%M)
 if [ -n "$logsonly" ]; then
 	[ -d "$out/logs" ] || kdie "$out/logs: no such directory"
 	results=$out/results.txt
-	# What the logs hold, in Makefile.backends' order and by CPUs.
+	# What the logs hold: the peers in the run's order (peers.txt),
+	# else stock, the backends, then the rest by name; the CPUs.
 	_l=$(cd "$out/logs" && ls -- r*-*-smp*.log 2>/dev/null)
-	[ -n "$_l" ] || kdie "$out/logs: no rR-BACKEND-smpS.log"
-	backends=
-	for b in $BACKENDS; do
-		echo "$_l" | grep -q "^r[0-9]*-$b-smp" &&
-		    backends="$backends${backends:+ }$b"
+	[ -n "$_l" ] || kdie "$out/logs: no rR-PEER-smpS.log"
+	_have=$(echo "$_l" | sed -n 's/^r[0-9]*-\([a-z0-9]*\)-smp[0-9]*\.log$/\1/p' |
+	    sort -u)
+	_order=
+	[ -f "$out/peers.txt" ] && _order=$(awk '{ print $1 }' "$out/peers.txt")
+	names=
+	for n in $_order stock $BACKENDS $MEASURE_BACKENDS $_have; do
+		echo "$_have" | grep -qx "$n" || continue
+		echo " $names " | grep -q " $n " && continue
+		names="$names${names:+ }$n"
 	done
 	smps=$(echo "$_l" | sed -n 's/^r[0-9]*-[a-z0-9]*-smp\([0-9]*\)\.log$/\1/p' |
 	    sort -n -u | tr '\n' ' ' | sed 's/ $//')
-	[ -n "$backends" ] && [ -n "$smps" ] ||
-	    kdie "$out/logs: no log of a known backend"
+	[ -n "$names" ] && [ -n "$smps" ] ||
+	    kdie "$out/logs: no log of a peer"
 else
-	[ -n "$out" ] || out=$OBJ/kernelbench/$stamp
 	results=$OBJ/kernelbench/results-$stamp.txt
+	[ -z "$out" ] || results=$out/results.txt
+	[ -n "$out" ] || out=$OBJ/kernelbench/$stamp
 	[ ! -e "$out/logs" ] || kdie "$out: holds a run already (-l to" \
 	    "read it again)"
 fi
@@ -158,39 +267,88 @@ failed() {
 }
 : >"$out/failures.txt"
 
+# --- The host's load.  cpustat: the host's busy and total jiffies so
+# far (/proc/stat), or nothing where there is none.  others SECS: the
+# CPUs other processes use, over SECS seconds in which we run nothing
+# (the 1-minute load average where there is no /proc/stat).  kidcpu:
+# the CPU seconds of our waited-for children so far, in kc (the shell's
+# "times", run in this shell: in a subshell, as $(kidcpu) would be, it
+# sees no children).
+cpustat() {
+	awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, \
+	    $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat 2>/dev/null
+}
+others() {
+	[ -z "${KBENCH_OTHERS:-}" ] || { echo "$KBENCH_OTHERS"; return; }
+	_c0=$(cpustat)
+	sleep "$1"
+	_c1=$(cpustat)
+	if [ -z "$_c0" ] || [ -z "$_c1" ]; then
+		uptime | sed 's/.*load averages*: *//; s/,.*//'
+		return
+	fi
+	echo "$_c0 $_c1" | awk -v n="$(ncpu_online)" '{
+		t = $4 - $2
+		printf "%.2f\n", (t > 0 ? n * ($3 - $1) / t : 0) }'
+}
+kidcpu() {
+	times >"$out/.times"
+	kc=$(awk 'NR == 2 {
+		s = 0
+		for (i = 1; i <= 2; i++) {
+			v = $i
+			sub(/s$/, "", v)
+			m = index(v, "m")
+			s += substr(v, 1, m - 1) * 60 + substr(v, m + 1)
+		}
+		printf "%.2f\n", s
+	}' "$out/.times")
+}
+HZ=$(getconf CLK_TCK 2>/dev/null || echo 100)
+KSH=${KBENCH_KERNEL_SH:-$ROOT/tools/kernel.sh}
+
 load_before=$(uptime | sed 's/.*load averages*: *//')
 t0=$(date +%s)
 
 # --- Builds and boots.
 if [ -z "$logsonly" ]; then
+	: >"$out/peers.txt"
+	for p in $peers; do
+		echo "$(peer_name "$p") $p" >>"$out/peers.txt"
+	done
 	built=
-	for b in $backends; do
-		echo "kernelbench: building $b" >&2
-		if sh "$ROOT/tools/kernel.sh" -B -b "$b" -n "kbench-$b" \
-		    >"$out/build-$b.log" 2>&1; then
-			built="$built $b"
+	for p in $peers; do
+		n=$(peer_name "$p")
+		echo "kernelbench: building $n ($(peer_args "$p")${instr:+ -i})" >&2
+		# shellcheck disable=SC2046
+		if KERNEL_BUILD_WARMUP=1 KERNEL_BUILD_ROUNDS=$rounds \
+		    KERNEL_BUILD_TASKS=$tasks \
+		    KERNEL_LOAD_ITERS=${KERNEL_LOAD_ITERS:-100} \
+		    sh "$KSH" -B $(peer_args "$p") ${instr:+-i} \
+		    -n "kbench-$n" >"$out/build-$n.log" 2>&1; then
+			built="$built $n"
 		else
 			_rc=$?
 			[ "$_rc" -eq 77 ] && {
-				tail -n 1 "$out/build-$b.log" >&2
+				tail -n 1 "$out/build-$n.log" >&2
 				exit 77
 			}
-			failed "$b: the kernel does not build (exit $_rc;" \
-			    "log: $out/build-$b.log)"
+			failed "$n: the kernel does not build (exit $_rc;" \
+			    "log: $out/build-$n.log)"
 		fi
 	done
-	# Every (backend, CPUs) pair; round r starts at pair r mod their
+	# Every (peer, CPUs) pair; round r starts at pair r mod their
 	# number.
 	pairs=
 	for s in $smps; do
-		for b in $built; do
-			pairs="$pairs $b:$s"
+		for n in $built; do
+			pairs="$pairs $n:$s"
 		done
 	done
 	set -- $pairs
 	np=$#
 	total=$((np * runs))
-	n=0
+	k=0
 	r=1
 	while [ "$r" -le "$runs" ] && [ "$np" -gt 0 ]; do
 		set -- $pairs
@@ -202,47 +360,98 @@ if [ -z "$logsonly" ]; then
 			i=$((i - 1))
 		done
 		for p in "$@"; do
-			b=${p%:*} s=${p#*:}
-			n=$((n + 1))
-			log=$out/logs/r$r-$b-smp$s.log
-			echo "kernelbench: boot $n of $total: round $r, $b," \
+			n=${p%:*} s=${p#*:}
+			k=$((k + 1))
+			log=$out/logs/r$r-$n-smp$s.log
+			echo "kernelbench: boot $k of $total: round $r, $n," \
 			    "-smp $s" >&2
-			KERNEL_NCPU=$s sh "$ROOT/tools/kernel.sh" -r \
-			    -n "kbench-$b" >"$out/logs/r$r-$b-smp$s.out" 2>&1
+			# A busy host: wait, up to maxwait, then refuse.
+			waited=0
+			while ob=$(others 3) && awk -v o="$ob" -v l="$limit" \
+			    'BEGIN { exit !(o > l) }'; do
+				if [ "$waited" -ge "$maxwait" ]; then
+					ob=refused
+					break
+				fi
+				[ "$waited" -gt 0 ] || echo "kernelbench:" \
+				    "the host is busy ($ob CPUs used by" \
+				    "others, -L $limit): waiting" >&2
+				sleep 15
+				waited=$((waited + 18))
+			done
+			if [ "$ob" = refused ]; then
+				failed "round $r, $n, -smp $s: boot refused:" \
+				    "the host was busy for ${waited}s" \
+				    "(-L $limit, -W $maxwait)"
+				continue
+			fi
+			kidcpu
+			c0=$(cpustat) k0=$kc b0=$(date +%s)
+			KERNEL_NCPU=$s sh "$KSH" -r \
+			    -n "kbench-$n" >"$out/logs/r$r-$n-smp$s.out" 2>&1
 			_rc=$?
+			kidcpu
+			c1=$(cpustat) k1=$kc b1=$(date +%s)
 			# The console of this boot (boot.sh starts a new
-			# serial.log each time), then the verdict.
+			# serial.log each time), kernel.sh's word of qemu
+			# crashes, the verdict, the host's load.
 			{
 				tr -d '\r' \
-				    <"$OBJ/kernel/run/kbench-$b/serial.log" \
+				    <"$OBJ/kernel/run/kbench-$n/serial.log" \
 				    2>/dev/null
 				echo
-				grep '^kernel: ' "$out/logs/r$r-$b-smp$s.out" |
+				grep '^kernel.sh: [^:]*: qemu crashed' \
+				    "$out/logs/r$r-$n-smp$s.out"
+				grep '^kernel: ' "$out/logs/r$r-$n-smp$s.out" |
 				    tail -n 1
+				[ "$_rc" -eq 0 ] || [ "$_rc" -eq 1 ] ||
+				    [ "$_rc" -eq 3 ] || [ "$_rc" -eq 4 ] ||
+				    [ "$_rc" -eq 5 ] || echo "kernel:" \
+				    "kbench-$n: ERROR: kernel.sh exit $_rc"
+				# The boot's length from /proc/stat's total
+				# (every CPU's jiffies), else from date.
+				awk -v hz="$HZ" -v ob="$ob" -v w="$waited" \
+				    -v c0="$c0" -v c1="$c1" -v k0="$k0" \
+				    -v k1="$k1" -v s="$((b1 - b0))" \
+				    -v n="$(ncpu_online)" 'BEGIN {
+					split(c0, a, " ")
+					split(c1, b, " ")
+					o = "-"
+					if (c0 != "" && c1 != "" && b[2] > a[2])
+						s = (b[2] - a[2]) / hz / n
+					q = s > 0 ? (k1 - k0) / s : 0
+					if (s > 0 && c0 != "" && c1 != "") {
+						o = (b[1] - a[1]) / hz / s - q
+						o = sprintf("%.2f", o < 0 ? 0 : o)
+					}
+					printf "kernelbench: host: others %s" \
+					    " CPUs before (waited %ds), %s" \
+					    " during; qemu %.2f CPUs; %d s\n", \
+					    ob, w, o, q, s + 0.5 }'
 			} >"$log"
-			[ "$_rc" -eq 0 ] || [ "$_rc" -eq 1 ] ||
-			    [ "$_rc" -eq 3 ] || [ "$_rc" -eq 4 ] ||
-			    echo "kernel: kbench-$b: ERROR: kernel.sh exit" \
-			    "$_rc" >>"$log"
-			tail -n 1 "$log" | sed 's/^/kernelbench: /' >&2
+			grep '^kernel: ' "$log" | tail -n 1 |
+			    sed 's/^/kernelbench: /' >&2
 		done
 		r=$((r + 1))
 	done
 fi
 
 # --- The figures of every log.  A log whose verdict is not PASS (or
-# has none) is a failed boot; a PASS without one of the figures is a
-# failure too (the console's format changed: the parser must follow).
-for b in $backends; do
+# has none) is a failed boot; a PASS without the build's figure, or
+# with the torture's line but not its figures, is a failure too (the
+# console's format changed: the parser must follow).  Stock has no
+# torture, so no torture figures are asked of a log without its line.
+for n in $names; do
 	for s in $smps; do
 		for f in $FIGURES; do
 			{
 				echo "# buildtime results"
-				echo "# label: $b-smp$s-$f"
-				echo "# kernel: QEMU.$(upper "$b") (tools/kernel.sh" \
-				    "-b $b), qemu -smp $s"
+				echo "# label: $n-smp$s-$f"
+				echo "# kernel: peer $n" \
+				    "($(awk -v n="$n" '$1 == n { print $2 }' \
+				    "$out/peers.txt" 2>/dev/null)), qemu -smp $s"
 				echo "# command: tools/kernelbench.sh, figure $f"
-			} >"$out/$b-smp$s-$f.txt"
+			} >"$out/$n-smp$s-$f.txt"
 		done
 	done
 done
@@ -253,11 +462,12 @@ for log in "$out"/logs/r*-*-smp*.log; do
 	base=${base%.log}
 	r=${base%%-*} r=${r#r}
 	s=${base##*-smp}
-	b=${base#r*-} b=${b%-smp*}
-	echo " $backends " | grep -q " $b " || continue
+	n=${base#r*-} n=${n%-smp*}
+	echo " $names " | grep -q " $n " || continue
 	echo " $smps " | grep -q " $s " || continue
 	line=$(awk '
 	# The torture'"'"'s summary: "... maxwait 97606us 26939ns/acq PASS".
+	/^mplock_torture: / { torture = 1 }
 	/^mplock_torture: .* maxwait [0-9]+us [0-9]+ns\/acq / {
 		for (i = 1; i < NF; i++) {
 			if ($i == "maxwait" && $(i + 1) ~ /^[0-9]+us$/)
@@ -271,45 +481,98 @@ for log in "$out"/logs/r*-*-smp*.log; do
 		turns = $(NF - 2)
 		waitms = $NF
 	}
-	# The build load: "mplock_build: ... errors 0 4937 ms PASS".
+	# The build load: "mplock_build: ... errors 0 4937 ms PASS", the
+	# time the median of the rounds when there are several
+	# ("... rounds 4900/4937/5012 ms median 4937 ms PASS").
 	/^mplock_build: .* [0-9]+ ms (PASS|FAIL)$/ {
 		build = $(NF - 2) + 0
+		for (i = 1; i < NF; i++)
+			if ($i == "rounds" && $(i + 1) ~ /^[0-9\/]+$/)
+				rounds = $(i + 1)
 	}
+	# The CPU time of the measured rounds, and the breakdown.
+	/^mplock_cptime: .* ticks user\/nice\/sys\/spin\/intr\/idle [0-9\/]+$/ {
+		cpt = $NF
+	}
+	/^mplock_breakdown: .* samples [a-z\/]+ [0-9\/]+ ticks [a-z\/]+ [0-9\/]+$/ {
+		bds = $(NF - 3)
+		bdt = $NF
+	}
+	/^kernel\.sh: [^:]*: qemu crashed/ { crashes++ }
 	/^kernel: [^:]*: [A-Z]+:/ {
 		st = $3
 		sub(/:$/, "", st)
 	}
+	# "kernelbench: host: others 0.05 CPUs before (waited 0s), 0.10
+	# during; qemu 1.98 CPUs; 63 s"
+	/^kernelbench: host: others / {
+		others = $9
+		qemu = $12
+	}
 	END {
-		printf "%s nsacq=%s maxwait=%s build=%s", st == "" ? \
-		    "NONE" : st, nsacq, maxwait, build
+		printf "%s build=%s", st == "" ? "NONE" : st, build
+		if (rounds != "") {
+			printf " rounds=%s", rounds
+			# The median init says, checked (its integer mean
+			# of the middle two, for an even count).
+			nr = split(rounds, R, "/")
+			for (i = 2; i <= nr; i++)
+				for (j = i; j > 1 && R[j - 1] + 0 > R[j] + 0; j--) {
+					t = R[j]; R[j] = R[j - 1]; R[j - 1] = t
+				}
+			md = nr % 2 ? R[(nr + 1) / 2] + 0 : \
+			    int((R[nr / 2] + R[nr / 2 + 1]) / 2)
+			if (md != build)
+				printf " median=%d", md
+		}
+		if (torture)
+			printf " nsacq=%s maxwait=%s", nsacq, maxwait
 		if (turns != "")
 			printf " turns=%s waitms=%s", turns, waitms
-		printf "\n"
+		if (cpt != "")
+			printf " cptime=%s", cpt
+		if (bds != "")
+			printf " samples=%s ticks=%s", bds, bdt
+		if (others != "")
+			printf " others=%s qemu=%s", others, qemu
+		printf " crashes=%d\n", crashes
 	}' "$log")
 	st=${line%% *}
-	echo "$r $b $s $line" >>"$out/boots.txt"
+	echo "$r $n $s $line" >>"$out/boots.txt"
 	if [ "$st" != PASS ]; then
 		# The verdict's reason, where there is one, with the log.
 		why=$(grep '^kernel: [^:]*: [A-Z]*:' "$log" | tail -n 1 |
 		    sed 's/^kernel: [^:]*: [A-Z]*: *//' | cut -c1-160)
-		failed "round $r, $b, -smp $s: boot $st${why:+: $why}" \
+		failed "round $r, $n, -smp $s: boot $st${why:+: $why}" \
 		    "($log)"
 		continue
 	fi
+	case $line in
+	*" median="*)
+		md=$(echo "$line" | sed 's/.* median=\([0-9]*\).*/\1/')
+		failed "round $r, $n, -smp $s: the median of the rounds is" \
+		    "$md, not the log's $(echo "$line" |
+		    sed 's/.* build=\([0-9]*\).*/\1/') ($log)"
+		continue ;;
+	esac
 	for f in $FIGURES; do
+		case $f:$line in
+		nsacq:*" nsacq="* | maxwait:*" maxwait="* | build:*) ;;
+		*)	continue ;;
+		esac
 		v=$(echo "$line" | sed -n "s/.* $f=\([0-9][0-9]*\).*/\1/p")
 		if [ -z "$v" ]; then
-			failed "round $r, $b, -smp $s: no $f figure in a" \
+			failed "round $r, $n, -smp $s: no $f figure in a" \
 			    "passed boot ($log)"
 			continue
 		fi
-		echo "$v" >>"$out/$b-smp$s-$f.txt"
+		echo "$v" >>"$out/$n-smp$s-$f.txt"
 	done
 done
 sort -k1,1n -k2,2 -k3,3n "$out/boots.txt" >"$out/boots.sorted" &&
     mv "$out/boots.sorted" "$out/boots.txt"
 
-# --- The comparisons with ticket: buildtime compare, its verdict.
+# --- The comparisons: buildtime compare against the base, its verdict.
 # verdict FILE: one line from buildtime compare's output.
 verdict() {
 	awk '
@@ -325,45 +588,53 @@ verdict() {
 	END { print v == "" ? "not compared" : v }' "$1"
 }
 
-# stats FILE: boots, mean and standard deviation of its data lines.
+# stats FILE: boots, mean, standard deviation and coefficient of
+# variation (sd over mean, %) of its data lines.
 stats() {
-	[ -f "$1" ] || { echo "0 - -"; return; }
+	[ -f "$1" ] || { echo "0 - - -"; return; }
 	awk '!/^#/ && NF { n++; s += $1; ss += $1 * $1 }
 	END {
-		if (n == 0) { print "0 - -"; exit }
+		if (n == 0) { print "0 - - -"; exit }
 		m = s / n
-		sd = n > 1 ? sqrt((ss - s * s / n) / (n - 1)) : 0
-		printf "%d %.1f %.1f\n", n, m, sd
+		v = n > 1 ? (ss - s * s / n) / (n - 1) : 0
+		sd = v > 0 ? sqrt(v) : 0
+		printf "%d %.1f %.1f %s\n", n, m, sd,
+		    (m > 0 ? sprintf("%.1f%%", 100 * sd / m) : "-")
 	}' "$1"
 }
 
 table=$out/table.txt
 {
-	printf '%-9s %4s %-8s %5s %11s %10s %6s  %s\n' backend cpus figure \
-	    boots mean sd ratio "verdict against $BASE"
+	printf '%-10s %4s %-8s %5s %11s %10s %6s %6s %-10s %s\n' peer cpus \
+	    figure boots mean sd cv ratio base verdict
 	for s in $smps; do
 		for f in $FIGURES; do
-			tf=$out/$BASE-smp$s-$f.txt
+			# The base: the first peer with this figure here.
+			bn=
+			for n in $names; do
+				set -- $(stats "$out/$n-smp$s-$f.txt")
+				[ "$1" -gt 0 ] && { bn=$n; break; }
+			done
+			[ -n "$bn" ] || continue
+			tf=$out/$bn-smp$s-$f.txt
 			set -- $(stats "$tf")
-			tn=$1 tm=$2
-			for b in $backends; do
-				bf=$out/$b-smp$s-$f.txt
+			tm=$2
+			for n in $names; do
+				bf=$out/$n-smp$s-$f.txt
 				set -- $(stats "$bf")
-				ratio=- v=
-				if ! echo " $backends " | grep -q " $BASE "; then
-					v="(no $BASE in the run)"
-				elif [ "$b" = "$BASE" ]; then
+				# No row for a figure a peer never has.
+				[ "$1" -gt 0 ] || [ "$f" = build ] ||
+				    grep -q "^[0-9]* $n $s PASS .* nsacq=" \
+				    "$out/boots.txt" || continue
+				ratio=-
+				[ "$1" -gt 0 ] && ratio=$(awk -v a="$2" \
+				    -v t="$tm" 'BEGIN { if (t > 0)
+					printf "%.3f", a / t
+				    else print "-" }')
+				if [ "$n" = "$bn" ]; then
 					v="(base)"
-				fi
-				if [ "$tn" -gt 0 ] && [ "$1" -gt 0 ] &&
-				    echo " $backends " | grep -q " $BASE "; then
-					ratio=$(awk -v a="$2" -v t="$tm" \
-					    'BEGIN { if (t > 0)
-						printf "%.3f", a / t
-					    else print "-" }')
-				fi
-				if [ -z "$v" ]; then
-					c=$out/compare/$b-smp$s-$f.txt
+				else
+					c=$out/compare/$n-smp$s-$f.txt
 					if sh "$ROOT/tools/buildtime" compare \
 					    "$tf" "$bf" >"$c" 2>&1; then
 						v=$(verdict "$c")
@@ -374,62 +645,165 @@ table=$out/table.txt
 						    sed "s|$out/||g")"
 					fi
 				fi
-				printf '%-9s %4s %-8s %5s %11s %10s %6s  %s\n' \
-				    "$b" "$s" "$f" "$1" "$2" "$3" "$ratio" "$v"
+				printf '%-10s %4s %-8s %5s %11s %10s %6s %6s %-10s %s\n' \
+				    "$n" "$s" "$f" "$1" "$2" "$3" "$4" \
+				    "$ratio" "$bn" "$v"
 			done
 		done
 	done
 } >"$table"
 
-# --- Where the waiting went: the torture's turn waits by length,
-# summed over each backend's passed boots at each CPU count (a boot
-# whose console has no histogram line is left out of this table).
-awk -v smps="$smps" -v bes="$backends" '
-$4 == "PASS" {
-	k = $2 " " $3
-	for (i = 5; i <= NF; i++) {
-		if ($i ~ /^turns=/ &&
-		    split(substr($i, 7), t, "/") == 8 &&
-		    split(substr($(i + 1), 8), m, "/") == 8) {
-			n[k]++
-			for (h = 1; h <= 8; h++) {
-				T[k, h] += t[h]
-				M[k, h] += m[h]
-			}
+# sums KEY...: for each peer and CPU count, in the tables' order, whose
+# passed boots have KEY=a/b/... (every KEY): "PEER CPUS BOOTS", the sums
+# of the values of each KEY in turn over those boots, and the mean of
+# their build figure.  Every table below is made from it.
+sums() {
+	awk -v smps="$smps" -v bes="$names" -v keys="$*" '
+	$4 == "PASS" {
+		nk = split(keys, K, " ")
+		line = ""
+		for (j = 1; j <= nk; j++) {
+			v = ""
+			for (i = 5; i <= NF; i++)
+				if (index($i, K[j] "=") == 1)
+					v = substr($i, length(K[j]) + 2)
+			if (v == "")
+				next
+			line = line (line == "" ? "" : "/") v
 		}
+		k = $2 " " $3
+		c = split(line, x, "/")
+		n[k]++
+		w[k] = c
+		for (h = 1; h <= c; h++)
+			V[k, h] += x[h]
+		for (i = 5; i <= NF; i++)
+			if ($i ~ /^build=/)
+				B[k] += substr($i, 7)
 	}
+	END {
+		ns = split(smps, S, " ")
+		nb = split(bes, P, " ")
+		for (i = 1; i <= ns; i++)
+			for (j = 1; j <= nb; j++) {
+				k = P[j] " " S[i]
+				if (!(k in n))
+					continue
+				printf "%s %d", k, n[k]
+				for (h = 1; h <= w[k]; h++)
+					printf " %s", V[k, h]
+				printf " %.0f\n", B[k] / n[k]
+			}
+	}' "$out/boots.txt"
 }
-END {
+
+# shares TITLE NAMES: sums' rows as shares of their total, a column for
+# each name of NAMES (a/b/...), under TITLE.
+shares() {
+	awk -v title="$1" -v cols="$2" '
+	BEGIN {
+		nc = split(cols, C, "/")
+		print title
+		printf "%-10s %4s %5s %10s", "peer", "cpus", "boots", "total"
+		for (h = 1; h <= nc; h++)
+			printf " %6s", C[h]
+		printf "\n"
+	}
+	{
+		t = 0
+		for (h = 1; h <= nc; h++)
+			t += $(3 + h)
+		printf "%-10s %4s %5d %10d", $1, $2, $3, t
+		for (h = 1; h <= nc; h++)
+			printf " %5.1f%%", t ? 100 * $(3 + h) / t : 0
+		printf "\n"
+	}'
+}
+
+# --- Where the waiting went: the torture's turn waits by length,
+# summed over each peer's passed boots at each CPU count (a boot whose
+# console has no histogram line is left out of this table).
+sums turns waitms | awk '
+BEGIN {
 	print "Turn waits by length, the torture\047s histogram summed over the"
 	print "passed boots: the share of the turns in each decade of wait, the"
 	print "time spent waiting, and the share of that time in waits of 1 ms"
 	print "or more (a CPU, or the vCPU of one, that did not run)."
-	printf "%-9s %4s %5s %10s", "backend", "cpus", "boots", "turns"
+	printf "%-10s %4s %5s %10s", "peer", "cpus", "boots", "turns"
 	split("<1us <10us <100us <1ms <10ms <100ms <1s >=1s", hn, " ")
 	for (h = 1; h <= 8; h++)
 		printf " %6s", hn[h]
 	printf " %9s %6s\n", "wait ms", ">=1ms"
-	ns = split(smps, S, " ")
-	nb = split(bes, B, " ")
-	for (i = 1; i <= ns; i++)
-		for (j = 1; j <= nb; j++) {
-			k = B[j] " " S[i]
-			if (!(k in n))
-				continue
-			tt = mm = ml = 0
-			for (h = 1; h <= 8; h++) {
-				tt += T[k, h]
-				mm += M[k, h]
-				if (h >= 5)
-					ml += M[k, h]
-			}
-			printf "%-9s %4s %5d %10d", B[j], S[i], n[k], tt
-			for (h = 1; h <= 8; h++)
-				printf " %5.1f%%", tt ? 100 * T[k, h] / tt : 0
-			printf " %9d %5.1f%%\n", mm, mm ? 100 * ml / mm : 0
-		}
-}' "$out/boots.txt" >"$out/waits.txt"
+}
+NF == 20 {
+	tt = mm = ml = 0
+	for (h = 1; h <= 8; h++) {
+		tt += $(3 + h)
+		mm += $(11 + h)
+		if (h >= 5)
+			ml += $(11 + h)
+	}
+	printf "%-10s %4s %5d %10d", $1, $2, $3, tt
+	for (h = 1; h <= 8; h++)
+		printf " %5.1f%%", tt ? 100 * $(3 + h) / tt : 0
+	printf " %9d %5.1f%%\n", mm, mm ? 100 * ml / mm : 0
+}' >"$out/waits.txt"
 grep -q '%' "$out/waits.txt" || : >"$out/waits.txt"
+
+# --- Where the vCPUs' time went during the measured rounds: stock's
+# cp_time, every CPU (spin: the kernel lock, mutexes and rwlocks).
+sums cptime | shares "Where the vCPUs' time went in the measured rounds of\
+ the build-like load: kern.cp_time2 summed over the CPUs and the passed\
+ boots, statclock periods (the wall time of each vCPU; spin is every\
+ lock's spinning)." user/nice/sys/spin/intr/idle >"$out/cptime.txt"
+grep -q '%' "$out/cptime.txt" || : >"$out/cptime.txt"
+
+# --- With -i: the breakdown, and the bound it puts on a kernel lock.
+: >"$out/breakdown.txt"
+if grep -q ' samples=' "$out/boots.txt"; then
+	bnames=$(sed -n 's/^#define MPLB_NAMES[^"]*"\(.*\)"/\1/p' \
+	    "$ROOT/tools/kernel/mplb.h")
+	{
+		sums samples | shares "The breakdown (tools/kernel.sh -i),\
+ statclock interrupts taken in each state (a vCPU takes them only while\
+ the host runs it: a sample of where the host's CPU time went), summed\
+ over the CPUs and the passed boots." "$bnames"
+		echo
+		sums ticks | shares "The same in statclock periods (the wall\
+ time of each vCPU, as cp_time counts)." "$bnames"
+		echo
+		# The columns of samples: user sys intr idle klock sched
+		# mutex rwlock tlb spin (MPLB_NAMES), then the build's mean.
+		sums samples | awk '
+		BEGIN {
+			print "The bound: k is the kernel lock\047s share of the" \
+			    " samples of busy vCPUs (all but idle); with a"
+			print "kernel lock that costs nothing to wait for, and" \
+			    " the host busy throughout, the build-like load"
+			print "takes at least (1 - k) of its time: the most any" \
+			    " kernel lock can gain is a speed-up of 1 / (1 - k)."
+			print "Other spinning (sched lock, mutexes, rwlocks, TLB" \
+			    " shootdowns, other) is no lock\047s to remove."
+			printf "%-10s %4s %5s %7s %7s %7s %10s %10s %8s\n", \
+			    "peer", "cpus", "boots", "busy", "k", "other", \
+			    "build ms", "floor ms", "speed-up"
+		}
+		NF == 14 {
+			t = busy = 0
+			for (h = 4; h <= 13; h++) {
+				t += $h
+				if (h != 7)
+					busy += $h
+			}
+			kl = busy ? $8 / busy : 0
+			ot = busy ? ($9 + $10 + $11 + $12 + $13) / busy : 0
+			printf "%-10s %4s %5d %6.1f%% %6.1f%% %6.1f%% %10.0f" \
+			    " %10.0f %8s\n", $1, $2, $3, t ? 100 * busy / t : 0,
+			    100 * kl, 100 * ot, $14, $14 * (1 - kl),
+			    kl < 1 ? sprintf("%.2fx", 1 / (1 - kl)) : "-"
+		}'
+	} >"$out/breakdown.txt"
+fi
 
 # --- The plot: each figure's mean and standard deviation by CPUs.
 plot=
@@ -438,8 +812,8 @@ if command -v gnuplot >/dev/null 2>&1; then
 	for f in $FIGURES; do
 		for s in $smps; do
 			printf '%s' "$s"
-			for b in $backends; do
-				set -- $(stats "$out/$b-smp$s-$f.txt")
+			for n in $names; do
+				set -- $(stats "$out/$n-smp$s-$f.txt")
 				printf ' %s %s' "$2" "$3"
 			done
 			echo
@@ -453,10 +827,10 @@ if command -v gnuplot >/dev/null 2>&1; then
 		svg)	t="svg size 1200,420 dynamic" ;;
 		png)	t="pngcairo size 1200,420" ;;
 		esac
-		gnuplot >"$out/plot/gnuplot-$term.log" 2>&1 <<-EOF || {
+		gnuplot >"$out/plot/gnuplot-$term.log" 2>&1 <<-EOP || {
 		set terminal $t
 		set output "$out/kernelbench.$term"
-		names = "$backends"
+		names = "$names"
 		set multiplot layout 1,3 title "booted kernel under qemu (TCG)," .\
 		    " mean and sd of the boots that passed; $(ncpu_online) host CPUs"
 		set xlabel "qemu -smp"
@@ -464,6 +838,11 @@ if command -v gnuplot >/dev/null 2>&1; then
 		set key top left font ",9"
 		set grid
 		set offsets 0.5, 0.5, 0, 0
+		set logscale y
+		set ylabel "build-like load, median of the rounds, ms"
+		plot for [i = 1:words(names)] "$out/plot/build.dat" \
+		    using (\$1 + (i - 1) * 0.1):(column(2 * i)):(column(2 * i + 1)) \
+		    with yerrorlines title word(names, i)
 		set ylabel "torture ns per acquisition"
 		plot for [i = 1:words(names)] "$out/plot/nsacq.dat" \
 		    using (\$1 + (i - 1) * 0.1):(column(2 * i)):(column(2 * i + 1)) \
@@ -472,12 +851,8 @@ if command -v gnuplot >/dev/null 2>&1; then
 		plot for [i = 1:words(names)] "$out/plot/maxwait.dat" \
 		    using (\$1 + (i - 1) * 0.1):(column(2 * i)):(column(2 * i + 1)) \
 		    with yerrorlines title word(names, i)
-		set ylabel "build-like load, ms"
-		plot for [i = 1:words(names)] "$out/plot/build.dat" \
-		    using (\$1 + (i - 1) * 0.1):(column(2 * i)):(column(2 * i + 1)) \
-		    with yerrorlines title word(names, i)
 		unset multiplot
-		EOF
+		EOP
 			echo "kernelbench: gnuplot $term failed, see" \
 			    "$out/plot/gnuplot-$term.log" >&2
 			continue
@@ -492,28 +867,44 @@ secs=$(($(date +%s) - t0))
 nboots=$(grep -c . "$out/boots.txt")
 stat=own
 command -v ministat >/dev/null 2>&1 && stat=ministat
+crashes=$(awk '{ for (i = 5; i <= NF; i++) if ($i ~ /^crashes=/)
+	c += substr($i, 9) } END { print c + 0 }' "$out/boots.txt")
+host=$(awk '{ for (i = 5; i <= NF; i++) if ($i ~ /^others=[0-9.]+$/) {
+		v = substr($i, 8) + 0; n++; s += v; if (v > m) m = v } }
+	END { if (n) printf "mean %.2f, most %.2f CPUs", s / n, m
+	    else print "not measured" }' "$out/boots.txt")
 {
 	results_header "$command"
 	echo "# load: $load_before before, $load_after after (1, 5, 15" \
-	    "minutes); $(ncpu_online) host CPUs shared with the vCPUs"
+	    "minutes); $(ncpu_online) host CPUs shared with the vCPUs;" \
+	    "other processes during the boots: $host"
+	echo "# peers: $(awk '{ printf "%s%s", (NR > 1 ? ", " : ""), \
+	    ($1 == $2 ? $1 : $2) }' "$out/peers.txt" 2>/dev/null)"
 	echo "# method: $nboots boots in $secs s; each round boots every" \
-	    "backend at every -smp, order rotated per round; qemu TCG" \
-	    "(KERNEL_ACCEL=${KERNEL_ACCEL:-tcg})"
+	    "peer at every -smp, order rotated per round; qemu TCG" \
+	    "(KERNEL_ACCEL=${KERNEL_ACCEL:-tcg}); a boot waits while other" \
+	    "processes use more than $limit host CPUs (at most ${maxwait}s);" \
+	    "build-like load: 1 warm-up round, then $rounds rounds of" \
+	    "$tasks execs, the median${instr:+; breakdown kernels (tools/kernel.sh -i)}"
+	echo "# qemu crashes: $crashes (each booted again once)"
 	echo "# statistics: tools/buildtime compare ($stat), Student's t" \
-	    "at 95%, each backend against $BASE"
-	echo "# columns: backend, qemu -smp, figure (nsacq: torture ns per" \
-	    "acquisition; maxwait: torture longest wait for the turn, us;" \
-	    "build: build-like load, ms), boots, mean, sd, ratio of the" \
-	    "means to $BASE, verdict"
+	    "at 95%, each peer against the base (the first peer with the" \
+	    "figure)"
+	echo "# columns: peer, qemu -smp, figure (build: build-like load," \
+	    "median of the rounds, ms; nsacq: torture ns per acquisition;" \
+	    "maxwait: torture longest wait for the turn, us), boots, mean," \
+	    "sd, coefficient of variation, ratio of the means to the base," \
+	    "base, verdict"
 	echo "# failures: $failures"
 	echo
 	cat "$table"
-	if [ -s "$out/waits.txt" ]; then
+	for t in waits cptime breakdown; do
+		[ -s "$out/$t.txt" ] || continue
 		echo
-		cat "$out/waits.txt"
-	fi
+		cat "$out/$t.txt"
+	done
 	echo
-	echo "boots (round backend smp verdict figures):"
+	echo "boots (round peer smp verdict figures):"
 	cat "$out/boots.txt"
 	if [ "$failures" -gt 0 ]; then
 		echo
@@ -523,13 +914,14 @@ command -v ministat >/dev/null 2>&1 && stat=ministat
 } >"$results"
 
 cat "$table"
-if [ -s "$out/waits.txt" ]; then
+for t in waits cptime breakdown; do
+	[ -s "$out/$t.txt" ] || continue
 	echo
-	cat "$out/waits.txt"
-fi
+	cat "$out/$t.txt"
+done
 [ -n "$plot" ] && echo "plot:$plot" ||
     echo "plot: skipped, gnuplot not installed or failed"
-echo "boots: $out/logs; results files: $out/BACKEND-smpN-FIGURE.txt"
+echo "boots: $out/logs; results files: $out/PEER-smpN-FIGURE.txt"
 echo "results: $results"
 if [ "$failures" -gt 0 ]; then
 	echo "kernelbench: $failures failure(s), listed in $results" >&2

@@ -1,6 +1,24 @@
 /*	$OpenBSD$	*/
 
 /*
+ * Copyright (c) 2017 Visa Hankala
+ * Copyright (c) 2014 David Gwynne <dlg@openbsd.org>
+ * Copyright (c) 2004 Artur Grabowski <art@openbsd.org>
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
  * Copyright (c) 2026 The mplock authors
  *
  * Permission to use, copy, modify, and distribute this software for any
@@ -37,7 +55,10 @@
  *    backend keeps *mplc_wait unchanged until c hands off.
  *  - Spinning is accounted in spc_spinning and calls CPU_BUSY_CYCLE()
  *    (through mpl_spin_wait()); with MP_LOCKDEBUG a wait longer than
- *    __mp_lock_spinout iterations is reported and ddb entered.
+ *    __mp_lock_spinout iterations is reported and ddb entered.  A
+ *    backend may wait its own way, a step at a time (mpl_be_wait():
+ *    the M-lock's waiters halt under a hypervisor); a step that halted
+ *    counts for as many iterations as spinning would have taken.
  *  - The MPLD_* lines are the hooks of the debug layer (option
  *    MPLOCK_DEBUG, kern_mplock_debug.c); without it they are empty.
  */
@@ -58,6 +79,55 @@
 
 #include "kern_mplock.h"
 
+#ifdef MPL_BE_HALT
+/*
+ * Guest mode (kern_mplock_mlock.h): waiters halt after spinning for
+ * mplock_guest_spin cycles.  On when the CPU reports a hypervisor;
+ * option MPLOCK_GUEST forces it on, MPLOCK_NOGUEST leaves it out of the
+ * kernel.  Set when a lock is initialised, kernel_lock first, early in
+ * main() before a second CPU runs, always to the same value: a releaser
+ * that stored where a waiter had halted would not kick it.
+ *
+ * The bound is about what a halt and its kick cost under a hypervisor,
+ * an exit each way and a wake-up, some microseconds: a turn due sooner
+ * is cheaper to spin for.  20000 cycles are 5 to 10 us at 2 to 4 GHz.
+ */
+#ifndef MPLOCK_GUEST_SPIN
+#define MPLOCK_GUEST_SPIN	20000
+#endif
+int mplock_guest;
+u_int mplock_guest_spin = MPLOCK_GUEST_SPIN;
+#endif
+
+#ifdef MPL_BE_KICK
+/*
+ * The end of an unlock whose hand-off found a CPU halted waiting for
+ * it: kick that CPU, then enable interrupts again (s).  Kicked before
+ * they are on: an interrupt handler that took the lock here would
+ * queue behind the CPU not yet kicked.  Out of line, so that the unlock
+ * reaches it by a jump as its last step and keeps nothing for it on
+ * the path that does not kick.
+ */
+static void	__mp_lock_kick(struct __mp_lock *, int,
+		    u_long) __attribute__((__noinline__));
+
+static void
+__mp_lock_kick(struct __mp_lock *mpl, int k, u_long s)
+{
+	mpl_be_kick(mpl, k);
+	intr_restore(s);
+}
+
+#define mpl_unlock_done(mpl, k, s) do {					\
+	if (__predict_false((k) != -1))					\
+		__mp_lock_kick((mpl), (k), (s));			\
+	else								\
+		intr_restore(s);					\
+} while (0)
+#else
+#define mpl_unlock_done(mpl, k, s)	((void)(k), intr_restore(s))
+#endif
+
 void
 ___mp_lock_init(struct __mp_lock *mpl, const struct lock_type *type)
 {
@@ -72,6 +142,14 @@ ___mp_lock_init(struct __mp_lock *mpl, const struct lock_type *type)
 	}
 	mpl_be_init(mpl);
 	MPLD_INIT(mpl);
+#ifdef MPL_BE_HALT
+	/* The same value every time: the CPU's answer does not change. */
+#ifdef MPLOCK_GUEST
+	mplock_guest = 1;
+#else
+	mplock_guest = mpl_hypervisor();
+#endif
+#endif
 
 #ifdef WITNESS
 	mpl->mpl_lock_obj.lo_name = type->lt_name;
@@ -88,21 +166,29 @@ static inline void
 __mp_lock_spin(struct __mp_lock *mpl, struct __mp_lock_cpu *c,
     volatile u_int *w, u_int want, u_int v, struct mpld_lock *dl)
 {
+	struct mpl_wait mw;
 #ifdef MP_LOCKDEBUG
-	long nticks = __mp_lock_spinout;
+	long n, nticks = __mp_lock_spinout;
 #endif
 
+	mpl_be_wait_start(&mw);
 	curcpu()->ci_schedstate.spc_spinning++;
 	do {
-		mpl_spin_wait(w, v);
-		MPLD_LOCK_SPIN(dl);
 #ifdef MP_LOCKDEBUG
-		if (--nticks <= 0) {
+		/* A step that halted counts for the spins it stood for. */
+		if ((n = mpl_be_wait(mpl, c, &mw, w, v)) > nticks)
+			n = nticks;
+		nticks -= n;
+		MPLD_LOCK_SPIN(dl, n);
+		if (nticks <= 0) {
 			db_printf("%s: %p lock spun out\n", __func__, mpl);
 			MPLD_LOCK_SPUNOUT(mpl, c, dl);
 			db_enter();
 			nticks = __mp_lock_spinout;
 		}
+#else
+		(void)mpl_be_wait(mpl, c, &mw, w, v);
+		MPLD_LOCK_SPIN(dl, 1);
 #endif
 	} while ((v = mpl_load(w)) != want);
 	curcpu()->ci_schedstate.spc_spinning--;
@@ -150,6 +236,7 @@ __mp_unlock(struct __mp_lock *mpl)
 {
 	struct __mp_lock_cpu *c = &mpl->mpl_cpus[cpu_number()];
 	u_long s;
+	int k = -1;
 
 	if (MPLD_UNLOCK_BAD(mpl, c))
 		return;
@@ -167,8 +254,8 @@ __mp_unlock(struct __mp_lock *mpl)
 	s = intr_disable();
 	MPLD_RELEASE(mpl, c, MPLD_EV_RELEASE);
 	if (--c->mplc_depth == 0)
-		mpl_be_handoff(mpl, c);
-	intr_restore(s);
+		k = mpl_be_release(mpl, c);
+	mpl_unlock_done(mpl, k, s);
 }
 
 int
@@ -176,7 +263,7 @@ __mp_release_all(struct __mp_lock *mpl)
 {
 	struct __mp_lock_cpu *c = &mpl->mpl_cpus[cpu_number()];
 	u_long s;
-	int rv;
+	int k = -1, rv;
 #ifdef WITNESS
 	int i;
 #endif
@@ -193,9 +280,9 @@ __mp_release_all(struct __mp_lock *mpl)
 	if (rv > 0) {
 		MPLD_RELEASE(mpl, c, MPLD_EV_RELEASE_ALL);
 		c->mplc_depth = 0;
-		mpl_be_handoff(mpl, c);
+		k = mpl_be_release(mpl, c);
 	}
-	intr_restore(s);
+	mpl_unlock_done(mpl, k, s);
 
 	return (rv);
 }

@@ -41,6 +41,13 @@
  *				c hands off.  The front end spins on that and
  *				issues mpl_acquire() once it holds.
  * mpl_be_handoff(mpl, c)	pass the lock on, with release ordering.
+ * mpl_be_release(mpl, c)	with MPL_BE_KICK, in place of
+ *				mpl_be_handoff(): the hand-off of a backend
+ *				whose waiters may halt; returns the CPU
+ *				that halted waiting for this turn, or -1.
+ * mpl_be_kick(mpl, k)		with MPL_BE_KICK: interrupt CPU k, not -1,
+ *				out of its halt.  The front end calls it
+ *				with interrupts still disabled.
  * mpl_be_behind(mpl, c, n)	with option MPLOCK_DEBUG: did n queue right
  *				behind c?  Read-only; the debug layer lists
  *				the waiters in queue order with it.
@@ -56,7 +63,9 @@
  * MPLD_LOCK_ENTER	__mp_lock() entered: misuse checks, note whether
  *			this CPU holds the lock already.
  * MPLD_LOCK_QUEUED	took a place in the queue (interrupts disabled).
- * MPLD_LOCK_SPIN	one more spin iteration (a local count).
+ * MPLD_LOCK_SPIN	n more spin iterations (a local count); with
+ *			MP_LOCKDEBUG a step that halted counts for the
+ *			spinning it stood for, as in the spin-out.
  * MPLD_LOCK_SPUNOUT	the MP_LOCKDEBUG spin-out report.
  * MPLD_LOCK_DONE	the lock is ours: owner record, event, statistics.
  * MPLD_UNLOCK_BAD	__mp_unlock() by a CPU that does not own the lock:
@@ -97,7 +106,7 @@ void	mpld_acquire_count(struct __mp_lock *, int, void *);
 #define MPLD_INIT(mpl)			mpld_init(mpl)
 #define MPLD_LOCK_ENTER(mpl, c, dl)	mpld_lock_enter(mpl, c, dl, MPLD_PC())
 #define MPLD_LOCK_QUEUED(mpl, c)	mpld_lock_queued(mpl, c)
-#define MPLD_LOCK_SPIN(dl)		((dl)->dl_spins++)
+#define MPLD_LOCK_SPIN(dl, n)		((dl)->dl_spins += (n))
 #define MPLD_LOCK_SPUNOUT(mpl, c, dl)	mpld_lock_spunout(mpl, c, dl)
 #define MPLD_LOCK_DONE(mpl, c, dl)	mpld_lock_done(mpl, c, dl)
 #define MPLD_UNLOCK_BAD(mpl, c)						\
@@ -115,7 +124,7 @@ struct mpld_lock {
 #define MPLD_INIT(mpl)
 #define MPLD_LOCK_ENTER(mpl, c, dl)
 #define MPLD_LOCK_QUEUED(mpl, c)
-#define MPLD_LOCK_SPIN(dl)
+#define MPLD_LOCK_SPIN(dl, n)
 #define MPLD_LOCK_SPUNOUT(mpl, c, dl)
 #define MPLD_LOCK_DONE(mpl, c, dl)
 #define MPLD_UNLOCK_BAD(mpl, c)		0
@@ -162,6 +171,27 @@ struct mpld_lock {
  *				wait long, as the spin-out counts steps.
  *				It ends with CPU_BUSY_CYCLE(), so whatever a
  *				port keeps there still runs.
+ *
+ * Halted waits (the M-lock's guest mode, kern_mplock_mlock.h) need six
+ * more, which <machine/mplock.h> provides with MPL_HALT defined.  They
+ * have no MI fallback: without them a waiter only spins.
+ *
+ * mpl_hypervisor()		true when the CPU says that it is a virtual
+ *				CPU under a hypervisor.
+ * mpl_cycles()			a cycle count of this CPU, for the spin bound.
+ * mpl_halt_begin()		if interrupts are enabled, disable them and
+ *				return true; else return false.
+ * mpl_halt()			enable interrupts and halt until the next
+ *				interrupt, so that an interrupt arriving
+ *				after mpl_halt_begin() ends the halt
+ *				rather than being taken before it (the
+ *				enable takes effect after the halt
+ *				instruction).  Returns with interrupts
+ *				enabled.
+ * mpl_halt_cancel()		enable interrupts without halting.
+ * mpl_kick(i)			interrupt CPU i (its cpu_number()), which
+ *				ends its halt; a no-op interrupt, taken
+ *				whatever the IPL the lock was waited for at.
  *
  * <machine/mplock.h> is included again below with _KERN_MPLOCK_H_
  * defined; it may then define any of these macros with a tuned version.
@@ -257,6 +287,41 @@ mpl_owned(struct __mp_lock_cpu *c)
 #include "kern_mplock_anderson.h"
 #else
 #include "kern_mplock_mlock.h"
+#endif
+
+/*
+ * The front end's wait, one step at a time.  A backend that waits in
+ * its own way defines MPL_BE_WAIT and provides
+ *
+ * struct mpl_wait		its state for one wait, on the stack;
+ * mpl_be_wait_start(mw)	before the first step;
+ * mpl_be_wait(mpl, c, mw, w, v) one step of waiting for *w to change
+ *				from v, like mpl_spin_wait(), and the
+ *				number of spin steps it stood for (a step
+ *				that halted stands for more than one), which
+ *				the MP_LOCKDEBUG spin-out counts.
+ *
+ * Otherwise every step is one mpl_spin_wait().
+ */
+/* A backend whose waiters never halt has nobody to kick. */
+#ifndef MPL_BE_KICK
+#define mpl_be_release(mpl, c)		(mpl_be_handoff((mpl), (c)), -1)
+#endif
+
+#ifndef MPL_BE_WAIT
+struct mpl_wait {
+	int		mw_unused;
+};
+
+static inline long
+mpl_wait_spin(volatile u_int *w, u_int v)
+{
+	mpl_spin_wait(w, v);
+	return (1);
+}
+
+#define mpl_be_wait_start(mw)		((void)(mw))
+#define mpl_be_wait(mpl, c, mw, w, v)	mpl_wait_spin((w), (v))
 #endif
 
 #endif /* _KERN_MPLOCK_H_ */

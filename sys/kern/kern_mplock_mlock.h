@@ -62,6 +62,53 @@
  *  - handoff: the release before storing 0 pairs with mpl_acquire()
  *    after the successor's wait in __mp_lock(): our critical section
  *    happens before its critical section.
+ *
+ * Guest mode (MPL_HALT from <machine/mplock.h>, and no option
+ * MPLOCK_NOGUEST; on while mplock_guest is set, see kern_mplock.c).
+ * Under a hypervisor that runs more virtual CPUs than it has CPUs, the
+ * next CPU in the queue is often not running, and spinning waiters
+ * burn the CPUs that the holder and that next CPU need.  So a waiter
+ * that has spun for mplock_guest_spin cycles marks its predecessor's
+ * variable with MPL_HALTED + its own CPU index and halts; the hand-off
+ * swaps 0 in instead of storing it, and kicks the CPU named by the old
+ * value out of its halt with an interrupt.  The queue stays FIFO.
+ *
+ *  5. A variable holds 0 (free), 1 (busy) or MPL_HALTED + i (busy, and
+ *     CPU i, its only waiter by 2., halted or about to halt on it).
+ *     Only that waiter turns 1 into its mark (compare-and-swap), only
+ *     the owner turns either into 0 (the swap).  The mark is gone when
+ *     the waiter leaves its wait, so the re-arm of 4. still finds 0.
+ *  6. No lost kick.  "I halt; is it still busy?" against "it is free;
+ *     did anyone halt?" is the store-load (Dekker) pattern, which two
+ *     words would need a fence on each side for.  Here each side is a
+ *     single read-modify-write of the same word, so one of the two
+ *     comes first.  If the mark does, the swap returns it and the owner
+ *     kicks, before it enables its own interrupts again (an interrupt
+ *     handler there that took the lock would queue behind the CPU it
+ *     has not kicked yet).  The waiter made its mark with interrupts
+ *     disabled and enables them only as it halts (mpl_halt(): the
+ *     enable takes effect after the halt instruction that follows),
+ *     so the kick ends the halt instead of going before it.  If the
+ *     swap does, the compare-and-swap finds 0 and the waiter does not
+ *     halt.
+ *  7. A waiter halts only if it came in with interrupts enabled (no
+ *     kick could end the halt otherwise: the front end's wait runs at
+ *     the caller's interrupt state), and never in ddb, after a panic or
+ *     while cold.  Otherwise it spins, as without guest mode.
+ *  8. An interrupt taken in the halt may wait for the lock again on
+ *     this CPU (the front end's nesting): that wait finds its own mark
+ *     and halts as well; the kick ends whichever halt is current, and
+ *     the outer wait, once the handler returns, finds 0.
+ *  9. mplock_guest does not change once a second CPU runs: a hand-off
+ *     by plain store never meets a mark.
+ * Each mark and each kick is counted (mcb_halts, mcb_kicks of the
+ * halted CPU): the two differ by at most one per CPU at any time, the
+ * halt in progress.
+ *
+ * Ordering: the swap is the release that the plain store was
+ * (membar_exit() before it, a compiler barrier where the swap is a
+ * full barrier).  The mark needs none: a waiter that finds 0 ends its
+ * wait with mpl_acquire(), as it does after spinning.
  */
 
 #ifndef _KERN_MPLOCK_MLOCK_H_
@@ -100,11 +147,101 @@ mpl_be_enqueue(struct __mp_lock *mpl, struct __mp_lock_cpu *c)
 	c->mplc_wait = mpl_swap_ptr(&mpl->mpl_be.mlb_tail, (void *)mine);
 }
 
+#if defined(MPL_HALT) && !defined(MPLOCK_NOGUEST)
+#define MPL_BE_HALT
+#define MPL_BE_WAIT
+#define MPL_HALTED		2	/* + CPU index: it halted on this */
+#define MPL_HALT_MAXSTEPS	0x40000000L	/* the most a halt counts for */
+
+extern int mplock_guest;
+extern u_int mplock_guest_spin;
+
+struct mpl_wait {
+	uint64_t		mw_t0;		/* mpl_cycles() at first step */
+	u_int			mw_spins;	/* steps spun */
+	u_int			mw_cps;		/* cycles per step, measured */
+};
+
+static inline void
+mpl_be_wait_start(struct mpl_wait *mw)
+{
+	mw->mw_spins = 0;
+	mw->mw_cps = 0;
+}
+
+/*
+ * One step of waiting on w, our predecessor's variable: spin, or once
+ * we spun for mplock_guest_spin cycles, mark it and halt.
+ */
+static inline long
+mpl_be_wait(struct __mp_lock *mpl, struct __mp_lock_cpu *c,
+    struct mpl_wait *mw, volatile u_int *w, u_int v)
+{
+	uint64_t t;
+	u_int me, o;
+
+	if (mplock_guest) {
+		t = mpl_cycles();
+		if (mw->mw_spins > 0 && t - mw->mw_t0 >= mplock_guest_spin &&
+		    !cold && panicstr == NULL && !db_active &&
+		    mpl_halt_begin()) {
+			me = MPL_HALTED + MPL_CPU_INDEX(mpl, c);
+			if ((o = atomic_cas_uint(w, 1, me)) == 1)
+				c->mplc_be.mcb_halts++;
+			if (o != 1 && o != me) {
+				/* Free: the turn is ours. */
+				mpl_halt_cancel();
+				return (1);
+			}
+			mpl_halt();
+			/* The steps spinning would have taken meanwhile. */
+			if (mw->mw_cps == 0)
+				mw->mw_cps = (t - mw->mw_t0) / mw->mw_spins + 1;
+			t = (mpl_cycles() - t) / mw->mw_cps;
+			if (t >= MPL_HALT_MAXSTEPS)
+				return (MPL_HALT_MAXSTEPS);
+			return (1 + t);
+		}
+		if (mw->mw_spins++ == 0)
+			mw->mw_t0 = t;
+	}
+	mpl_spin_wait(w, v);
+	return (1);
+}
+#endif /* MPL_HALT && !MPLOCK_NOGUEST */
+
 static inline void
 mpl_be_handoff(struct __mp_lock *mpl, struct __mp_lock_cpu *c)
 {
 	mpl_store_release(c->mplc_be.mcb_mine, 0);
 }
+
+#ifdef MPL_BE_HALT
+#define MPL_BE_KICK
+
+/* The hand-off; in guest mode, which CPU halted waiting for it, or -1. */
+static inline int
+mpl_be_release(struct __mp_lock *mpl, struct __mp_lock_cpu *c)
+{
+	u_int o;
+
+	if (__predict_false(mplock_guest)) {
+		membar_exit();
+		o = atomic_swap_uint(c->mplc_be.mcb_mine, 0);
+		return (o >= MPL_HALTED ? (int)(o - MPL_HALTED) : -1);
+	}
+	mpl_be_handoff(mpl, c);
+	return (-1);
+}
+
+/* CPU k halted on the variable we handed off: count the kick, kick. */
+static inline void
+mpl_be_kick(struct __mp_lock *mpl, int k)
+{
+	atomic_inc_int(&mpl->mpl_cpus[k].mplc_be.mcb_kicks);
+	mpl_kick(k);
+}
+#endif /* MPL_BE_HALT */
 
 #ifdef MPLOCK_DEBUG
 static inline int

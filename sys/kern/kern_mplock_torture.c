@@ -21,7 +21,9 @@
  * boot when every CPU is up (mplock_torture(9)).
  *
  * One kernel thread per running CPU, pegged to it, takes and releases
- * kernel_lock for MPLOCK_TORTURE_SECS seconds:
+ * kernel_lock for MPLOCK_TORTURE_SECS seconds, and at least once however
+ * late it starts (a vCPU the host does not run may start after the
+ * others are done; a CPU the lock starves keeps the test from ending):
  *  - recursion 1 to 3 levels deep, the inner levels checked to keep
  *    the lock;
  *  - __mp_release_all() and __mp_acquire_count() around a sleep (at
@@ -70,6 +72,10 @@
 #if defined(__USE_MI_MPLOCK) && defined(MPLOCK_DEBUG)
 #define MPLT_DEBUG	1	/* the debug layer's statistics */
 #endif
+#if defined(__USE_MI_MPLOCK) && !defined(MPLOCK_TICKET) && \
+    !defined(MPLOCK_MCS) && !defined(MPLOCK_ANDERSON)
+#define MPLT_MLOCK	1	/* the M-lock's count of halts and kicks */
+#endif
 
 #ifndef MPLOCK_TORTURE_SECS
 #define MPLOCK_TORTURE_SECS	5
@@ -99,6 +105,7 @@ struct mplt_cpu {
 	u_long			 mc_waitn[MPLT_NHIST];	/* turn waits */
 	uint64_t		 mc_waitns[MPLT_NHIST];	/* ... their ns */
 	uint64_t		 mc_slept;	/* last sleep, ns */
+	uint64_t		 mc_began;	/* first turn, ns after start */
 	volatile u_int		 mc_state;	/* MPLT_*, for the timeout */
 	u_int			 mc_seed;
 #ifdef MPLT_DEBUG
@@ -137,12 +144,18 @@ void	mplt_worker(void *);
 void	mplt_tick(void *);
 
 static void
-mplt_violation(const char *what)
+mplt_violation_on(const char *what, int cpu)
 {
 	if (atomic_inc_int_nv(&mplt_nviol) == 1) {
 		mplt_first = what;
-		mplt_first_cpu = CPU_INFO_UNIT(curcpu());
+		mplt_first_cpu = cpu;
 	}
+}
+
+static void
+mplt_violation(const char *what)
+{
+	mplt_violation_on(what, CPU_INFO_UNIT(curcpu()));
 }
 
 static u_int
@@ -274,8 +287,9 @@ mplt_worker(void *arg)
 	    kernel_lock.mpl_cpus[me].mplc_dbg.mdc_stats.mds_acquire;
 #endif
 	end = mplt_start + MSEC_TO_NSEC(mplock_torture_msecs);
+	mc->mc_began = nsecuptime() - mplt_start;
 
-	while (nsecuptime() < end) {
+	do {
 		r = mplt_rand(&mc->mc_seed);
 		d = 1 + r % 3;
 
@@ -335,7 +349,7 @@ mplt_worker(void *arg)
 		if (__mp_lock_held(&kernel_lock, self))
 			mplt_violation("held after the last unlock");
 		sched_pause(yield);
-	}
+	} while (nsecuptime() < end);
 
 #ifdef MPLT_DEBUG
 	/* The debug layer counted at least our calls on this CPU. */
@@ -379,13 +393,55 @@ mplt_tick(void *arg)
 		timeout_add(&mplt_to, 1);
 }
 
+#ifdef MPLT_MLOCK
+/*
+ * Guest mode: every wait that halted must have been kicked, but for the
+ * one a CPU may be halted in right now (kern_mplock_mlock.h).  A kick
+ * lost would show only as a wait that lasted until the CPU's next
+ * clock interrupt.
+ */
+static void
+mplt_kicks(void)
+{
+	struct __mp_lock_cpu_be *cb;
+	int i, u;
+
+	for (i = 0; i < mplt_ncpu; i++) {
+		u = CPU_INFO_UNIT(mplt_ci[i]);
+		cb = &kernel_lock.mpl_cpus[u < MAXCPUS ? u : 0].mplc_be;
+		if (u < MAXCPUS && (int)(cb->mcb_halts - cb->mcb_kicks) > 1)
+			mplt_violation("a halted wait was never kicked");
+	}
+}
+
+/* The counts, CPU by CPU: "halts 3/0/5/2 kicks 3/0/5/2". */
+static void
+mplt_kicks_print(void)
+{
+	struct __mp_lock_cpu_be *cb;
+	int i, k, u;
+
+	printf("mplock_torture:");
+	for (k = 0; k < 2; k++) {
+		printf(" %s", k == 0 ? "halts" : "kicks");
+		for (i = 0; i < mplt_ncpu; i++) {
+			u = CPU_INFO_UNIT(mplt_ci[i]);
+			cb = &kernel_lock.mpl_cpus[u < MAXCPUS ? u : 0].mplc_be;
+			printf("%c%u", i == 0 ? ' ' : '/', u >= MAXCPUS ? 0 :
+			    k == 0 ? cb->mcb_halts : cb->mcb_kicks);
+		}
+	}
+	printf("\n");
+}
+#endif
+
 static void
 mplt_report(int nrun, uint64_t ns)
 {
 	struct mplt_cpu *mc;
 	u_long acq = 0, incs = 0, turns = 0, waitn[MPLT_NHIST];
-	uint64_t waitmax = 0, waitns[MPLT_NHIST];
-	int h, i, u;
+	uint64_t waitmax = 0, waitns[MPLT_NHIST], late = 0;
+	int h, i, u, lateu = -1;
 
 	for (h = 0; h < MPLT_NHIST; h++) {
 		waitn[h] = 0;
@@ -406,8 +462,12 @@ mplt_report(int nrun, uint64_t ns)
 			waitns[h] += mc->mc_waitns[h];
 			turns += mc->mc_waitn[h];
 		}
-		if (mc->mc_acq == 0)
-			mplt_violation("a CPU never took the lock");
+		if (mc->mc_acq == 0 && mc->mc_ci != NULL)
+			mplt_violation_on("a CPU never took the lock", u);
+		if (mc->mc_ci != NULL && mc->mc_began > late) {
+			late = mc->mc_began;
+			lateu = u;
+		}
 	}
 	if (nrun < mplt_ncpu)
 		mplt_violation("not every CPU ran the test");
@@ -417,6 +477,9 @@ mplt_report(int nrun, uint64_t ns)
 		mplt_violation("the timeout never ran");
 	if (turns != acq)
 		mplt_violation("turn waits miscounted");
+#ifdef MPLT_MLOCK
+	mplt_kicks();
+#endif
 	if (mplt_nviol != 0)
 		printf("mplock_torture: first violation: %s (cpu%d)\n",
 		    mplt_first, mplt_first_cpu);
@@ -445,6 +508,14 @@ mplt_report(int nrun, uint64_t ns)
 		printf("%c%llu", h == 0 ? ' ' : '/',
 		    (unsigned long long)waitns[h] / 1000000);
 	printf("\n");
+#ifdef MPLT_MLOCK
+	mplt_kicks_print();
+#endif
+
+	if (late >= MSEC_TO_NSEC(mplock_torture_msecs))
+		printf("mplock_torture: cpu%d began %llu ms after the start,"
+		    " after the test's end: it did not run in time\n", lateu,
+		    (unsigned long long)late / 1000000);
 }
 
 void
@@ -498,11 +569,16 @@ static void
 mplt_reset(void)
 {
 	struct mplt_cpu *mc;
+	int h;
 
 	for (mc = mplt_cpus; mc < &mplt_cpus[MAXCPUS]; mc++) {
 		mc->mc_ci = NULL;
 		mc->mc_acq = mc->mc_levels = mc->mc_incs = 0;
-		mc->mc_waitmax = mc->mc_slept = 0;
+		mc->mc_waitmax = mc->mc_slept = mc->mc_began = 0;
+		for (h = 0; h < MPLT_NHIST; h++) {
+			mc->mc_waitn[h] = 0;
+			mc->mc_waitns[h] = 0;
+		}
 		mc->mc_state = MPLT_OUT;
 	}
 	mplt_cs.owner = -1;

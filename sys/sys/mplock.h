@@ -146,16 +146,20 @@ struct __mp_lock_be {
 /*
  * The M-lock (option MPLOCK_MLOCK, or no backend option).
  * Two lock variables per CPU, used alternately, in the CPU's own cell
- * (struct __mp_lock_cpu): one cache line per CPU holds its depth and
- * both variables, so the lock takes MAXCPUS lines and one more.  A
- * waiter spins on its predecessor's line, which that CPU writes only
- * to change its depth while it holds the lock, and to hand off.
+ * (struct __mp_lock_cpu), in a cache line of their own: a waiter spins
+ * on its predecessor's, which that CPU writes only to queue and to hand
+ * off, never while it holds the lock (its depth is in the cell's first
+ * line).  The lock takes two lines per CPU and one more.  In guest mode
+ * (kern_mplock_mlock.h) a waiter that halts marks the variable it waits
+ * on; the halt and its kick are counted in the halted CPU's line.
  */
 struct __mp_lock_cpu_be {
+	volatile u_int		 mcb_busy[2];	/* our lock variables */
 	volatile u_int		*mcb_mine;	/* variable we release */
 	u_int			 mcb_next;	/* index of our next variable */
-	volatile u_int		 mcb_busy[2];	/* our lock variables */
-};
+	volatile u_int		 mcb_halts;	/* guest mode: waits halted */
+	volatile u_int		 mcb_kicks;	/* ... and kicks received */
+} __aligned(__MPL_CACHELINE);
 
 struct __mp_lock_be {
 	volatile u_int		*volatile mlb_tail; /* last variable queued */

@@ -15,7 +15,11 @@
 #   - no power-off after $KERNEL_TIMEOUT seconds: the same record
 #     without the ddb commands: HANG, exit 4;
 #   - init powered the machine off: the console is checked against the
-#     pass criteria below: PASS (exit 0) or FAIL (exit 1).
+#     pass criteria below: PASS (exit 0) or FAIL (exit 1);
+#   - qemu itself died of a signal before the power-off (qemu 7.2's TCG
+#     sometimes segfaults mid-boot): CRASH, exit 5, "qemu crashed
+#     (signal N)": no verdict on the kernel (tools/kernel.sh boots
+#     once more).
 # Pass: init's load line "mplock_load: NCPU procs ... PASS"; its
 # build-like load's line "mplock_build: NCPU jobs ... PASS"; NCPU CPUs
 # attached; no panic, ddb, WITNESS report, fault or spin-out on the
@@ -24,7 +28,8 @@
 #
 # Environment: NCPU (4), KERNEL_TIMEOUT (seconds, 900), KERNEL_ACCEL
 # (tcg, or kvm where KVM works: it did not on the machine this was
-# written on), EXPECT_TORTURE.
+# written on), EXPECT_TORTURE, KERNEL_BOOT_NOTE (added to the verdict's
+# details).
 
 RUN=$1
 NAME=$2
@@ -43,7 +48,7 @@ mkfifo ser.in ser.out mon.in mon.out || exit 2
 
 verdict() {	# STATUS EXIT DETAILS
 	echo "status=$1" >>result
-	echo "kernel: $NAME: $1: $3"
+	echo "kernel: $NAME: $1: $3${KERNEL_BOOT_NOTE:+ ($KERNEL_BOOT_NOTE)}"
 	exit "$2"
 }
 
@@ -110,7 +115,10 @@ record() {
 	    }' monitor.log >registers.txt
 }
 
+# qemu's exit status, once it is known; "stopped" when we ended it.
+qrc=
 stop_qemu() {
+	qrc=stopped
 	to mon.in "quit"
 	sleep 2
 	alive && kill "$QPID" 2>/dev/null
@@ -149,8 +157,12 @@ while :; do
 	sleep 1
 done
 BOOT_S=$(($(now) - T0))
-[ "$state" = exited ] && wait "$QPID" 2>/dev/null
+if [ "$state" = exited ] && [ -z "$qrc" ]; then
+	wait "$QPID" 2>/dev/null
+	qrc=$?
+fi
 echo "boot_s=$BOOT_S" >result
+echo "qemu_exit=$qrc" >>result
 
 first() {	# the first console line matching ERE $1
 	grep -m1 -E "$1" serial.log | tr -d '\r' | cut -c1-160
@@ -193,6 +205,19 @@ wait 2>/dev/null
 
 # --- Powered off: the pass criteria.
 tr -d '\r' <serial.log >console.txt
+# qemu killed by a signal (a segfault of its own, say) before init's
+# power-off: the kernel was not judged.  After the power-off the run's
+# figures are all there, and the criteria below judge it.
+case $qrc in
+129 | 1[3-9][0-9])
+	if ! grep -q '^mplock_init: powering off' console.txt; then
+		last=$(grep . console.txt | tail -n 1 | cut -c1-100)
+		echo "kernel.sh: $NAME: qemu died of signal $((qrc - 128))" \
+		    "after ${BOOT_S}s; console: $RUN/serial.log" >&2
+		verdict CRASH 5 "qemu crashed (signal $((qrc - 128))) after\
+ ${BOOT_S}s, not a verdict on the kernel${last:+; last console line: $last}"
+	fi ;;
+esac
 fails=
 fail() {
 	fails="$fails${fails:+; }$*"
@@ -225,7 +250,9 @@ ncpus=$(grep -cE '^cpu[0-9]+ at mainbus0' console.txt)
 [ "$ncpus" -eq "$NCPU" ] || fail "$ncpus CPUs attached, not $NCPU"
 bad=$(first 'panic|Stopped at|ddb\{|lock order reversal|witness:|uvm_fault|page fault|protection fault|spun out|__mp_lock|__mp_unlock')
 [ -z "$bad" ] || fail "console: $bad"
-tort=$(grep -m1 '^mplock_torture: ' console.txt)
+# The torture's summary ("mplock_torture: BACKEND N cpus ..."), not the
+# line that names its first violation, which comes before it.
+tort=$(grep -m1 -E '^mplock_torture: [a-z]+ [0-9]+ cpus ' console.txt)
 if [ -n "${EXPECT_TORTURE:-}" ]; then
 	if [ -z "$tort" ]; then
 		fail "no mplock_torture line"

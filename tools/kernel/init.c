@@ -22,24 +22,39 @@
  *    /dev/null LOAD_ITERS times (vn_open and vn_close take the kernel
  *    lock), its counts reported through a pipe;
  *  - build: make -j style, as a libc build loads the kernel: one job
- *    per CPU kept running, BUILD_TASKS in all, each a fork and an exec
- *    of /sbin/mplock_worker (tools/kernel/worker.c), which reads its
- *    input and creates, writes, reads back and removes files on the
- *    ramdisk, mounted read-write for it; a job that does not exit 0
- *    fails the load.
+ *    per CPU kept running, BUILD_TASKS in a round, each a fork and an
+ *    exec of /sbin/mplock_worker (tools/kernel/worker.c), which reads
+ *    its input and creates, writes, reads back and removes files on
+ *    the ramdisk, mounted read-write for it; a job that does not exit
+ *    0 fails the load.  BUILD_WARMUP rounds first, not measured, then
+ *    BUILD_ROUNDS measured rounds, whose median time is the figure;
+ *    the CPU time every CPU spent in each state over the measured
+ *    rounds (kern.cp_time2) is reported too, and with a kernel built
+ *    with the breakdown (tools/kernel.sh -i, <sys/mplb.h>) the finer
+ *    states it counts.
  * With TORTURE_WAIT (seconds) it then waits for the kernel torture's
  * summary line in the message buffer.  It prints
  *	mplock_load: N procs x M open/close: c0/c1/... errors E TIME ms PASS
  *	mplock_build: J jobs x T execs of mplock_worker (F files each):
  *	    ok O errors E TIME ms PASS
- * (each ending in FAIL when it failed; the second on one line), a line
- * saying whether the torture reported, and powers the machine off.
+ *	mplock_cptime: R rounds, N cpus, ticks user/nice/sys/spin/intr/idle
+ *	    U/N/S/P/I/D
+ * (each on one line; the build's ending in FAIL when it failed; with
+ * warm-up or more than one round the build line says
+ *	... (F files each), W warm-up and R rounds: ok O errors E rounds
+ *	    T1/T2/... ms median TIME ms PASS
+ * and a breakdown kernel adds
+ *	mplock_breakdown: R rounds, N cpus, samples STATES V/V/...
+ *	    ticks STATES V/V/...
+ * with STATES as MPLB_NAMES says), a line saying whether the torture
+ * reported, and powers the machine off.
  *
  * Built like worker.c with bare.h (the system call stub, the OpenBSD
  * ELF note and the PT_OPENBSD_SYSCALLS table) and linked with init.ld.
  */
 
 #include "bare.h"
+#include "mplb.h"
 
 #ifndef LOAD_ITERS
 #define LOAD_ITERS	300
@@ -50,10 +65,18 @@
 #ifndef WORKER_FILES
 #define WORKER_FILES	8
 #endif
+#ifndef BUILD_WARMUP
+#define BUILD_WARMUP	0
+#endif
+#ifndef BUILD_ROUNDS
+#define BUILD_ROUNDS	1
+#endif
 #ifndef TORTURE_WAIT
 #define TORTURE_WAIT	0
 #endif
 #define MAXPROCS	64
+#define MAXROUNDS	64
+#define KERN_CPTIME2	71
 
 static __attribute__((__noreturn__)) void
 poweroff(void)
@@ -124,51 +147,23 @@ torture_reported(void)
 }
 
 /*
- * The build-like load: jobs jobs at a time, BUILD_TASKS in all, each a
- * fork and an exec of the worker, as make -j runs cc.  The root
- * (the ramdisk) is mounted read-only at boot: an update mount makes it
- * writable, as rc's "mount -uw /" does.  It names the device
- * (/dev/rd0a, the same as the root's, on the image): without a name
- * FFS takes the update for an NFS export request, which a kernel
- * without NFSSERVER refuses with ENOTSUP.  MNT_FORCE only if the plain
- * update is refused (a file system not marked clean).  The result line
- * goes into line.
+ * One round of the build-like load: jobs jobs at a time, BUILD_TASKS
+ * in all, each a fork and an exec of the worker, as make -j runs cc.
+ * The workers are numbered from first on, so that no two rounds share
+ * a file name.  Adds to *ok and *bad; returns the round's ms.
  */
-static void
-build_load(int jobs, char *line)
+static long
+build_round(int jobs, int first, int *ok, int *bad)
 {
-	static struct {
-		const char	*fspec;		/* struct ufs_args */
-		char		 export[248];	/* zero: no export change */
-	} ufsargs = { "/dev/rd0a", { 0 } };
 	char num[24], *argv[3], *envp[1];
-	long t0, pid, r;
-	int started = 0, running = 0, ok = 0, bad = 0, status;
-
-	line[0] = '\0';
-	addstr(line, "mplock_build: ");
-	addnum(line, jobs);
-	addstr(line, " jobs x ");
-	addnum(line, BUILD_TASKS);
-	addstr(line, " execs of mplock_worker (");
-	addnum(line, WORKER_FILES);
-	addstr(line, " files each): ");
-	r = SC4(SYS_mount, "ffs", "/", MNT_UPDATE, &ufsargs);
-	if (r != 0)
-		r = SC4(SYS_mount, "ffs", "/", MNT_UPDATE | MNT_FORCE,
-		    &ufsargs);
-	if (r != 0) {
-		addstr(line, "mount of / read-write failed, errno ");
-		addnum(line, -r);
-		addstr(line, " FAIL\n");
-		return;
-	}
+	long t0, pid;
+	int started = 0, running = 0, status;
 
 	t0 = now_ms();
 	for (;;) {
 		while (running < jobs && started < BUILD_TASKS) {
 			num[0] = '\0';
-			addnum(num, started);
+			addnum(num, first + started);
 			started++;
 			pid = SC0(SYS_fork);
 			if (pid == 0) {
@@ -181,7 +176,7 @@ build_load(int jobs, char *line)
 				SC1(SYS_exit, 127);
 			}
 			if (pid < 0)
-				bad++;
+				(*bad)++;
 			else
 				running++;
 		}
@@ -189,23 +184,174 @@ build_load(int jobs, char *line)
 			break;
 		status = -1;
 		if (SC4(SYS_wait4, -1, &status, 0, 0) < 0) {
-			bad += running;
+			*bad += running;
 			break;
 		}
 		running--;
 		if (status == 0)
-			ok++;
+			(*ok)++;
 		else
-			bad++;
+			(*bad)++;
 	}
+	return (now_ms() - t0);
+}
+
+/*
+ * The CPU time of CPUs 0 to ncpu - 1 summed into *sum, in statclock
+ * ticks: stock's cp_time always, the breakdown's states when the
+ * kernel has it (it then answers a request with room for them).
+ * Returns 1 with the breakdown, 0 without, -1 if the sysctl failed.
+ */
+static int
+cptime(int ncpu, struct mplb_cptime *sum)
+{
+	struct mplb_cptime one;
+	int mib[3] = { CTL_KERN, KERN_CPTIME2, 0 };
+	size_t len;
+	int ext = 1, i, j;
+
+	for (j = 0; j < MPLB_NCP; j++)
+		sum->mc_cp_time[j] = 0;
+	for (j = 0; j < MPLB_NSTATES; j++)
+		sum->mc_samples[j] = sum->mc_ticks[j] = 0;
+	for (i = 0; i < ncpu; i++) {
+		mib[2] = i;
+		len = sizeof(one);
+		if (SC6(SYS_sysctl, mib, 3, &one, &len, 0, 0) != 0 ||
+		    len < sizeof(one.mc_cp_time))
+			return (-1);
+		for (j = 0; j < MPLB_NCP; j++)
+			sum->mc_cp_time[j] += one.mc_cp_time[j];
+		if (len != sizeof(one)) {
+			ext = 0;
+			continue;
+		}
+		for (j = 0; j < MPLB_NSTATES; j++) {
+			sum->mc_samples[j] += one.mc_samples[j];
+			sum->mc_ticks[j] += one.mc_ticks[j];
+		}
+	}
+	return (ext);
+}
+
+/* Append to line the n values a[i] - b[i], separated by "/". */
+static void
+adddiffs(char *line, const unsigned long long *a,
+    const unsigned long long *b, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			addstr(line, "/");
+		addnum(line, (long)(a[i] - b[i]));
+	}
+}
+
+/*
+ * The build-like load: BUILD_WARMUP rounds, then BUILD_ROUNDS measured
+ * ones (build_round()).  The root (the ramdisk) is mounted read-only
+ * at boot: an update mount makes it writable, as rc's "mount -uw /"
+ * does.  It names the device (/dev/rd0a, the same as the root's, on
+ * the image): without a name FFS takes the update for an NFS export
+ * request, which a kernel without NFSSERVER refuses with ENOTSUP.
+ * MNT_FORCE only if the plain update is refused (a file system not
+ * marked clean).  The result line goes into line, the CPU time lines
+ * into cpu (empty if there are none).
+ */
+static void
+build_load(int jobs, int ncpu, char *line, char *cpu)
+{
+	static struct {
+		const char	*fspec;		/* struct ufs_args */
+		char		 export[248];	/* zero: no export change */
+	} ufsargs = { "/dev/rd0a", { 0 } };
+	static struct mplb_cptime c0, c1;
+	long ms[MAXROUNDS], m, r;
+	int ok = 0, bad = 0, i, j, nr = BUILD_ROUNDS, e0, e1;
+
+	line[0] = cpu[0] = '\0';
+	if (nr > MAXROUNDS)
+		nr = MAXROUNDS;
+	addstr(line, "mplock_build: ");
+	addnum(line, jobs);
+	addstr(line, " jobs x ");
+	addnum(line, BUILD_TASKS);
+	addstr(line, " execs of mplock_worker (");
+	addnum(line, WORKER_FILES);
+	addstr(line, " files each)");
+	if (BUILD_WARMUP > 0 || nr > 1) {
+		addstr(line, ", ");
+		addnum(line, BUILD_WARMUP);
+		addstr(line, " warm-up and ");
+		addnum(line, nr);
+		addstr(line, " rounds");
+	}
+	addstr(line, ": ");
+	r = SC4(SYS_mount, "ffs", "/", MNT_UPDATE, &ufsargs);
+	if (r != 0)
+		r = SC4(SYS_mount, "ffs", "/", MNT_UPDATE | MNT_FORCE,
+		    &ufsargs);
+	if (r != 0) {
+		addstr(line, "mount of / read-write failed, errno ");
+		addnum(line, -r);
+		addstr(line, " FAIL\n");
+		return;
+	}
+
+	for (i = 0; i < BUILD_WARMUP; i++)
+		(void)build_round(jobs, i * BUILD_TASKS, &ok, &bad);
+	e0 = cptime(ncpu, &c0);
+	for (i = 0; i < nr; i++)
+		ms[i] = build_round(jobs, (BUILD_WARMUP + i) * BUILD_TASKS,
+		    &ok, &bad);
+	e1 = cptime(ncpu, &c1);
+
 	addstr(line, "ok ");
 	addnum(line, ok);
 	addstr(line, " errors ");
 	addnum(line, bad);
 	addstr(line, " ");
-	addnum(line, now_ms() - t0);
-	addstr(line, ok == BUILD_TASKS && bad == 0 ? " ms PASS\n" :
-	    " ms FAIL\n");
+	if (BUILD_WARMUP > 0 || nr > 1) {
+		addstr(line, "rounds ");
+		for (i = 0; i < nr; i++) {
+			if (i > 0)
+				addstr(line, "/");
+			addnum(line, ms[i]);
+		}
+		addstr(line, " ms median ");
+	}
+	/* The median: sorted, the middle one or the mean of the two. */
+	for (i = 1; i < nr; i++)
+		for (j = i; j > 0 && ms[j - 1] > ms[j]; j--) {
+			m = ms[j];
+			ms[j] = ms[j - 1];
+			ms[j - 1] = m;
+		}
+	addnum(line, nr % 2 ? ms[nr / 2] : (ms[nr / 2 - 1] + ms[nr / 2]) / 2);
+	addstr(line, ok == (BUILD_WARMUP + nr) * BUILD_TASKS && bad == 0 ?
+	    " ms PASS\n" : " ms FAIL\n");
+
+	if (e0 < 0 || e1 < 0)
+		return;
+	addstr(cpu, "mplock_cptime: ");
+	addnum(cpu, nr);
+	addstr(cpu, " rounds, ");
+	addnum(cpu, ncpu);
+	addstr(cpu, " cpus, ticks user/nice/sys/spin/intr/idle ");
+	adddiffs(cpu, c1.mc_cp_time, c0.mc_cp_time, MPLB_NCP);
+	addstr(cpu, "\n");
+	if (e0 == 0 || e1 == 0)
+		return;
+	addstr(cpu, "mplock_breakdown: ");
+	addnum(cpu, nr);
+	addstr(cpu, " rounds, ");
+	addnum(cpu, ncpu);
+	addstr(cpu, " cpus, samples " MPLB_NAMES " ");
+	adddiffs(cpu, c1.mc_samples, c0.mc_samples, MPLB_NSTATES);
+	addstr(cpu, " ticks " MPLB_NAMES " ");
+	adddiffs(cpu, c1.mc_ticks, c0.mc_ticks, MPLB_NSTATES);
+	addstr(cpu, "\n");
 }
 
 void
@@ -216,7 +362,7 @@ prog_main(long *sp)
 	int ncpu = 0, fds[2], status, n, i, fail = 0;
 	int ok[MAXPROCS], err[MAXPROCS], seen[MAXPROCS];
 	size_t len = sizeof(ncpu);
-	char line[1024];
+	char line[1024], cpu[1024];
 	long t0, pid;
 
 	(void)sp;
@@ -288,8 +434,9 @@ prog_main(long *sp)
 	addstr(line, fail ? " ms FAIL\n" : " ms PASS\n");
 	out(line);
 
-	build_load(ncpu > 0 ? ncpu : 1, line);
+	build_load(ncpu > 0 ? ncpu : 1, ncpu, line, cpu);
 	out(line);
+	out(cpu);
 
 	if (TORTURE_WAIT > 0) {
 		for (i = 0; i < TORTURE_WAIT * 4 && !torture_reported(); i++)

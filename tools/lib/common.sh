@@ -9,6 +9,11 @@ REGRESS=$ROOT/regress/sys/kern/mplock
 BACKENDS=$(sed -n 's/^BACKENDS=[[:space:]]*//p' "$REGRESS/Makefile.backends")
 DEFAULT_BACKEND=$(sed -n 's/^DEFAULT_BACKEND=[[:space:]]*//p' \
     "$REGRESS/Makefile.backends")
+# Backends built only for measurement (make kernel-bench), never part
+# of the patch: tools/kernel/NAME/kern_mplock_NAME.h each.
+MEASURE_BACKENDS=$(cd "$ROOT/tools/kernel" 2>/dev/null &&
+    ls -d */kern_mplock_*.h 2>/dev/null | sed 's|/.*||' | tr '\n' ' ' |
+    sed 's/ $//')
 # The stress tests, run again from a build without WITNESS and
 # MP_LOCKDEBUG.
 STRESS_TESTS="mutex fifo recurse intr multi torture"
@@ -47,8 +52,24 @@ results_header() {
 	[ -n "$_rm" ] || _rm=$(sysctl -n hw.model 2>/dev/null)
 	echo "# machine: $(uname -srm), $(ncpu_online) CPUs, ${_rm:-unknown CPU}"
 	echo "# command: $1"
-	echo "# source: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null ||
-	    echo unknown)"
+	echo "# source: $(source_id)"
+}
+
+# source_id: this checkout's commit, and whether the tree differed from
+# it (changed or new files, those git ignores apart): a figure measured
+# with uncommitted code must not pass for the commit's.
+source_id() {
+	_sc=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null) || {
+		echo unknown
+		return
+	}
+	_sn=$(git -C "$ROOT" status --porcelain 2>/dev/null | grep -c .)
+	if [ "$_sn" -gt 0 ]; then
+		[ "$_sn" -eq 1 ] && _sf=file || _sf=files
+		echo "$_sc with uncommitted changes ($_sn $_sf)"
+	else
+		echo "$_sc"
+	fi
 }
 
 upper() {

@@ -36,15 +36,25 @@ litmus_arch_field() {
 	    s = s " " $i; print s }'
 }
 
+# litmus_patterns [ARCH]: the patterns, or those for ARCH (a pattern
+# with an "archs" line is for those architectures only).
 litmus_patterns() {
-	awk '$1 == "pattern" { print $2 }' "$LITMUS/patterns"
+	awk -v a="${1:-}" '
+	    $1 == "pattern" { if (p != "" && ok) print p; p = $2; ok = 1 }
+	    $1 == "archs" && a != "" {
+		ok = 0
+		for (i = 2; i <= NF; i++)
+			if ($i == a)
+				ok = 1
+	    }
+	    END { if (p != "" && ok) print p }' "$LITMUS/patterns"
 }
 
 litmus_gen() {
 	_ld=$1 _lm=${2:-}
 	for _la in $(litmus_archs); do
 		mkdir -p "$_ld/$_la" || return 1
-		for _lp in $(litmus_patterns); do
+		for _lp in $(litmus_patterns "$_la"); do
 			awk -v ARCH="$_la" -v PAT="$_lp" -v MUT="$_lm" \
 			    -f "$LITMUS/gen.awk" "$LITMUS/patterns" \
 			    >"$_ld/$_la/$_lp.litmus" || return 1
@@ -150,7 +160,7 @@ _l_arch() {
 	: >"$_lres"
 	_lt0=$(date +%s)
 	mkdir -p "$LOBJ/run/$_la"
-	for _lp in $(litmus_patterns); do
+	for _lp in $(litmus_patterns "$_la"); do
 		_lf=$LOBJ/run/$_la/$_lp.litmus
 		cp "$LITMUS/tests/$_la/$_lp.litmus" "$_lf"
 		_lv=$(_l_verdict "$_lf" "$_lmodel")
@@ -176,7 +186,7 @@ _l_arch() {
 		rm -rf "$_ld/$_la"
 		mkdir -p "$_ld/$_la"
 		_lcaught=
-		for _lp in $(litmus_patterns); do
+		for _lp in $(litmus_patterns "$_la"); do
 			_lf=$_ld/$_la/$_lp.litmus
 			awk -v ARCH="$_la" -v PAT="$_lp" -v MUT="$_lm" \
 			    -f "$LITMUS/gen.awk" "$LITMUS/patterns" \

@@ -1,16 +1,29 @@
 # The stock notices: every file the patch replaces or edits keeps the
-# copyright notice and licence of the stock file, unchanged.  Sourced
-# after common.sh by tools/lint.sh.
+# copyright notice and licence of the stock file, unchanged; a
+# public-domain file gets no licence block; a new file that takes code
+# out of a stock file carries that file's notice.  Sourced after
+# common.sh by tools/lint.sh and the suite series.
 #
 # notices_check TREE
 #	TREE is a stock OpenBSD tree (src, as the patch tool takes it).
-#	Takes the diff "mplock-patch diff" makes for TREE and, for every
-#	file it changes that TREE has, the stock file's header block: its
-#	first comment that holds "Copyright" or "public domain" and what
-#	comes before it.  Fails, naming the file and the line, when the
-#	diff removes or changes a line of that block, the $OpenBSD: ...$
-#	ID line included (mplock-patch keeps the tree's).  Also fails when
-#	the diff is empty or cannot be made: that proves nothing.
+#	notices_diff on the diff "mplock-patch diff" makes for TREE.  Also
+#	fails when the diff is empty or cannot be made: that proves
+#	nothing.
+#
+# notices_diff TREE DIFF
+#	DIFF is a diff that applies to TREE (patch -p0 from its top).  For
+#	every file DIFF changes that TREE has with a notice, the stock
+#	file's header block: its first comment that holds "Copyright" or
+#	"public domain" and what comes before it.  Fails, naming the file
+#	and the line, when DIFF
+#	 - removes or changes a line of that block, the $OpenBSD: ...$ ID
+#	   line included (mplock-patch keeps the tree's);
+#	 - adds a "Copyright" or licence line to a file whose block says
+#	   "public domain" (it stays public domain, as its authors left it);
+#	 - removes the definition of a function from such a file and adds
+#	   one of the same name to a file it creates, which does not carry
+#	   every line of the stock file's notice (the code keeps its
+#	   notice where it goes).
 
 # notices_header FILE: the last line number of FILE's header block, or
 # 0 when it has no notice.
@@ -42,37 +55,104 @@ notices_check() {
 		rm -rf "$_nd"
 		return 1
 	fi
-	# PATH LINE for every line the diff removes from a stock file.
-	awk '
+	notices_diff "$_nt" "$_nd/diff"
+	_nrc=$?
+	rm -rf "$_nd"
+	return $_nrc
+}
+
+notices_diff() {
+	_nt=$1 _ndf=$2
+	_nd=$(mktemp -d "${TMPDIR:-/tmp}/notices.XXXXXXXX") || return 1
+	# R PATH LINE: a line the diff removes from PATH; A PATH TEXT: a
+	# line it adds; F PATH NAME: a function definition it removes, N
+	# PATH NAME one it adds to a new file (PATH the new file's).
+	awk -v rem="$_nd/removed" -v add="$_nd/added" -v fn="$_nd/fn" '
 	/^--- / {
 		path = substr($0, 5); sub(/\t.*/, "", path)
-		if (path == "/dev/null") path = ""
+		new = path == "/dev/null"
 		next
 	}
-	/^\+\+\+ /	{ next }
+	/^\+\+\+ / {
+		to = substr($0, 5); sub(/\t.*/, "", to)
+		if (new) path = ""
+		next
+	}
 	/^@@ / {
 		split($2, a, ","); old = substr(a[1], 2) + 0
 		next
 	}
-	path != "" && /^-/	{ print path, old; old++; next }
-	path != "" && /^ /	{ old++ }' "$_nd/diff" >"$_nd/removed"
+	/^-/ {
+		if (path == "")
+			next
+		print path, old > rem
+		old++
+		if ($0 ~ /^-[A-Za-z_][A-Za-z0-9_]*\(/) {
+			n = substr($0, 2); sub(/\(.*/, "", n)
+			print "F", path, n > fn
+		}
+		next
+	}
+	/^\+/ {
+		print to "\t" substr($0, 2) > add
+		if (new && $0 ~ /^\+[A-Za-z_][A-Za-z0-9_]*\(/) {
+			n = substr($0, 2); sub(/\(.*/, "", n)
+			print "N", to, n > fn
+		}
+		next
+	}
+	/^ / && path != "" { old++ }' "$_ndf"
+	touch "$_nd/removed" "$_nd/added" "$_nd/fn"
 	_nrc=0 _nn=0
-	for _np in $(awk '{ print $1 }' "$_nd/removed" | sort -u); do
+	for _np in $( { awk '{ print $1 }' "$_nd/removed"
+	    awk -F'\t' '{ print $1 }' "$_nd/added"; } | sort -u); do
 		[ -f "$_nt/$_np" ] || continue
 		_nh=$(notices_header "$_nt/$_np")
 		[ "$_nh" -gt 0 ] || continue
 		_nn=$((_nn + 1))
-		_nbad=$(awk -v p="$_np" -v h="$_nh" '$1 == p && $2 <= h {
-			print $2 }' "$_nd/removed")
-		for _nl in $_nbad; do
-			_ntext=$(sed -n "${_nl}p" "$_nt/$_np")
-			echo "$_np:$_nl: stock notice line removed or changed:" \
-			    "$_ntext"
+		for _nl in $(awk -v p="$_np" -v h="$_nh" '$1 == p &&
+		    $2 <= h { print $2 }' "$_nd/removed"); do
+			echo "$_np:$_nl: stock notice line removed or" \
+			    "changed: $(sed -n "${_nl}p" "$_nt/$_np")"
 			_nrc=1
 		done
+		# Public domain: no licence block comes in.
+		if sed -n "1,${_nh}p" "$_nt/$_np" |
+		    grep -qi 'public domain'; then
+			awk -F'\t' -v p="$_np" '$1 == p && ($2 ~ /Copyright/ ||
+			    $2 ~ /Permission to use/) { print $2 }' \
+			    "$_nd/added" | while read -r _nx; do
+				echo "$_np: licence line added to a public" \
+				    "domain file: $_nx"
+			done | grep . && _nrc=1
+		fi
+		# Its functions that move to a new file take the notice.
+		for _nf in $(awk -v p="$_np" '$1 == "F" && $2 == p {
+		    print $3 }' "$_nd/fn" | sort -u); do
+			for _nw in $(awk -v f="$_nf" '$1 == "N" &&
+			    $3 == f { print $2 }' "$_nd/fn" | sort -u); do
+				echo "$_nw $_np"
+			done
+		done | sort -u | while read -r _nw _nfrom; do
+			_nbad=$(sed -n "1,${_nh}p" "$_nt/$_nfrom" |
+			    grep -v '\$OpenBSD' | grep -v '^[ \t]*$' |
+			    awk -F'\t' -v w="$_nw" -v add="$_nd/added" '
+			    BEGIN {
+				while ((getline l < add) > 0) {
+					split(l, x, "\t")
+					if (x[1] == w)
+						have[substr(l,
+						    length(w) + 2)] = 1
+				}
+			    }
+			    !($0 in have) { print; exit }')
+			[ -z "$_nbad" ] && continue
+			echo "$_nw: takes code from $_nfrom without its" \
+			    "notice; missing: $_nbad"
+		done | grep . && _nrc=1
 	done
 	[ "$_nrc" -eq 0 ] && echo "notices: kept in the $_nn stock files" \
-	    "with a notice the diff removes lines from"
+	    "the diff changes"
 	rm -rf "$_nd"
 	return $_nrc
 }

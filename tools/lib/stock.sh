@@ -1,30 +1,39 @@
 # OpenBSD's kernel lock exactly as it ships, for the benchmark to set
-# our backends against: the ticket lock block of the vendored
-# sys/kern/kern_lock.c, extracted at build time under $OBJ (never kept
-# in the project), compiled with the vendored <sys/mplock.h> and the
-# shim into a benchmark binary of its own, the "stock" peer.  Sourced
-# after common.sh and vendor.sh.
+# our backends against, and the lock of each step of the tech@ series
+# (tools/series): the lock block of a tree's sys/kern/kern_lock.c,
+# extracted at build time under $OBJ (never kept in the project),
+# compiled with that tree's <sys/mplock.h> and the shim into a program
+# of its own: the benchmark's "stock" peer and the series' step peers,
+# and the series' regress runs.  Sourced after common.sh and vendor.sh.
 #
-# stock_extract KERN_LOCK_C
-#	Print the ticket lock block of KERN_LOCK_C: from the
-#	"#ifdef __USE_MI_MPLOCK" line whose next non-blank line is
-#	"/* Ticket lock implementation */" to its
-#	"#endif /* __USE_MI_MPLOCK */", both included.  Fails, saying
-#	why on stderr and printing nothing, unless there is exactly one
-#	such block with both ends: a changed file must stop the
-#	benchmark, not have it measure something else.
+# stock_extract KERN_LOCK_C [any]
+#	Print the lock block of KERN_LOCK_C: from the "#ifdef
+#	__USE_MI_MPLOCK" line whose next non-blank line is "/* Ticket
+#	lock implementation */" (with "any": whatever it is, a series
+#	step's lock) to its "#endif /* __USE_MI_MPLOCK */", both
+#	included.  Fails, saying why on stderr and printing nothing,
+#	unless there is exactly one such block with both ends and the
+#	lock's functions: a changed file must stop the benchmark, not have
+#	it measure something else.
 #
-# stock_build DIR [VENDOR_TREE]
-#	Build DIR/mplockbench (lock name "stock") from the vendored tree
-#	(default: vendor_tree openbsd-src) the way harness_build builds
-#	one of ours: the same flags, the shim's MI <machine/mplock.h>
-#	(what every OpenBSD architecture that ships the ticket lock has),
-#	no WITNESS, no MP_LOCKDEBUG.  DIR/stock_lock.c is the compiled
-#	source; DIR/build.log the log.  Returns non-zero on failure.
+# stock_build DIR [TREE [NAME [PROG]]]
+#	Build DIR/PROG (mplockbench, or mplocktest) from the lock of
+#	TREE's sys/kern/kern_lock.c (default: the vendored tree,
+#	vendor_tree openbsd-src) the way harness_build builds one of
+#	ours: the same flags, TREE's <sys/mplock.h>, and TREE's
+#	<machine/mplock.h> for $MDARCH where TREE has one (else the
+#	shim's, which only opts in to the MI lock, as every stock
+#	architecture's does).  NAME (default "stock", the ticket lock
+#	block; another name takes the block "any") is the benchmark's
+#	name for it.  mplockbench: no WITNESS, no MP_LOCKDEBUG;
+#	mplocktest: WITNESS, MP_LOCKDEBUG, DDB and the torture test of
+#	this checkout, built as a lock from elsewhere (MPLT_FOREIGN_LOCK).
+#	DIR/stock_lock.c is the compiled source; DIR/build.log the log.
+#	Returns non-zero on failure.
 
 stock_extract() {
 	[ -r "$1" ] || { echo "stock_extract: $1: not readable" >&2; return 1; }
-	awk -v file="$1" '
+	awk -v file="$1" -v any="$([ "${2:-}" = any ] && echo 1)" '
 	function fail(msg) {
 		printf "stock_extract: %s: %s\n", file, msg > "/dev/stderr"
 		bad = 1
@@ -38,10 +47,11 @@ stock_extract() {
 		buf = buf $0 "\n"
 		if ($0 ~ /^[ \t]*$/)
 			next
-		if ($0 ~ /^\/\* Ticket lock implementation \*\/[ \t]*$/) {
+		if (any ||
+		    $0 ~ /^\/\* Ticket lock implementation \*\/[ \t]*$/) {
 			state = 2
 			if (++found > 1)
-				fail("more than one ticket lock block")
+				fail("more than one lock block")
 		} else
 			state = 0
 		next
@@ -64,11 +74,14 @@ stock_extract() {
 		if (state == 2)
 			fail("the block of line " start " does not close with" \
 			    " \"#endif /* __USE_MI_MPLOCK */\"")
+		if (found == 0 && any)
+			fail("no \"#ifdef __USE_MI_MPLOCK\" block")
 		if (found == 0)
 			fail("no \"#ifdef __USE_MI_MPLOCK\" block opening with" \
 			    " \"/* Ticket lock implementation */\"")
-		if (block !~ /__mp_lock\(struct __mp_lock \*mpl\)/)
-			fail("the block has no __mp_lock()")
+		if (block !~ /\n__mp_lock\(struct __mp_lock \*mpl\)/ ||
+		    block !~ /\n___mp_lock_init\(/)
+			fail("the block has no __mp_lock() or ___mp_lock_init()")
 		printf "#line %d \"%s\"\n%s", start, file, block
 	}' "$1"
 }
@@ -76,9 +89,15 @@ stock_extract() {
 stock_build() {
 	_sd=$1
 	_sv=${2:-}
+	_sn=${3:-stock}
+	_sp=${4:-mplockbench}
 	if [ -z "$_sv" ]; then
 		_sv=$(vendor_tree openbsd-src) || return $?
 	fi
+	# Absolute: the programs' sources include from it.
+	_sv=$(cd "$_sv" && pwd) || return 1
+	_sx=
+	[ "$_sn" = stock ] || _sx=any
 	_shim=$REGRESS/shim
 	rm -rf "$_sd"
 	mkdir -p "$_sd/o" "$_sd/inc/sys" || return 1
@@ -88,18 +107,26 @@ stock_build() {
 		    "$_sd/build.log" >&2
 		return 1
 	}
-	# The stock struct __mp_lock for every file of the program.  A
+	# The tree's struct __mp_lock for every file of the program.  A
 	# kernel's <sys/param.h> has declared struct cpu_info before, the
-	# shim's does not.
+	# shim's does not; the torture test's entry is ours.
 	{
 		echo "struct cpu_info;"
 		echo "#include \"$_sv/sys/sys/mplock.h\""
+		echo "void mplock_torture_start(void);"
 	} >"$_sd/inc/sys/mplock.h"
+	_si="-I$_sd/inc"
+	_sm=$_sv/sys/arch/${MDARCH:-none}/include/mplock.h
+	if [ -n "${MDARCH:-}" ] && [ -f "$_sm" ]; then
+		mkdir -p "$_sd/inc/machine"
+		echo "#include \"$_sm\"" >"$_sd/inc/machine/mplock.h"
+	fi
 	{
 		echo "/*"
-		echo " * Generated by tools/lib/stock.sh: the ticket lock of"
-		echo " * OpenBSD's sys/kern/kern_lock.c as shipped, with the"
-		echo " * includes it needs from that file's top.  Not edited."
+		echo " * Generated by tools/lib/stock.sh: the kernel lock of"
+		echo " * OpenBSD's sys/kern/kern_lock.c in $_sv,"
+		echo " * with the includes it needs from that file's top."
+		echo " * Not edited."
 		echo " */"
 		echo "#include <sys/param.h>"
 		echo "#include <sys/systm.h>"
@@ -110,27 +137,34 @@ stock_build() {
 		echo "#include <ddb/db_output.h>"
 		echo "#include <string.h>"
 		echo
-		stock_extract "$_sv/sys/kern/kern_lock.c" 2>>"$_sd/build.log"
+		stock_extract "$_sv/sys/kern/kern_lock.c" $_sx \
+		    2>>"$_sd/build.log"
 	} >"$_sd/stock_lock.c.tmp" || {
-		echo "stock_build: cannot extract the stock ticket lock, see" \
+		echo "stock_build: cannot extract the kernel lock, see" \
 		    "$_sd/build.log" >&2
 		cat "$_sd/build.log" >&2
 		rm -f "$_sd/stock_lock.c.tmp"
 		return 1
 	}
 	mv "$_sd/stock_lock.c.tmp" "$_sd/stock_lock.c"
-	_sf="$HARNESS_CFLAGS -I$_sd/inc -I$_shim/include -I$_shim"
-	_sf="$_sf -UWITNESS -UMP_LOCKDEBUG"
+	_sf="$HARNESS_CFLAGS $_si -I$_shim/include -I$_shim"
+	if [ "$_sp" = mplocktest ]; then
+		_sf="$_sf -DWITNESS -DMP_LOCKDEBUG -DDDB -DMPLOCK_TORTURE"
+		_sf="$_sf -DMPLT_FOREIGN_LOCK"
+		_ss="$ROOT/sys/kern/kern_mplock_torture.c $REGRESS/mplocktest.c"
+	else
+		_sf="$_sf -UWITNESS -UMP_LOCKDEBUG"
+		_ss="$REGRESS/bench.c $REGRESS/mplockbench.c"
+	fi
 	echo "$CC $_sf" >>"$_sd/build.log"
 	_so=
-	for _f in "$_sd/stock_lock.c" "$_shim/shim.c" "$REGRESS/bench.c" \
-	    "$REGRESS/mplockbench.c"; do
+	for _f in "$_sd/stock_lock.c" "$_shim/shim.c" $_ss; do
 		_o=$_sd/o/$(basename "$_f" .c).o
 		_so="$_so $_o"
 		echo "$_f" >>"$_sd/build.log"
 		$CC $_sf -DMPL_BENCH_SRC='"openbsd"' \
-		    -DMPL_BENCH_NAME='"stock"' -c "$_f" -o "$_o" \
+		    -DMPL_BENCH_NAME="\"$_sn\"" -c "$_f" -o "$_o" \
 		    >>"$_sd/build.log" 2>&1 || return 1
 	done
-	$CC $_sf -o "$_sd/mplockbench" $_so >>"$_sd/build.log" 2>&1
+	$CC $_sf -o "$_sd/$_sp" $_so >>"$_sd/build.log" 2>&1
 }

@@ -133,12 +133,15 @@ verify_mapping() {
 	done
 }
 
-# _v_mode_defs MODE: spin -D flags of a scenario.
+# _v_mode_defs MODE: spin -D flags of a scenario.  guestMODE is MODE
+# (guest alone: sc) with the M-lock's guest mode, -DGUEST (mlock.pml).
 _v_mode_defs() {
+	[ -n "$1" ] || set -- sc
 	case $1 in
 	sc)	echo "" ;;
 	loop)	echo "-DLOOP -DNCPU=2" ;;
 	pso3)	echo "-DWM -DNCPU=3 -DNACQ=2 -DMM_PSO" ;;
+	guest*)	echo "-DGUEST $(_v_mode_defs "${1#guest}")" ;;
 	*)	echo "-DWM -DNCPU=2 -DNACQ=3 -DMM_$(upper "$1")" ;;
 	esac
 }
@@ -167,9 +170,9 @@ _v_pan() {
 	# for all but the big ones.
 	_opt=-O0 _hash=-w22
 	case $_mode:$_expect in
-	sc:ok|pso3:ok) _opt=-O1 _hash=-w24 ;;
+	sc:ok|pso3:ok|guest:ok) _opt=-O1 _hash=-w24 ;;
 	esac
-	if [ "$_mode" = loop ]; then
+	if [ "${_mode#guest}" = loop ]; then
 		_cflags="-DCOLLAPSE -DNFAIR=3 -DMEMLIM=2048"
 		_run="./pan -a -f -n -m500000 $_hash"
 	else
@@ -251,6 +254,11 @@ _v_pan_drain() {
 }
 
 _v_is_mode() {
+	# guestMODE: MODE with the M-lock's guest mode (mlock.pml).
+	case $1 in
+	guest)	return 0 ;;
+	guest*)	set -- "${1#guest}" ;;
+	esac
 	case " sc loop pso3 $VERIFY_WM_MODES " in
 	*" $1 "*) return 0 ;;
 	esac

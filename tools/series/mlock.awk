@@ -13,22 +13,28 @@
 # ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
 # OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
 #
-# The first diff of "mplock-patch series": the M-lock in place of the
-# ticket lock, as an edit of the tree's own sys/kern/kern_lock.c
-# (f=kern_lock) or sys/sys/mplock.h (f=mplock).  Only the stock lines
-# that must change are replaced, each found by its exact text, so the
-# diff is small and OpenBSD's code is never stored here; every anchor
-# must match exactly once (in kern_lock.c, inside the ticket block), or
-# the edit fails with the first line it missed in the file why.
+# The first steps of the tech@ series (tools/series/series.sh), as edits
+# of the tree's own sys/kern/kern_lock.c (f=kern_lock) and
+# sys/sys/mplock.h (f=mplock): each prints the file as it is after step
+# N.  Only the stock lines that must change are replaced, each found by
+# its exact text, so the diffs are small and OpenBSD's code is never
+# stored here; every anchor must match (in kern_lock.c, inside the
+# ticket block; a line that occurs more than once there is replaced
+# where it first occurs), or the edit fails with the first line it
+# missed in the file WHY.
 #
-#	awk -v f=kern_lock [-v fix=N] -v why=FILE -f mlock.awk kern_lock.c
+#	awk -v f=kern_lock -v step=N -v why=WHY -f mlock.awk kern_lock.c
 #
-# The M-lock keeps the ticket lock's behaviour, quirks included.  fix=N
-# (kern_lock.c) also makes the first N of the changes the next diffs of
-# the series make, each the front end's (sys/kern/kern_mplock.c):
-# 1, __mp_release_all() at depth 0 hands nothing on; 2,
-# __mp_acquire_count() with a count below 1 takes nothing; 3, with
-# MP_LOCKDEBUG, __mp_unlock() of a lock not held returns after ddb.
+#	1  release-all	the stock ticket lock's __mp_release_all() at
+#			depth 0 hands nothing on (mplock.h unchanged)
+#	2  mlock	the M-lock in place of the ticket lock
+#	3  acquire-count	__mp_acquire_count() below 1 takes nothing
+#	4  not-held	MP_LOCKDEBUG: __mp_unlock() of a lock not held
+#			returns after ddb
+#
+# The lock's comment below is the one place that states its invariants
+# and barrier pairs; regress/sys/kern/mplock/litmus (patterns kl-*)
+# checks those barriers per architecture.
 
 function rep(anchor, text) {
 	want[++na] = anchor
@@ -37,111 +43,137 @@ function rep(anchor, text) {
 
 BEGIN {
 	T = "\t"
+	if (step !~ /^[1-4]$/) {
+		print "mlock.awk: step=1 to 4" > "/dev/stderr"
+		exit 2
+	}
 	if (f == "kern_lock") {
 		scope = 0
-		rep("/* Ticket lock implementation */", \
-"/*\n" \
-" * M-lock: a FIFO queue lock.  Each CPU's cell holds two lock variables\n" \
-" * used alternately.  To take the lock, a CPU arms its next variable\n" \
-" * (sets it to 1), swaps its address into mpl_tail and spins on the\n" \
-" * variable the swap returned, its predecessor's (or mpl_free, never\n" \
-" * armed), until it reads 0; the unlock stores 0 to its own.  Each\n" \
-" * waiter spins on one word, so a hand-off wakes one CPU, not all.\n" \
-" *\n" \
-" * Invariants: mplc_mine is armed from the 0->1 lock to the 1->0\n" \
-" * unlock, and 0 at depth 0 (so a hand-off at depth 0 is a store of 0\n" \
-" * into a free variable); mplc_wait is what this CPU's turn waits on,\n" \
-" * set by the 0->1 lock only, with interrupts off.  A nested lock by\n" \
-" * an interrupt on a CPU that waits finds depth != 0 and waits on the\n" \
-" * same mplc_wait: it never queues twice.\n" \
-" *\n" \
-" * Two variables: with one, a CPU that unlocks and locks again could\n" \
-" * re-arm it before its successor saw it free, and both would wait for\n" \
-" * ever.  Variable k is re-armed at acquisition k + 2, which comes after\n" \
-" * acquisition k + 1, which queued behind that successor.\n" \
-" *\n" \
-" * Barriers (membar_sync(9)): membar_exit() before the swap publishes\n" \
-" * the armed variable before its address; membar_enter() after the\n" \
-" * swap orders it before the loads of the predecessor's variable.  The\n" \
-" * release is membar_exit() then a plain store of 0, paired with the\n" \
-" * membar_sync() that ends the spin: the spin ends on a plain load,\n" \
-" * not an atomic operation, so only membar_sync() makes it an acquire\n" \
-" * on every architecture.\n" \
-" */")
-		rep(T "mpl->mpl_users = 0;", T "mpl->mpl_free = 0;")
-		rep(T "mpl->mpl_ticket = 1;", \
-		    T "mpl->mpl_tail = &mpl->mpl_free;\n" \
-		    T "/* Until a CPU first queues, both point at mpl_free. */\n" \
-		    T "for (i = 0; i < MAXCPUS; i++) {\n" \
-		    T T "mpl->mpl_cpus[i].mplc_wait = &mpl->mpl_free;\n" \
-		    T T "mpl->mpl_cpus[i].mplc_mine = &mpl->mpl_free;\n" \
-		    T "}")
-		rep(T "memset(mpl->mpl_cpus, 0, sizeof(mpl->mpl_cpus));", \
-		    T "int i;\n\n" \
-		    T "memset(mpl->mpl_cpus, 0, sizeof(mpl->mpl_cpus));")
-		rep("__mp_lock_spin(struct __mp_lock *mpl, u_int me)", \
-		    "__mp_lock_spin(struct __mp_lock *mpl, " \
-		    "struct __mp_lock_cpu *cpu)")
-		rep(T "while (mpl->mpl_ticket != me) {", \
-		    T "while (*cpu->mplc_wait != 0) {")
-		# Queue before the depth goes up: another CPU's held() of
-		# this one trusts mplc_wait once the depth is not 0.
-		rep(T "if (cpu->mplc_depth++ == 0)", \
-		    T "/* Queue first: held() trusts mplc_wait at depth > 0. */\n" \
-		    T "if (cpu->mplc_depth == 0) {")
-		rep(T T "cpu->mplc_ticket = " \
-		    "atomic_inc_int_nv(&mpl->mpl_users);", \
-		    T T "cpu->mplc_mine = &cpu->mplc_busy[cpu->mplc_next];\n" \
-		    T T "cpu->mplc_next ^= 1;\n" \
-		    T T "*cpu->mplc_mine = 1;\n" \
-		    T T "membar_exit();\n" \
-		    T T "cpu->mplc_wait = atomic_swap_ptr(&mpl->mpl_tail,\n" \
-		    T T "    (void *)cpu->mplc_mine);\n" \
-		    T T "membar_enter();\n" \
-		    T "}\n" \
-		    T "cpu->mplc_depth++;")
-		rep(T "__mp_lock_spin(mpl, cpu->mplc_ticket);", \
-		    T "__mp_lock_spin(mpl, cpu);")
-		rep(T "membar_enter_after_atomic();", T "membar_sync();")
-		rep(T T "mpl->mpl_ticket++;", T T "*cpu->mplc_mine = 0;")
-		# __mp_release_all
-		if (fix >= 1) {
-			rep(T "membar_exit();", \
-			    T "/* At depth 0 there is no turn to pass on. */\n" \
-			    T "if (rv > 0) {\n" T T "membar_exit();")
-			rep(T "mpl->mpl_ticket++;", \
-			    T T "*cpu->mplc_mine = 0;\n" T "}")
-		} else
-			rep(T "mpl->mpl_ticket++;", T "*cpu->mplc_mine = 0;")
-		if (fix >= 2)
+		if (step >= 2)
+			mlock()
+		# __mp_release_all() (the unlock's lines are indented twice).
+		rep(T "membar_exit();", \
+		    T "if (rv > 0) {\n" T T "membar_exit();")
+		rep(T "mpl->mpl_ticket++;", \
+		    T T (step >= 2 ? "*cpu->mplc_mine = 0;" : \
+		    "mpl->mpl_ticket++;") "\n" T "}")
+		if (step >= 3)
 			rep(T "while (count--)", T "while (count-- > 0)")
-		# __mp_unlock with MP_LOCKDEBUG (the spin's is deeper).
-		if (fix >= 3)
+		# __mp_unlock() with MP_LOCKDEBUG: the first db_enter() of
+		# the block, the spin's is indented deeper.
+		if (step >= 4)
 			rep(T T "db_enter();", T T "db_enter();\n" T T "return;")
-		rep(T "return (cpu->mplc_ticket == mpl->mpl_ticket && " \
-		    "cpu->mplc_depth > 0);", \
-		    T "return (cpu->mplc_depth > 0 && *cpu->mplc_wait == 0);")
 	} else if (f == "mplock") {
 		scope = 1
-		rep(T "u_int" T T T "mplc_ticket;", "")
-		rep(T "u_int" T T T "mplc_depth;", \
-		    T "u_int" T T T "mplc_depth;\n" \
-		    T "u_int" T T T "mplc_next;" \
-		    T "/* mplc_busy[] to arm */\n" \
-		    T "volatile u_int" T T "mplc_busy[2];\n" \
-		    T "volatile u_int" T T "*mplc_mine;" \
-		    T "/* armed, ours */\n" \
-		    T "volatile u_int" T T "*mplc_wait;" T "/* waited on */\n" \
-		    "} __aligned(64);" T T T "/* a cache line each */")
-		rep(T "volatile u_int" T T "mpl_ticket;", \
-		    T "volatile u_int *volatile mpl_tail;")
-		rep(T "u_int" T T T "mpl_users;", \
-		    T "volatile u_int" T T "mpl_free;")
+		if (step >= 2)
+			layout()
 	} else {
 		print "mlock.awk: f=kern_lock or f=mplock" > "/dev/stderr"
 		exit 2
 	}
-	next_ = 1
+}
+
+# The M-lock in kern_lock.c.
+function mlock() {
+	rep("/* Ticket lock implementation */", \
+"/*\n" \
+" * M-lock: a FIFO queue lock (P. Machanick, \"Design of a\n" \
+" * minimal-contention lock\", 2018; of the CLH family).  Each CPU has\n" \
+" * two lock words, mplc_busy[], in a cache line of their own, and uses\n" \
+" * them in turn.  To queue, a CPU sets its next word to 1 and puts its\n" \
+" * address into mpl_tail with a compare-and-swap, then spins on the\n" \
+" * word it replaced, its predecessor's (mpl_free, never set, for the\n" \
+" * first), until that reads 0.  To hand off, it stores 0 into its own\n" \
+" * word.  Each waiter spins on one line, which only its predecessor\n" \
+" * writes.\n" \
+" *\n" \
+" * Invariants: mplc_mine is 1 from the 0->1 lock to the 1->0 unlock.\n" \
+" * Each address put into mpl_tail is taken out by one CPU, the next to\n" \
+" * queue, so each word has one waiter.  mplc_wait, set with interrupts\n" \
+" * off before the depth leaves 0, is the word this CPU waits on: the\n" \
+" * lock is ours once it reads 0, and it reads 0 until this CPU has\n" \
+" * unlocked (below).  So an interrupt that takes the lock on a CPU that\n" \
+" * waits finds depth != 0 and waits on the same word: a CPU never\n" \
+" * queues twice, and its two waits end together.  Two words, because a\n" \
+" * CPU that unlocks and locks again must not set the word its successor\n" \
+" * may not have seen cleared: word k is set again at acquisition k + 2,\n" \
+" * which queues after k + 1, which queued behind that successor.\n" \
+" *\n" \
+" * Barriers: membar_exit_before_atomic() orders the 1 before the\n" \
+" * compare-and-swap that publishes the word, and pairs with the\n" \
+" * successor's membar_enter_after_atomic() after its compare-and-swap,\n" \
+" * which orders its loads of our word after it.  The hand-off's\n" \
+" * membar_exit() before the store of 0 pairs with the\n" \
+" * membar_enter_after_atomic() that ends the wait, as in the ticket\n" \
+" * lock this replaces.  Both _atomic barriers are compiler barriers on\n" \
+" * amd64 and i386.\n" \
+" */")
+	rep(T "mpl->mpl_users = 0;", T "mpl->mpl_free = 0;")
+	rep(T "mpl->mpl_ticket = 1;", T "mpl->mpl_tail = &mpl->mpl_free;")
+	rep("__mp_lock_spin(struct __mp_lock *mpl, u_int me)", \
+	    "__mp_lock_spin(struct __mp_lock *mpl, volatile u_int *wait)")
+	rep(T "while (mpl->mpl_ticket != me) {", T "while (*wait != 0) {")
+	# __mp_lock()'s, the first of three.
+	rep(T "unsigned long s;", \
+	    T "volatile u_int *mine, *tail, *prev, *wait;\n" \
+	    T "unsigned long s;")
+	rep(T T "cpu->mplc_ticket = atomic_inc_int_nv(&mpl->mpl_users);", \
+	    T T "/* Our last word is the tail if nobody queued since. */\n" \
+	    T T "tail = cpu->mplc_mine;\n" \
+	    T T "mine = &cpu->mplc_busy[cpu->mplc_next];\n" \
+	    T T "cpu->mplc_next ^= 1;\n" \
+	    T T "cpu->mplc_mine = mine;\n" \
+	    T T "*mine = 1;\n" \
+	    T T "membar_exit_before_atomic();\n" \
+	    T T "while ((prev = atomic_cas_ptr(&mpl->mpl_tail, (void *)tail,\n" \
+	    T T "    (void *)mine)) != tail)\n" \
+	    T T T "tail = prev;\n" \
+	    T T "membar_enter_after_atomic();\n" \
+	    T T "cpu->mplc_wait = tail;\n" \
+	    T "}\n" \
+	    T "wait = cpu->mplc_wait;\n" \
+	    T "cpu->mplc_depth++;")
+	# Queue before the depth goes up: another CPU's __mp_lock_held()
+	# of this one trusts mplc_wait once the depth is not 0.
+	rep(T "if (cpu->mplc_depth++ == 0)", \
+	    T "/* Queue first: held() trusts mplc_wait once depth > 0. */\n" \
+	    T "if (cpu->mplc_depth == 0) {")
+	# No spin, and no spin accounting, when the word is already 0.
+	rep(T "__mp_lock_spin(mpl, cpu->mplc_ticket);", \
+	    T "if (*wait != 0)\n" \
+	    T T "__mp_lock_spin(mpl, wait);")
+	rep(T T "mpl->mpl_ticket++;", T T "*cpu->mplc_mine = 0;")
+	rep(T "return (cpu->mplc_ticket == mpl->mpl_ticket && " \
+	    "cpu->mplc_depth > 0);", \
+	    T "return (cpu->mplc_depth > 0 && *cpu->mplc_wait == 0);")
+}
+
+# The M-lock's layout in sys/mplock.h.
+function layout() {
+	rep("struct __mp_lock_cpu {", \
+"/*\n" \
+" * Padding unit: <machine/mplock.h> sets __MPL_CACHELINE where the\n" \
+" * port's cache lines are longer than 64 bytes.\n" \
+" */\n" \
+"#ifndef __MPL_CACHELINE\n" \
+"#define __MPL_CACHELINE\t64\n" \
+"#endif\n" \
+"\n" \
+"/* Two cache lines: what the successor spins on, and what we write. */\n" \
+"struct __mp_lock_cpu {\n" \
+T "volatile u_int\t\tmplc_busy[2];\n" \
+T "char\t\t\tmplc_pad[__MPL_CACHELINE - 2 * sizeof(u_int)];")
+	rep(T "u_int" T T T "mplc_ticket;", "")
+	rep(T "u_int" T T T "mplc_depth;", \
+	    T "u_int" T T T "mplc_depth;\n" \
+	    T "u_int" T T T "mplc_next;" T "/* mplc_busy[] to set next */\n" \
+	    T "volatile u_int" T T "*mplc_mine;" T "/* set, ours */\n" \
+	    T "volatile u_int" T T "*mplc_wait;" T "/* waited on */\n" \
+	    "} __aligned(__MPL_CACHELINE);")
+	rep(T "volatile u_int" T T "mpl_ticket;", \
+	    T "volatile u_int" T T "*mpl_tail;" T "/* last word queued */")
+	rep(T "u_int" T T T "mpl_users;", \
+	    T "volatile u_int" T T "mpl_free;" T "/* first tail, never set */")
 }
 
 # kern_lock.c: only the ticket block is edited.

@@ -229,12 +229,15 @@ rt_insns() {
 	kc_insns_check "$_d" "$_a" "$@"
 }
 
-# rt_calls_check OBJ NAME: __mp_lock and __mp_unlock in OBJ (amd64)
-# make no call, and no jump to another function: no call instruction,
-# no PLT32 relocation.
+# rt_calls_check OBJ NAME [KICK]: __mp_lock and __mp_unlock in OBJ
+# (amd64) make no call, do not jump to another function (no call
+# instruction, no PLT32 relocation, no jump to another symbol) and have
+# no fence (mfence, lfence, sfence); with KICK, but for one jump from
+# __mp_unlock to KICK, the end of an unlock that kicks a waiter out of
+# its halt (the guest mode, kern_mplock.c), on a path of its own.
 rt_calls_check() {
 	$OBJDUMP -dr --no-show-raw-insn "$1" >"$1.s" || return 1
-	awk -v n="$2" '
+	awk -v n="$2" -v kick="${3:-}" '
 	/^[0-9a-f]+ <[^>]*>:$/ {
 		f = $2
 		gsub(/[<>:]/, "", f)
@@ -245,11 +248,29 @@ rt_calls_check() {
 		if ($0 ~ /[[:space:]]call/ || $0 ~ /R_X86_64_PLT32/) {
 			print n ": " f " calls out: " $0
 			bad = 1
+		} else if ($0 ~ /[[:space:]]j[a-z]+[[:space:]]/ &&
+		    match($0, /<[^>+]*[>+]/)) {
+			t = substr($0, RSTART + 1, RLENGTH - 2)
+			if (t == f)
+				next
+			if (f == "__mp_unlock" && t == kick && !kicks++)
+				next
+			print n ": " f " jumps out: " $0
+			bad = 1
+		}
+		if ($0 ~ /[[:space:]][msl]fence/) {
+			print n ": " f " has a fence: " $0
+			bad = 1
 		}
 	}
 	END {
 		if (!seen["__mp_lock"] || !seen["__mp_unlock"]) {
 			print n ": no __mp_lock or __mp_unlock in the object"
+			exit 1
+		}
+		if (kick != "" && kicks != 1) {
+			print n ": __mp_unlock jumps to " kick " " kicks + 0 \
+			    " times, not once"
 			exit 1
 		}
 		exit bad
@@ -258,7 +279,10 @@ rt_calls_check() {
 
 # rt_calls: the backend is chosen at compile time and inlines: the
 # default kernel's __mp_lock and __mp_unlock (amd64, the real tree's
-# flags, no debug option) call nothing.  Seeded: the default backend's
+# flags, no debug option) call nothing, have no fence, and leave only
+# for the guest mode's kick (__mp_lock_kick, which the unlock jumps to
+# when its hand-off found a CPU halted); without the guest mode (option
+# MPLOCK_NOGUEST), not even that.  Seeded: the default backend's
 # hand-off kept out of line must be caught.
 rt_calls() {
 	_d=$RT/calls
@@ -268,8 +292,15 @@ rt_calls() {
 	mkdir -p "$_d" "$_sd" || return 1
 	realtree_cc "$RT" amd64 "$DEFAULT_BACKEND,MULTIPROCESSOR" \
 	    kern/kern_mplock.c "$_d/kern_mplock.o" || return 1
-	rt_calls_check "$_d/kern_mplock.o" "$DEFAULT_BACKEND" || return 1
-	echo "$DEFAULT_BACKEND: __mp_lock and __mp_unlock make no call"
+	rt_calls_check "$_d/kern_mplock.o" "$DEFAULT_BACKEND" __mp_lock_kick ||
+	    return 1
+	echo "$DEFAULT_BACKEND: __mp_lock and __mp_unlock: no call, no fence;" \
+	    "__mp_unlock jumps to the guest mode's kick"
+	realtree_cc "$RT" amd64 "$DEFAULT_BACKEND,MULTIPROCESSOR" \
+	    kern/kern_mplock.c "$_d/noguest.o" -DMPLOCK_NOGUEST || return 1
+	rt_calls_check "$_d/noguest.o" "$DEFAULT_BACKEND-noguest" || return 1
+	echo "$DEFAULT_BACKEND, MPLOCK_NOGUEST: __mp_lock and __mp_unlock:" \
+	    "no call, no fence"
 	# The seeded copy: the front end and its headers in a directory of
 	# their own, where the front end's "" includes find them first.
 	cp "$RT"/src/sys/kern/kern_mplock.c "$RT"/src/sys/kern/kern_mplock*.h \
@@ -289,11 +320,53 @@ mpl_be_handoff(/
 	_rc=$?
 	rm -rf "$_sd"
 	[ $_rc -eq 0 ] || return 1
-	if rt_calls_check "$_d/seeded.o" seeded; then
+	if rt_calls_check "$_d/seeded.o" seeded __mp_lock_kick; then
 		echo "seeded: an out-of-line hand-off was not caught"
 		return 1
 	fi
 	echo "seeded: out-of-line hand-off caught"
+}
+
+# rt_mlock_step: the tech@ series' M-lock (tools/series/series.sh -s 2:
+# kern_lock.c and <sys/mplock.h> after its second diff, with the stock
+# <machine/mplock.h>), compiled for amd64 with the kernel's flags, no
+# debug option: __mp_lock and __mp_unlock have no fence and make no
+# call.  Seeded: the same with membar_enter() after the compare-and-swap
+# (an mfence on amd64) must be caught.
+rt_mlock_step() {
+	_d=$RT/mlock-step
+	_sd=$RT/src/sys/kern/mlock-step
+	rm -rf "$_d" "$_sd"
+	mkdir -p "$_d/inc/machine" "$_sd" || return 1
+	sh "$ROOT/tools/series/series.sh" -s 2 "$RT/base" "$_d/tree" ||
+	    return 1
+	cp "$RT/base/sys/arch/amd64/include/mplock.h" "$_d/inc/machine/" &&
+	    mkdir -p "$_d/inc/sys" &&
+	    cp "$_d/tree/sys/sys/mplock.h" "$_d/inc/sys/" &&
+	    cp "$_d/tree/sys/kern/kern_lock.c" "$_sd/" || return 1
+	realtree_cc "$RT" amd64 "$DEFAULT_BACKEND,MULTIPROCESSOR" \
+	    kern/mlock-step/kern_lock.c "$_d/kern_lock.o" -I"$_d/inc" ||
+	    return 1
+	rt_calls_check "$_d/kern_lock.o" mlock-step || return 1
+	echo "mlock-step: __mp_lock and __mp_unlock: no fence, no call"
+	awk '/membar_enter_after_atomic\(\);/ && !done {
+		sub(/membar_enter_after_atomic/, "membar_enter"); done = 1 }
+	    { print }' "$_d/tree/sys/kern/kern_lock.c" >"$_sd/kern_lock.c"
+	if cmp -s "$_d/tree/sys/kern/kern_lock.c" "$_sd/kern_lock.c"; then
+		echo "seeded: no membar_enter_after_atomic() to replace"
+		return 1
+	fi
+	realtree_cc "$RT" amd64 "$DEFAULT_BACKEND,MULTIPROCESSOR" \
+	    kern/mlock-step/kern_lock.c "$_d/seeded.o" -I"$_d/inc"
+	_rc=$?
+	rm -rf "$_sd"
+	[ $_rc -eq 0 ] || return 1
+	if rt_calls_check "$_d/seeded.o" seeded; then
+		echo "seeded: membar_enter() after the compare-and-swap was" \
+		    "not caught"
+		return 1
+	fi
+	echo "seeded: membar_enter() after the compare-and-swap caught"
 }
 
 # rt_mutant NAME FILE... -- SED: a copy of this checkout's sys/,
@@ -421,6 +494,8 @@ else
 			    "llvm-objdump not installed"
 		else
 			t_check "kcompile/real/amd64/no-calls" rt_calls
+			t_check "kcompile/real/amd64/mlock-step-no-fence-no-call" \
+			    rt_mlock_step
 			t_check "kcompile/real/amd64/instructions" rt_insns \
 			    amd64 'mfence' 'xchgq'
 			t_check "kcompile/real/i386/instructions" rt_insns \

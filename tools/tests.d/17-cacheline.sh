@@ -6,6 +6,9 @@
 # checked against them through the real <sys/mplock.h> layout, compiled
 # with the shim's headers for every backend; a header that loses its
 # setting must fail the same check (seeded for each arch above 64).
+# With the M-lock, the line a successor spins on holds the lock
+# variables alone, not the depth its holder changes (seeded: the
+# backend's cell not aligned to a line).
 
 # Longest L1 data cache line (the coherence unit) of the CPUs the ports
 # of each sys/arch support:
@@ -37,6 +40,13 @@ _Static_assert(sizeof(struct __mp_lock_cpu) % CL_LINE == 0,
 _Static_assert(offsetof(struct __mp_lock, mpl_cpus[1]) -
     offsetof(struct __mp_lock, mpl_cpus[0]) >= CL_LINE,
     "two CPUs' cells share a cache line");
+#if !defined(MPLOCK_TICKET) && !defined(MPLOCK_MCS) && \
+    !defined(MPLOCK_ANDERSON)
+/* The M-lock: the line the successor spins on holds nothing else. */
+_Static_assert(offsetof(struct __mp_lock_cpu, mplc_be) % CL_LINE == 0 &&
+    sizeof(struct __mp_lock_cpu_be) % CL_LINE == 0,
+    "the M-lock's variables share a line with the rest of the cell");
+#endif
 EOF
 
 # cl_probe HEADER LINE: does the layout with HEADER as <machine/mplock.h>
@@ -76,6 +86,24 @@ for _e in $CL_LINES; do
 		    "$_cl_dir/seeded-$_a.log" | cut -c1-60)"
 	fi
 done
+# The M-lock's variables in the line of the depth, as they once were.
+mkdir -p "$_cl_dir/seed/sys"
+awk '/^struct __mp_lock_cpu_be \{$/ { be++ }
+    be == 4 && /^} __aligned\(__MPL_CACHELINE\);$/ { print "};"; be++; next }
+    { print }' "$ROOT/sys/sys/mplock.h" >"$_cl_dir/seed/sys/mplock.h"
+if cmp -s "$ROOT/sys/sys/mplock.h" "$_cl_dir/seed/sys/mplock.h"; then
+	t_fail "cacheline/seeded/mlock-variables-by-depth" "nothing to seed"
+elif $CC $HARNESS_CFLAGS -I"$_cl_dir/seed" -I"$REGRESS/shim/include" \
+    -I"$REGRESS/shim" -DMPLOCK_MLOCK -DCL_LINE=64 -fsyntax-only \
+    "$_cl_dir/probe.c" >"$_cl_dir/seeded-mplock.log" 2>&1; then
+	t_fail "cacheline/seeded/mlock-variables-by-depth" "not caught"
+elif ! grep -q 'variables share a line with the rest' \
+    "$_cl_dir/seeded-mplock.log"; then
+	t_fail "cacheline/seeded/mlock-variables-by-depth" "failed, but not" \
+	    "on the layout" "$_cl_dir/seeded-mplock.log"
+else
+	t_pass "cacheline/seeded/mlock-variables-by-depth" "caught"
+fi
 # The old powerpc value: four G5 cells to a line.
 sed 's/^\(#define[[:space:]]*__MPL_CACHELINE[[:space:]]*\)128/\132/' \
     "$ROOT/sys/arch/powerpc/include/mplock.h" >"$_cl_dir/seeded-ppc32.h"

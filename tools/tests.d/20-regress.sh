@@ -1,6 +1,7 @@
 # regress: the userland regress (regress/sys/kern/mplock) for every
 # backend: every test of mplocktest, built with WITNESS and MP_LOCKDEBUG,
-# then the stress tests again from a build without them.
+# then the stress tests again from a build without them; for the M-lock
+# the stress tests with its guest mode forced on as well.
 
 q=
 [ -n "${MPLOCK_QUICK:-}" ] && q=-q
@@ -13,6 +14,13 @@ for be in $BACKENDS; do
 	for t in $("$d/mplocktest" -l); do
 		t_run "regress/$be/$t" 300 "$d/mplocktest" $q "$t"
 	done
+	# A backend with a guest mode (the M-lock): the stress tests and
+	# the spin-out again with it forced on (-g), its waiters halting.
+	if grep -q '^#define MPL_BE_HALT' "$ROOT/sys/kern/kern_mplock_$be.h"
+	then
+		t_run "regress/$be/guest" 300 "$d/mplocktest" $q -g \
+		    $STRESS_TESTS spinout
+	fi
 
 	d=$OBJ/regress/$be-plain
 	if ! harness_build "$d" "$be"; then

@@ -76,6 +76,8 @@ lint_litmus_catches() {
 	cp "$REGRESS/Makefile.backends" "$_d/regress/sys/kern/mplock/"
 	cp -R "$REGRESS/litmus" "$_d/regress/sys/kern/mplock/"
 	cp -R "$ROOT/sys" "$_d/"
+	mkdir -p "$_d/tools/series" &&
+	    cp "$ROOT/tools/series/mlock.awk" "$_d/tools/series/"
 	sh "$_d/tools/lint.sh" litmus || { echo "fails on a clean copy"
 	    return 1; }
 	# One mapped line of the MCS enqueue changes (the link store).
@@ -98,7 +100,10 @@ t_check "lint/litmus-selftest" lint_litmus_catches
 # The stock notices of the files the patch replaces or edits.
 t_check "lint/notices" sh "$ROOT/tools/lint.sh" notices
 
-# ... and a sys/sys/mplock.h without the stock notice fails the check.
+# ... and each of three seeded faults fails the check: a sys/sys/mplock.h
+# without its stock notice; an ISC block in amd64's public-domain
+# <machine/mplock.h>; kern_mplock.c, which takes the lock's functions
+# out of kern_lock.c, without kern_lock.c's notice.
 lint_notices_catches() {
 	. "$ROOT/tools/lib/vendor.sh"
 	_v=$(vendor_tree openbsd-src) || return 1
@@ -111,17 +116,51 @@ lint_notices_catches() {
 	cp -R "$REGRESS" "$_d/regress/sys/kern/"
 	SRC=$_v sh "$_d/tools/lint.sh" notices ||
 	    { echo "fails on a clean copy"; return 1; }
-	# Ours alone: the stock comment and the blank line after it go.
-	_f=$_d/sys/sys/mplock.h
-	_s=$(grep -n 'Copyright (c) 2004 Niklas' "$_f" | cut -d: -f1)
-	[ -n "$_s" ] || { echo "no stock notice to drop"; return 1; }
-	_e=$(awk -v s="$_s" 'NR > s && /^ \*\/$/ { print NR; exit }' "$_f")
-	sed "$((_s - 1)),$((_e + 1))d" "$ROOT/sys/sys/mplock.h" >"$_f"
-	grep -q 'Hallqvist' "$_f" && { echo "not seeded"; return 1; }
-	_out=$(SRC=$_v sh "$_d/tools/lint.sh" notices 2>&1)
-	echo "$_out"
-	echo "$_out" | grep -q '^sys/sys/mplock.h:[0-9]*: stock notice' ||
-	    { echo "missed: the dropped notice"; return 1; }
+	for _seed in stock-notice public-domain moved-code; do
+		case $_seed in
+		stock-notice)
+			# Ours alone: the stock comment and the blank line
+			# after it go.
+			_p=sys/sys/mplock.h
+			_s=$(grep -n 'Copyright (c) 2004 Niklas' \
+			    "$ROOT/$_p" | cut -d: -f1)
+			_want="^$_p:[0-9]*: stock notice" ;;
+		public-domain)
+			_p=sys/arch/amd64/include/mplock.h
+			_want="^$_p: licence line added to a public domain" ;;
+		moved-code)
+			_p=sys/kern/kern_mplock.c
+			_s=$(grep -n 'Copyright (c) 2017 Visa' \
+			    "$ROOT/$_p" | cut -d: -f1)
+			_want="^$_p: takes code from sys/kern/kern_lock.c" ;;
+		esac
+		_f=$_d/$_p
+		case $_seed in
+		public-domain)
+			awk 'NR == FNR { isc = isc $0 "\n"; next }
+			    { print }
+			    /^\/\* public domain \*\/$/ {
+				printf "\n%s", isc }' \
+			    "$ROOT/sys/kern/kern_mplock_mlock.h" "$ROOT/$_p" |
+			    awk '/^#ifndef/ { exit } { print }' >"$_f.head"
+			sed '1,/^\/\* public domain \*\/$/d' "$ROOT/$_p" |
+			    cat "$_f.head" - >"$_f"
+			rm -f "$_f.head" ;;
+		*)
+			[ -n "$_s" ] || { echo "$_seed: no stock notice to drop"
+			    return 1; }
+			_e=$(awk -v s="$_s" 'NR > s && /^ \*\/$/ { print NR
+			    exit }' "$ROOT/$_p")
+			sed "$((_s - 1)),$((_e + 1))d" "$ROOT/$_p" >"$_f" ;;
+		esac
+		cmp -s "$ROOT/$_p" "$_f" && { echo "$_seed: not seeded"
+		    return 1; }
+		_out=$(SRC=$_v sh "$_d/tools/lint.sh" notices 2>&1)
+		cp "$ROOT/$_p" "$_f"
+		echo "$_seed: $_out"
+		echo "$_out" | grep -q "$_want" ||
+		    { echo "missed: $_seed"; return 1; }
+	done
 }
 t_check "lint/notices-selftest" lint_notices_catches
 

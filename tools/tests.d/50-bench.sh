@@ -1,10 +1,10 @@
 # bench: a short run of the benchmark driver (tiny durations, no timing
-# assertions): its table, CSV and plot must have every row, every figure
-# must parse, every ratio must come with its interval and a verdict, the
-# statistics must be right on canned runs, the stock peer (OpenBSD's
-# ticket lock as shipped) must be built from the vendored tree's block
-# or stop the benchmark, and the measuring core must notice a lock that
-# does not exclude.
+# assertions): its table, CSV and plot must have every row (the tech@
+# series' steps among them), every figure must parse, every ratio must
+# come with its interval and a verdict, the statistics must be right on
+# canned runs, the stock peer (OpenBSD's ticket lock as shipped) must be
+# built from the vendored tree's block or stop the benchmark, and the
+# measuring core must notice a lock that does not exclude.
 
 . "$ROOT/tools/lib/vendor.sh"
 . "$ROOT/tools/lib/stock.sh"
@@ -19,7 +19,7 @@ BENCH_VTREE=$(vendor_tree openbsd-src 2>/dev/null) || BENCH_VTREE=
 # the floor with two CPUs.
 bench_rows() {
 	echo $BACKENDS
-	[ -n "$BENCH_VTREE" ] && echo stock
+	[ -n "$BENCH_VTREE" ] && echo stock stock-fix mlock-diff
 	if echo '#include <ck_spinlock.h>' | $CC -E - >/dev/null 2>&1; then
 		case $(uname -m) in
 		x86_64|amd64|i?86) echo ck-ticket ck-mcs ck-clh ck-anderson ;;

@@ -3,7 +3,8 @@
 #    without DDB, WITNESS and MP_LOCKDEBUG;
 #  - every regress test, the old ones and the debug layer's, for every
 #    backend, from a build with it on (quick mode: the full stress runs
-#    are the regress suite's);
+#    are the regress suite's), and for the M-lock the layer's tests
+#    again with its guest mode on (-g: waiters halt);
 #  - zero cost: with it off, kern_mplock.c compiles to the very code of
 #    kern_mplock.c with the hook lines deleted, and the harness objects
 #    define and call nothing of the layer;
@@ -123,6 +124,13 @@ for be in $BACKENDS; do
 	for t in $("$d/mplocktest" -l); do
 		t_run "debug/$be/$t" 300 "$d/mplocktest" -q "$t"
 	done
+	# The layer's reports and counts with the guest mode's waiters
+	# halting (-g), where the backend has the mode (the M-lock).
+	if grep -q '^#define MPL_BE_HALT' "$ROOT/sys/kern/kern_mplock_$be.h"
+	then
+		t_run "debug/$be/guest" 300 "$d/mplocktest" -q -g spinout \
+		    report stats events torture
+	fi
 
 	d=$OBJ/debug/$be-off
 	if ! harness_build "$d" "$be" -DWITNESS -DMP_LOCKDEBUG -DDDB; then

@@ -4,7 +4,8 @@
 # and revert on a fixture tree (tools/lib/fixture-tree.sh), revert byte
 # for byte; buildtime help; the manual pages where man(1) finds them; a
 # prefix moved elsewhere still finds its own payload; DESTDIR under BSD
-# make; make uninstall.
+# make; make uninstall.  The maintainers' tools (tools/series, which
+# writes the patch series) are not installed.
 
 . "$ROOT/tools/lib/fixture-tree.sh"
 
@@ -23,7 +24,7 @@ fixture_tree "$IT/pristine"
 # The files the installed payload must hold, found as mplock-patch's
 # own listing finds them.
 in_payload() {
-	(cd "$ROOT" && find sys share/man/man9 regress/sys/kern tools/series \
+	(cd "$ROOT" && find sys share/man/man9 regress/sys/kern \
 	    \( -name obj -o -name 'obj.*' -o -name CVS -o -name '.?*' \) \
 	    -prune -o -type f \
 	    ! -name '*.o' ! -name '*.d' ! -name '*.core' ! -name '*.orig' \
@@ -58,6 +59,13 @@ it_install() {
 	(cd "$IP/share/mplock" && find . -type f ! -name VERSION |
 	    sed 's|^\./||' | sort) >"$IT/have.list"
 	diff "$IT/want.list" "$IT/have.list" || return 1
+	# No maintainer's tool: no tools/ there, no series command.
+	[ ! -e "$IP/share/mplock/tools" ] || { echo "tools/ installed"
+	    return 1; }
+	if "$IP/bin/mplock-patch" help | grep -q series; then
+		echo "the installed mplock-patch has a series command"
+		return 1
+	fi
 	while read -r _f; do
 		cmp "$ROOT/$_f" "$IP/share/mplock/$_f" || return 1
 	done <"$IT/want.list"

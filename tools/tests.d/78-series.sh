@@ -13,26 +13,37 @@
 # ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
 # OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
 #
-# series: "mplock-patch series" on the vendored OpenBSD tree.  Each diff
-# applies with patch -p0 (no fuzz) on top of the ones before, on a fresh
-# stock copy, and the files it touched compile in the real-tree matrix
-# for amd64 and i386 (tools/lib/realtree.sh): 0001, the M-lock in place,
-# and 0002-0004, its three changes to stock behaviour, kern_lock.c with
-# MULTIPROCESSOR and with MULTIPROCESSOR, WITNESS, MP_LOCKDEBUG and DDB,
-# and its M-lock under the regress harness after 0001 and after 0004;
-# the backends under every backend; the later ones with their options
-# off and on.  0001 keeps within its budget (300 lines),
-# adds no file and drops no notice; a lowered budget
-# (MPLOCK_SERIES_BUDGET) makes series fail and write nothing; a patched
-# tree, a changed ticket lock and misuse are refused; -b offers one
-# backend; the last tree is what apply makes.
+# series: the patch series (tools/series/series.sh) on the vendored
+# OpenBSD tree.  The tech@ series: its first diff is the stock fix alone
+# (kern_lock.c), whose regress test (mplocktest releaseidle, built with
+# the lock of the tree's kern_lock.c) fails on the stock tree and passes
+# after it; the M-lock diff keeps within 220 lines, touches kern_lock.c
+# and <sys/mplock.h> only, uses only what membar_sync(9) allows next to a
+# compare-and-swap (no membar_enter(), no membar_sync()), and states the
+# memory the compiler finds (that it has no fence on amd64 is suite
+# kcompile's); the later ones each change one corner case
+# and name the regress test that shows it.  Every diff of both series
+# applies with patch -p0 (no fuzz) on top of the ones before, on a stock
+# copy; keeps every stock notice, adds no licence to a public-domain
+# file, and carries the notice of code it moves (tools/lib/notices.sh);
+# its message cites no path of this checkout; the files it touched
+# compile in the real-tree matrix for amd64 and i386
+# (tools/lib/realtree.sh).  The lock of each tech@ step runs the regress
+# (WITNESS, MP_LOCKDEBUG, the torture).  The cover letters credit
+# Machanick and the 2022 tech@ mail and say how to apply.  A tree with a
+# port of longer cache lines gets that port's step.  A lowered budget
+# fails and writes nothing; a patched tree, a changed ticket lock and
+# misuse are refused; the last tree is what apply makes; series is not
+# a command of the installed mplock-patch.
 
 . "$ROOT/tools/lib/vendor.sh"
 . "$ROOT/tools/lib/kcompile.sh"
 . "$ROOT/tools/lib/realtree.sh"
+. "$ROOT/tools/lib/stock.sh"
+. "$ROOT/tools/lib/notices.sh"
 
 SE=$OBJ/series
-TOOL=$ROOT/tools/mplock-patch
+SER=$ROOT/tools/series/series.sh
 unset MPLOCK_ROOT MPLOCK_SERIES_BUDGET
 rm -rf "$SE"
 mkdir -p "$SE"
@@ -46,103 +57,149 @@ se_copy() {
 	    cp -R "$1/share/man/man9" "$2/share/man/"
 }
 
-se_write() {
-	sh "$TOOL" series "$SE/stock" "$SE/out" || return 1
-	cat "$SE/out"/*.diff | sed -n 's/^Subject: //p' 
-	_n=$(ls "$SE/out" | wc -l | tr -d ' ')
-	[ "$_n" -ge 6 ] || { echo "only $_n diffs"; return 1; }
-	ls "$SE/out" | awk '{
+# se_layout DIR: a cover letter and N diffs named NNNN-word.diff, each
+# "[PATCH k/N]" with a diffstat.
+se_layout() {
+	_d=$1
+	_n=$(ls "$_d"/*.diff | wc -l | tr -d ' ')
+	head -n 1 "$_d/0000-cover.txt" | grep -q "^Subject: \[PATCH 0/$_n\] " ||
+	    { echo "$_d/0000-cover.txt: no [PATCH 0/$_n] subject"; return 1; }
+	ls "$_d" | awk '$0 != "0000-cover.txt" {
 		if ($0 !~ /^[0-9][0-9][0-9][0-9]-[a-z0-9-]+\.diff$/ ||
-		    substr($0, 1, 4) + 0 != NR) {
+		    substr($0, 1, 4) + 0 != ++n) {
 			print "bad name: " $0
 			exit 1
 		}
 	}' || return 1
 	_i=0
-	for _f in "$SE/out"/*.diff; do
+	for _f in "$_d"/*.diff; do
 		_i=$((_i + 1))
 		head -n 1 "$_f" | grep -q "^Subject: \[PATCH $_i/$_n\] " || {
 			echo "$_f: no \"Subject: [PATCH $_i/$_n]\" line"
 			return 1
 		}
-		grep -q '^ [0-9]* files changed' "$_f" || {
+		grep -Eq '^ [0-9]+ files? changed' "$_f" || {
 			echo "$_f: no diffstat"
 			return 1
 		}
 	done
-	ls "$SE/out/0001-mlock.diff" >/dev/null
+	echo "${_d##*/}: $_n diffs"
 }
 
-# 0002 to 0004: each of the front end's changes to stock behaviour on
-# its own, in kern_lock.c alone, naming the seeded bug (a mutant that
-# exists) its regress test catches.
-se_parity() {
-	for _w in release-all acquire-count not-held; do
-		_f=$(ls "$SE/out/"*-$_w.diff 2>/dev/null)
-		[ -f "$_f" ] || { echo "no $_w diff"; return 1; }
-		_ix=$(sed -n 's/^Index: //p' "$_f" | tr '\n' ' ')
-		[ "$_ix" = "sys/kern/kern_lock.c " ] || {
-			echo "${_f##*/} touches: $_ix"
+se_write() {
+	sh "$SER" "$SE/stock" "$SE/out" || return 1
+	cat "$SE/out"/*/*.diff "$SE/out"/*/0000-cover.txt |
+	    sed -n 's/^Subject: //p'
+	se_layout "$SE/out/tech" && se_layout "$SE/out/optional" || return 1
+	[ "$(ls "$SE/out/tech" | sed -n 2,5p | tr '\n' ' ')" = \
+	    "0001-release-all.diff 0002-mlock.diff 0003-acquire-count.diff 0004-not-held.diff " ] ||
+	    { echo "tech: not the stock fix, the M-lock, its two changes"
+	    return 1; }
+}
+
+# se_touches FILE FILES: the diff touches exactly FILES.
+se_touches() {
+	_ix=$(sed -n 's/^Index: //p' "$1" | tr '\n' ' ')
+	[ "$_ix" = "$2 " ] || { echo "${1##*/} touches: $_ix"; return 1; }
+}
+
+# The messages: what precedes each diff, and the cover letters, name no
+# path of this checkout (tools/, doc/, regress/) and no results file.
+se_messages() {
+	for _f in "$SE/out"/*/*; do
+		sed '/^Index: /q' "$_f" >"$SE/msg"
+		if grep -nE '(^|[^a-z])(tools|doc|regress)/|results/|\.txt' \
+		    "$SE/msg"; then
+			echo "${_f#$SE/out/}: cites a path of this checkout"
 			return 1
-		}
-		_m=$(sed '/^Index: /q' "$_f" | tr '\n' ' ' |
-		    sed -n 's/.*seeded bug \([a-z0-9-]*[a-z0-9]\).*/\1/p')
-		[ -n "$_m" ] && [ -f "$REGRESS/mutants/$_m.sed" ] || {
-			echo "${_f##*/}: names no seeded bug of" \
-			    "$REGRESS/mutants (\"$_m\")"
-			return 1
-		}
-		echo "${_f##*/}: $(grep -c '^[-+][^-+]' "$_f") lines" \
-		    "changed; seeded bug $_m"
+		fi
+	done
+	_c=$SE/out/tech/0000-cover.txt
+	for _w in 'Machanick' '2018' 'tech@ in June 2022' 'patch -p0' \
+	    'patch -p1' '/usr/src/sys' '0002-mlock.diff'; do
+		grep -q -- "$_w" "$_c" || { echo "cover: no \"$_w\""; return 1; }
+	done
+	for _w in 'Machanick' 'June 2022' 'membar_exit_before_atomic' \
+	    'no fence'; do
+		grep -q -- "$_w" "$SE/out/tech/0002-mlock.diff" ||
+		    { echo "0002: no \"$_w\""; return 1; }
+	done
+	for _w in 'sched_bsd.c' 'kern_synch.c' 'vfs_syncwait' 'kern_sched.c' \
+	    'panicstr' 'db_active' 'ddb'; do
+		grep -q -- "$_w" "$SE/out/tech/0001-release-all.diff" ||
+		    { echo "0001: no \"$_w\""; return 1; }
 	done
 }
 
-# The M-lock in place: kern_lock.c and sys/mplock.h only, in budget, no
-# notice or ID line removed, no MD header.
-se_first() {
-	_f=$SE/out/0001-mlock.diff
+# The stock fix: kern_lock.c alone, small.
+se_fix() {
+	_f=$SE/out/tech/0001-release-all.diff
+	se_touches "$_f" sys/kern/kern_lock.c || return 1
+	_c=$(grep -c '^[-+][^-+]' "$_f")
+	echo "0001: $_c lines changed"
+	[ "$_c" -le 10 ]
+}
+
+# The M-lock: kern_lock.c and sys/mplock.h only, in budget, the
+# primitives membar_sync(9) allows next to a compare-and-swap.
+se_mlock() {
+	_f=$SE/out/tech/0002-mlock.diff
 	_l=$(wc -l <"$_f" | tr -d ' ')
-	echo "0001: $_l lines"
-	[ "$_l" -le 300 ] || { echo "over 300 lines"; return 1; }
-	_ix=$(sed -n 's/^Index: //p' "$_f" | tr '\n' ' ')
-	[ "$_ix" = "sys/kern/kern_lock.c sys/sys/mplock.h " ] || {
-		echo "0001 touches: $_ix"
-		return 1
-	}
-	if grep -n '^-.*\(Copyright\|\$OpenBSD\|SOFTWARE\)' "$_f"; then
-		echo "0001 removes a notice line"
+	echo "0002: $_l lines"
+	[ "$_l" -le 220 ] || { echo "over 220 lines"; return 1; }
+	se_touches "$_f" "sys/kern/kern_lock.c sys/sys/mplock.h" || return 1
+	for _w in atomic_cas_ptr membar_exit_before_atomic \
+	    membar_enter_after_atomic CACHELINE; do
+		grep -q "^+.*$_w" "$_f" || { echo "no $_w"; return 1; }
+	done
+	if grep -nE '^\+.*(membar_enter\(\)|membar_sync\(\)|atomic_swap)' \
+	    "$_f"; then
+		echo "a full fence or a swap membar_sync(9) asks a fence for"
 		return 1
 	fi
-	grep -q 'atomic_swap_ptr' "$_f" && grep -q 'membar_sync()' "$_f"
+	if grep -nE '^\+.*[^_]64\)' "$_f"; then
+		echo "a literal line size"
+		return 1
+	fi
+}
+
+# 0003 and 0004: kern_lock.c alone, each naming a regress test that
+# exists.
+se_parity() {
+	_tl=$(tr "\n" " " <"$SE/tests.list")
+	for _w in acquire-count not-held; do
+		_f=$(ls "$SE/out/tech/"*-$_w.diff)
+		se_touches "$_f" sys/kern/kern_lock.c || return 1
+		_t=$(sed '/^Index: /q' "$_f" | tr '\n' ' ' |
+		    sed -n 's/.*(tests\{0,1\} \([a-z]*\).*/\1/p')
+		case " $_tl " in
+		*" $_t "*)	;;
+		*)	echo "${_f##*/}: names no regress test (\"$_t\")"
+			return 1 ;;
+		esac
+		echo "${_f##*/}: $(grep -c '^[-+][^-+]' "$_f") lines" \
+		    "changed; test $_t"
+	done
 }
 
 se_over_budget() {
-	if MPLOCK_SERIES_BUDGET=50 sh "$TOOL" series "$SE/stock" \
-	    "$SE/over" 2>"$SE/over.err"; then
+	if MPLOCK_SERIES_BUDGET=50 sh "$SER" "$SE/stock" "$SE/over" \
+	    2>"$SE/over.err"; then
 		echo "series passed with a budget of 50 lines"
 		return 1
 	fi
 	cat "$SE/over.err"
-	grep -q \
-	    '^mplock-patch: 0001-mlock.diff: [0-9]* lines, over the budget of 50' \
+	grep -q '^series: 0002-mlock.diff: [0-9]* lines, over the budget of 50' \
 	    "$SE/over.err" || return 1
 	[ ! -e "$SE/over" ] || { echo "wrote $SE/over"; return 1; }
 }
 
-# -b: one backend's front end in 0002, ending where diff -b does (which
-# series checks itself).
-se_one() {
-	sh "$TOOL" series -b mcs "$SE/stock" "$SE/one" || return 1
-	_ix=$(sed -n 's|^Index: sys/kern/kern_mplock_||p' \
-	    "$SE/one/"*-backends.diff | tr '\n' ' ')
-	[ "$_ix" = "mcs.h " ] || { echo "backends: adds $_ix"; return 1; }
-}
-
-# A patched tree, a dirty one, a non-empty DIR and misuse: refused,
-# nothing written.
+# A patched tree, a changed ticket lock, a non-empty DIR and misuse:
+# refused, nothing written, every message prefixed.
 se_refuse() {
 	se_copy "$SE/stock" "$SE/patched" &&
-	    sh "$TOOL" apply "$SE/patched" >/dev/null || return 1
+	    sh "$ROOT/tools/mplock-patch" apply "$SE/patched" >/dev/null ||
+	    return 1
 	for _t in patched dirty; do
 		if [ $_t = dirty ]; then
 			se_copy "$SE/stock" "$SE/dirty"
@@ -150,29 +207,69 @@ se_refuse() {
 			    "$SE/stock/sys/kern/kern_lock.c" \
 			    >"$SE/dirty/sys/kern/kern_lock.c"
 		fi
-		if sh "$TOOL" series "$SE/$_t" "$SE/no-$_t" \
-		    2>"$SE/$_t.err"; then
+		if sh "$SER" "$SE/$_t" "$SE/no-$_t" 2>"$SE/$_t.err"; then
 			echo "series of the $_t tree passed"
 			return 1
 		fi
 		tail -n 1 "$SE/$_t.err"
-		grep -qv '^mplock-patch: ' "$SE/$_t.err" && return 1
+		grep -qv '^\(mplock-patch\|series\): ' "$SE/$_t.err" && return 1
 		[ ! -e "$SE/no-$_t" ] || return 1
 	done
-	sh "$TOOL" series "$SE/stock" "$SE/out" 2>/dev/null && return 1
-	for _a in "" "$SE/stock" "-x $SE/stock $SE/x" "-b nosuch $SE/stock x"
-	do
-		sh "$TOOL" series $_a >/dev/null 2>"$SE/usage.err"
+	sh "$SER" "$SE/stock" "$SE/out" 2>/dev/null && return 1
+	for _a in "" "$SE/stock" "-x $SE/stock $SE/x" "$SE/stock $SE/x y"; do
+		sh "$SER" $_a >/dev/null 2>"$SE/usage.err"
 		[ $? -eq 1 ] || { echo "series $_a: not exit 1"; return 1; }
+		grep -q '^usage: series.sh ' "$SE/usage.err" || return 1
 	done
-	grep -q '^usage: mplock-patch ' "$SE/usage.err" ||
-	    grep -q '^mplock-patch: nosuch: no such backend' "$SE/usage.err"
+	# Not a command of the tool users install.
+	sh "$ROOT/tools/mplock-patch" series "$SE/stock" "$SE/x" \
+	    2>"$SE/usage.err" && return 1
+	grep -q '^mplock-patch: series: unknown command' "$SE/usage.err"
 }
 
-# se_apply K FILE: patch the series tree with step K, no fuzz, nothing
-# left over.
+# A tree with a port whose <machine/mplock.h> here sets a longer cache
+# line (arm64: its stock header written as amd64's, public domain and
+# __USE_MI_MPLOCK): the tech@ series gets the port's step, after the
+# M-lock's changes, and it applies.
+se_line() {
+	_t=$SE/arm
+	se_copy "$SE/stock" "$_t" || return 1
+	mkdir -p "$_t/sys/arch/arm64/include" &&
+	    sed 's/mplock\.h,v [0-9.]* .* Exp/mplock.h,v 1.1 visa Exp/' \
+	    "$SE/stock/sys/arch/amd64/include/mplock.h" \
+	    >"$_t/sys/arch/arm64/include/mplock.h" &&
+	    printf '#define MAXCPUS\t256\n' >"$_t/sys/arch/arm64/include/cpu.h" ||
+	    return 1
+	rm -rf "$SE/arm-out"
+	sh "$SER" "$_t" "$SE/arm-out" >/dev/null || return 1
+	_f=$SE/arm-out/tech/0005-arm64.diff
+	[ -f "$_f" ] || { ls "$SE/arm-out/tech"; return 1; }
+	se_touches "$_f" sys/arch/arm64/include/mplock.h || return 1
+	grep -q '^+#define __MPL_CACHELINE' "$_f" &&
+	    grep -q '^arm64: [0-9,]* bytes (stock: [0-9,]*), MAXCPUS' "$_f" ||
+	    return 1
+	rm -rf "$SE/arm-t"
+	se_copy "$SE/stock" "$SE/arm-t"
+	cp "$_t/sys/arch/arm64/include/mplock.h" \
+	    "$SE/arm-t/sys/arch/arm64/include/mplock.h" 2>/dev/null ||
+	    { mkdir -p "$SE/arm-t/sys/arch/arm64/include" &&
+	    cp "$_t/sys/arch/arm64/include/mplock.h" \
+	    "$SE/arm-t/sys/arch/arm64/include/"; } || return 1
+	for _d in "$SE"/arm-out/tech/*.diff "$SE"/arm-out/optional/*.diff; do
+		(cd "$SE/arm-t" && patch -s -p0 -F0 <"$_d") ||
+		    { echo "${_d##*/} does not apply"; return 1; }
+	done
+	# Ours, under the tree's ID line.
+	tail -n +2 "$ROOT/sys/arch/arm64/include/mplock.h" >"$SE/arm-ours"
+	tail -n +2 "$SE/arm-t/sys/arch/arm64/include/mplock.h" |
+	    cmp - "$SE/arm-ours"
+}
+
+# se_apply FILE: patch the series tree with FILE, no fuzz, nothing left
+# over; first its notices against the tree as it is.
 se_apply() {
-	(cd "$SE/rt/src" && patch -p0 -F0 -s <"$2") || return 1
+	notices_diff "$SE/rt/src" "$1" || return 1
+	(cd "$SE/rt/src" && patch -p0 -F0 -s <"$1") || return 1
 	_left=$(cd "$SE/rt/src" && find . -name '*.rej' -o -name '*.orig')
 	[ -z "$_left" ] || { echo "left over: $_left"; return 1; }
 }
@@ -197,15 +294,46 @@ se_compile() {
 	    realtree_run "$SE/rt" "step$_k-$_a"
 }
 
-# config on a tree patched with patch(1) (0001 alone): written, with no
-# record; again, another backend, an option whose file the tree lacks:
-# refused, nothing written.
+# se_sizeof ARCH: the memory line of 0002 for ARCH is what the compiler
+# finds, for the stock tree and after the step.
+se_sizeof() {
+	_a=$1
+	_d=$SE/sizeof-$_a
+	rm -rf "$_d"
+	mkdir -p "$_d"
+	printf '%s\n' '#include <sys/param.h>' '#include <sys/mplock.h>' \
+	    'struct __mp_lock mpl_sizeof;' >"$_d/sizeof.c"
+	_realtree_flags "$SE/rt" "$_a" "$DEFAULT_BACKEND,MULTIPROCESSOR" ||
+	    return 1
+	for _w in base src; do
+		${CLANG:-clang} $(cat "$SE/rt/$_a/flags/$_w.$DEFAULT_BACKEND,MULTIPROCESSOR") \
+		    -c "$_d/sizeof.c" -o "$_d/$_w.o" || return 1
+		eval "_$_w=\$(printf '%d' 0x\$($NM -S "$_d/$_w.o" |
+		    awk '\$4 == \"mpl_sizeof\" { print \$2 }'))"
+	done
+	_want=$(printf '%s: %s bytes (stock: %s)' "$_a" \
+	    "$(echo "$_src" | sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/' -e 'ta')" \
+	    "$(echo "$_base" | sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/' -e 'ta')")
+	echo "compiler: $_want"
+	grep -q "^$_want, MAXCPUS" "$SE/out/tech/0002-mlock.diff" || {
+		grep "^$_a: " "$SE/out/tech/0002-mlock.diff"
+		echo "0002 does not say so"
+		return 1
+	}
+}
+
+# config on a tree patched with patch(1) (0001 and 0002): written, with
+# no record; again, another backend, an option whose file the tree
+# lacks: refused, nothing written.
 se_config() {
 	_t=$SE/cfg
 	rm -rf "$_t" && mkdir -p "$_t" && cp -R "$SE/stock/sys" "$_t/" &&
-	    (cd "$_t" && patch -s -p0 -F0 <"$SE/out/0001-mlock.diff") ||
-	    return 1
-	sh "$TOOL" config -p qemu -n Q -s "$_t" amd64 >"$SE/cfg.out" 2>&1 || {
+	    for _d in 0001-release-all 0002-mlock; do
+		(cd "$_t" && patch -s -p0 -F0 <"$SE/out/tech/$_d.diff") ||
+		    return 1
+	    done
+	sh "$ROOT/tools/mplock-patch" config -p qemu -n Q -s "$_t" amd64 \
+	    >"$SE/cfg.out" 2>&1 || {
 		cat "$SE/cfg.out"
 		return 1
 	}
@@ -215,7 +343,8 @@ se_config() {
 	    [ ! -e "$_t/.mplock-patch" ] || { echo "not as expected"; return 1; }
 	_sum=$(cksum <"$_t/sys/arch/amd64/conf/Q")
 	for _a in "-n Q" "-b ticket -n R" "-o MPLOCK_TORTURE -n R"; do
-		if sh "$TOOL" config $_a -s "$_t" amd64 2>"$SE/cfg.err"; then
+		if sh "$ROOT/tools/mplock-patch" config $_a -s "$_t" amd64 \
+		    2>"$SE/cfg.err"; then
 			echo "config $_a passed"
 			return 1
 		fi
@@ -226,54 +355,32 @@ se_config() {
 	    [ "$(cksum <"$_t/sys/arch/amd64/conf/Q")" = "$_sum" ]
 }
 
-# se_regress NAME TEST...: the regress harness (mplocktest) run against
-# the M-lock as the tree after step NAME has it in kern_lock.c, in
-# place of our front end and backends: the tree's sys/mplock.h, its
-# kern_lock.c's __USE_MI_MPLOCK block, and our torture, with WITNESS,
-# MP_LOCKDEBUG and DDB.  (Not "intr": its 200-microsecond windows need
-# an idle host; the torture's timeouts nest on waiting CPUs too.)
+# se_regress NAME TREE PASS|FAIL TEST...: mplocktest built with the lock
+# of TREE's kern_lock.c (tools/lib/stock.sh) passes, or fails, TEST...
+# (Not "intr": its 200-microsecond windows need an idle host; the
+# torture's timeouts nest on waiting CPUs too.)
 se_regress() {
-	_n=$1
-	shift
+	_n=$1 _t=$2 _want=$3
+	shift 3
 	_d=$SE/regress-$_n
-	_shim=$REGRESS/shim
-	rm -rf "$_d"
-	mkdir -p "$_d/o" "$_d/inc/sys" || return 1
-	printf '%s\n' "struct cpu_info;" \
-	    "#include \"$SE/rt/src/sys/sys/mplock.h\"" \
-	    "void mplock_torture_start(void);" >"$_d/inc/sys/mplock.h"
-	{
-		for _h in param systm sched atomic witness mplock; do
-			echo "#include <sys/$_h.h>"
-		done
-		echo "#include <ddb/db_output.h>"
-		echo "#include <string.h>"
-		awk '/^#ifdef[ \t]+__USE_MI_MPLOCK[ \t]*$/ { on = 1; b = "" }
-		    on { b = b $0 "\n" }
-		    on && /^#endif[ \t]+\/\* __USE_MI_MPLOCK \*\// {
-			on = 0
-			if (b ~ /\n___mp_lock_init\(/) { printf "%s", b; n++ }
-		    }
-		    END { exit n != 1 }' "$SE/rt/src/sys/kern/kern_lock.c"
-	} >"$_d/lock.c" || { echo "no M-lock block in kern_lock.c"; return 1; }
-	_f="$HARNESS_CFLAGS -I$_d/inc -I$_shim/include -I$_shim"
-	_f="$_f -DMPLOCK_MLOCK -DWITNESS -DMP_LOCKDEBUG -DDDB -DMPLOCK_TORTURE"
-	_f="$_f -DMPLT_FOREIGN_LOCK"
-	for _c in "$_d/lock.c" "$_shim/shim.c" \
-	    "$ROOT/sys/kern/kern_mplock_torture.c" "$REGRESS/mplocktest.c"; do
-		$CC $_f -c "$_c" -o "$_d/o/$(basename "$_c" .c).o" ||
-		    return 1
-	done
-	$CC $_f -o "$_d/mplocktest" "$_d"/o/*.o || return 1
+	stock_build "$_d" "$_t" "$_n" mplocktest || {
+		cat "$_d/build.log"
+		return 1
+	}
 	"$_d/mplocktest" -w 10 "$@" >"$_d/out" 2>&1
 	_rc=$?
 	grep -E '(PASS|FAIL|SKIP)' "$_d/out" | grep -v '^ '
-	[ "$_rc" -eq 0 ] && ! grep -q 'FAIL' "$_d/out"
+	if [ "$_want" = FAIL ]; then
+		[ "$_rc" -ne 0 ] && grep -q 'FAIL' "$_d/out"
+	else
+		[ "$_rc" -eq 0 ] && ! grep -q 'FAIL' "$_d/out"
+	fi
 }
 
 se_final() {
 	se_copy "$SE/stock" "$SE/whole" &&
-	    sh "$TOOL" apply "$SE/whole" >/dev/null || return 1
+	    sh "$ROOT/tools/mplock-patch" apply "$SE/whole" >/dev/null ||
+	    return 1
 	rm -rf "$SE/whole/.mplock-patch"
 	diff -r "$SE/whole" "$SE/rt/src" | head -n 20
 	diff -r "$SE/whole" "$SE/rt/src" >/dev/null
@@ -290,12 +397,20 @@ elif ! command -v unifdef >/dev/null 2>&1; then
 else
 	ln -s "$stock" "$SE/stock"
 	t_check "series/write" se_write
-	t_check "series/0001-budget" se_first
-	t_check "series/parity" se_parity
+	# The regress tests there are: mplocktest's table.
+	sed -n 's/^	{ "\([a-z]*\)",.*/\1/p' "$REGRESS/mplocktest.c" \
+	    >"$SE/tests.list"
+	t_check "series/tech/0001-stock-fix-alone" se_fix
+	t_check "series/tech/0002-budget-and-barriers" se_mlock
+	t_check "series/tech/parity" se_parity
+	t_check "series/messages" se_messages
 	t_check "series/seeded/over-budget" se_over_budget
 	t_check "series/refuse" se_refuse
-	t_check "series/one-backend" se_one
+	t_check "series/port-line-step" se_line
 	t_check "series/config-patched-by-patch" se_config
+	# The stock fix's test fails on the stock lock.
+	t_check "series/tech/0001-regress-fails-on-stock" se_regress stock \
+	    "$stock" FAIL releaseidle
 	# The real-tree matrix: the tree patched step by step is rt/src,
 	# the stock one rt/base.
 	cc_ok=1
@@ -316,30 +431,33 @@ else
 	se_copy "$stock" "$SE/rt/src"
 	[ -n "$cc_ok" ] || t_skip "series/compile" \
 	    "bmake or clang's OpenBSD targets missing"
+	NM=$(command -v llvm-nm || command -v llvm-nm-14)
 	d=$DEFAULT_BACKEND
 	all=WITNESS,MP_LOCKDEBUG,MPLOCK_DEBUG,DDB
 	k=0
-	for f in "$SE/out"/*.diff; do
+	for f in "$SE/out"/tech/*.diff "$SE/out"/optional/*.diff; do
 		[ -f "$f" ] || break
 		k=$((k + 1))
-		n=$(basename "$f" .diff)
-		t_check "series/$n/apply" se_apply "$k" "$f"
+		s=${f%/*}
+		n=${s##*/}/$(basename "$f" .diff)
+		t_check "series/$n/apply" se_apply "$f"
 		# The later steps need this one.
 		grep -q "^FAIL series/$n/apply\$" "$RESULTS" && break
-		# The M-lock of the first steps, in kern_lock.c, under the
-		# regress tests: after 0001 those the stock behaviour it keeps
-		# passes, after the three changes to it all.
+		# The lock of the tech@ steps, in kern_lock.c, under the
+		# regress: the tests its stock behaviour passes, then all.
 		case $n in
-		0001-*)	t_check "series/$n/regress" se_regress "$n" \
-			    mutex fifo multi witness lockorder torture ;;
-		*-not-held)
-			t_check "series/$n/regress" se_regress "$n" \
-			    mutex fifo recurse multi spinout intrunlock \
+		tech/0001-*|tech/0002-*)
+			t_check "series/$n/regress" se_regress "${n#*/}" \
+			    "$SE/rt/src" PASS releaseidle mutex fifo multi \
 			    witness lockorder torture ;;
+		tech/*-not-held)
+			t_check "series/$n/regress" se_regress "${n#*/}" \
+			    "$SE/rt/src" PASS releaseidle mutex fifo recurse \
+			    multi spinout intrunlock witness lockorder torture ;;
 		esac
 		[ -n "$cc_ok" ] || continue
 		case $n in
-		0001-*|*-release-all|*-acquire-count|*-not-held)
+		tech/*)
 			combos="$d,MULTIPROCESSOR"
 			combos="$combos $d,MULTIPROCESSOR,WITNESS"
 			combos="$combos,MP_LOCKDEBUG,DDB" ;;
@@ -354,6 +472,16 @@ else
 			t_check "series/$n/compile-$a" se_compile "$k" "$f" \
 			    "$a" $combos
 		done
+		case $n in
+		tech/0002-*)
+			if [ -n "$NM" ]; then
+				for a in amd64 i386; do
+					t_check "series/$n/sizeof-$a" \
+					    se_sizeof "$a"
+				done
+			fi
+			;;
+		esac
 	done
 	t_check "series/final-is-apply" se_final
 fi

@@ -3,14 +3,20 @@
 # (tools/kernel.sh; doc/kernel.md).
 #
 # make test boots the debug build (the default backend with WITNESS,
-# MP_LOCKDEBUG and MPLOCK_DEBUG) and then, when the suite has used less
+# MP_LOCKDEBUG and MPLOCK_DEBUG; qemu reports a hypervisor, so the
+# M-lock's guest mode is on) and then, when the suite has used less
 # than KERNEL_TEST_BUDGET seconds (default 600), one seeded bug
 # (hand-off-without-wait).  make kernel-test (KERNEL_MATRIX=1) boots
-# every backend, the debug build, both seeded bugs below, and the tree
-# as "mplock-patch series" leaves it after the M-lock's step and after
+# every backend, the M-lock with its guest mode forced on (option
+# MPLOCK_GUEST: its waiters must have halted) and left out
+# (MPLOCK_NOGUEST: the bare-metal lock), the stock kernel and the
+# backends built for measurement only (make kernel-bench's peers), the
+# debug build, both seeded bugs below, and the tree as the patch series
+# (tools/series/series.sh) leaves it after the M-lock's step and after
 # the last step that keeps it in kern_lock.c, after the backends' step
-# (each backend) and after the torture's (kernel.sh -s; the torture is
-# added on top of the earlier steps, so each of these boots runs it).
+# (each backend) and after the last step, the whole patch (kernel.sh -s;
+# the torture is added on top of the earlier steps, so each of these
+# boots runs it).
 #
 # A boot passes on tools/kernel/boot.sh's criteria (every CPU attached,
 # init's per-CPU load counts right, no panic/ddb/WITNESS report, and
@@ -25,7 +31,8 @@
 # __mp_lock_held() checks can see (a CPU that is only queued must not
 # count as holding the lock; nothing in the userland load asks).  Not
 # caught without the torture in the tree, it is a SKIP that says so.
-KERNEL_MUTANTS="handoff-without-wait held-while-waiting:torture"
+KERNEL_MUTANTS="handoff-without-wait held-while-waiting:torture
+mlock-guest-no-kick:torture"
 HAVE_TORTURE=
 [ -f "$ROOT/sys/kern/kern_mplock_torture.c" ] && HAVE_TORTURE=1
 KERNEL_RUN_LIMIT=${KERNEL_RUN_LIMIT:-1800}
@@ -44,7 +51,7 @@ k_boot() {
 	shift
 	_t_exec "kernel/$_kn" "$KERNEL_RUN_LIMIT" sh "$ROOT/tools/kernel.sh" \
 	    -n "$_kn" "$@"
-	_v=$(k_verdict "$_log")
+	_v=$(k_crashes "$_kn")$(k_verdict "$_log")
 	case $_rc in
 	0)	t_pass "$_name" "${_dt}s; $_v" ;;
 	77)	t_skip "$_name" "$(tail -n 1 "$_log")" ;;
@@ -54,19 +61,31 @@ k_boot() {
 	k_figures "$_kn" "$_rc"
 }
 
+# k_crashes NAME: the qemu crashes of run NAME (kernel.sh boots again
+# after one), said in front of its verdict.
+k_crashes() {
+	_c=$(sed -n 's/^qemu_crashes=//p' "$OBJ/kernel/run/$1/result" \
+	    2>/dev/null)
+	[ -z "$_c" ] || echo "qemu crashed $_c time(s), booted again; "
+}
+
 # k_mutant NAME MUTANT[:torture] ARGS...: a seeded bug the booted kernel
 # must show.
 k_mutant() {
 	_kn=$1 _km=${2%:torture} _kt=
 	[ "$_km" != "$2" ] && [ -z "$HAVE_TORTURE" ] && _kt=1
 	shift 2
+	# A bug of the guest mode: with the mode on, whatever the CPU says.
+	case $_km in
+	mlock-guest-*)	set -- "$@" -o MPLOCK_GUEST ;;
+	esac
 	# make test-flaky boots the kernel this run builds again (-r):
 	# whether the bug shows is up to the boot, not the build.
 	t_seeded kernel "kernel/$_kn" "$KERNEL_RUN_LIMIT" sh \
 	    "$ROOT/tools/kernel.sh" -r -n "$_kn"
 	_t_exec "kernel/$_kn" "$KERNEL_RUN_LIMIT" sh "$ROOT/tools/kernel.sh" \
 	    -n "$_kn" -m "$_km" "$@"
-	_v=$(k_verdict "$_log")
+	_v=$(k_crashes "$_kn")$(k_verdict "$_log")
 	case $_rc in
 	0)	if [ -n "$_kt" ]; then
 			t_skip "$_name" "not caught by the userland load\
@@ -77,6 +96,7 @@ k_mutant() {
 	1)	t_pass "$_name" "caught (torture/load failed): $_v" ;;
 	3)	t_pass "$_name" "caught (panic, ddb): $_v" ;;
 	4)	t_pass "$_name" "caught (hang; registers recorded): $_v" ;;
+	5)	t_fail "$_name" "not a verdict, so not caught: $_v" "$_log" ;;
 	77)	t_skip "$_name" "$(tail -n 1 "$_log")" ;;
 	124)	t_pass "$_name" "caught: no verdict after ${_secs}s" ;;
 	*)	t_fail "$_name" "exit $_rc, not a boot verdict: $_v" "$_log" ;;
@@ -84,15 +104,33 @@ k_mutant() {
 	k_figures "$_kn" "$_rc"
 }
 
+# k_halted NAME: the torture of run NAME saw waits halt, each kicked.
+k_halted() {
+	_r=$OBJ/kernel/run/$1/serial.log
+	tr -d '\r' <"$_r" | awk '
+	    /^mplock_torture: halts / {
+		n = split($3, h, "/")
+		split($5, k, "/")
+		for (i = 1; i <= n; i++) {
+			halts += h[i]
+			if (h[i] - k[i] > 1)
+				bad = 1
+		}
+		print
+	    }
+	    END { exit !(halts > 0 && !bad) }'
+}
+
 # The figures of one run, for a results file (doc/results/).
 k_figures() {
 	_r=$OBJ/kernel/run/$1/result
 	[ -f "$_r" ] || return 0
-	printf '%s\t%s\tboot_s=%s\tload_ms=%s\tbuild_ms=%s\t%s\n' "$1" \
-	    "$(sed -n 's/^status=//p' "$_r")" \
+	printf '%s\t%s\tboot_s=%s\tload_ms=%s\tbuild_ms=%s\tqemu_crashes=%s\t%s\n' \
+	    "$1" "$(sed -n 's/^status=//p' "$_r")" \
 	    "$(sed -n 's/^boot_s=//p' "$_r")" \
 	    "$(sed -n 's/^load_ms=//p' "$_r")" \
 	    "$(sed -n 's/^build_ms=//p' "$_r")" \
+	    "$(sed -n 's/^qemu_crashes=//p' "$_r" | grep . || echo 0)" \
 	    "$(sed -n 's/^torture=//p' "$_r")" >>"$FIG"
 }
 
@@ -154,13 +192,13 @@ k_config8() {
 	    grep -q . "$OBJ/kernel/config8.out"
 }
 
-k_judge() {	# NAME STATUS EXPECT_TORTURE MODE SED-SCRIPT [ERE]
-	_w=$OBJ/kernel/judge/$1
-	rm -rf "$_w" && mkdir -p "$_w/bin" || return 1
-	cp "$ROOT/tools/kernel/fake-qemu.sh" "$_w/bin/qemu-system-x86_64"
-	chmod +x "$_w/bin/qemu-system-x86_64"
-	: >"$_w/bsd.nm"
-	sed "$5" >"$_w/console" <<'EOF'
+# k_fake DIR SED-SCRIPT: the stand-in qemu in DIR/bin, and in
+# DIR/console a good run's console edited by SED-SCRIPT.
+k_fake() {
+	mkdir -p "$1/bin" || return 1
+	cp "$ROOT/tools/kernel/fake-qemu.sh" "$1/bin/qemu-system-x86_64" &&
+	    chmod +x "$1/bin/qemu-system-x86_64" || return 1
+	sed "$2" >"$1/console" <<'EOF'
 cpu0 at mainbus0: apid 0 (boot processor)
 cpu1 at mainbus0: apid 1 (application processor)
 cpu2 at mainbus0: apid 2 (application processor)
@@ -173,6 +211,12 @@ mplock_build: 4 jobs x 48 execs of mplock_worker (8 files each): ok 48 errors 0 
 mplock_init: torture reported
 mplock_init: powering off
 EOF
+}
+
+k_judge() {	# NAME STATUS EXPECT_TORTURE MODE SED-SCRIPT [ERE]
+	_w=$OBJ/kernel/judge/$1
+	rm -rf "$_w" && k_fake "$_w" "$5" || return 1
+	: >"$_w/bsd.nm"
 	PATH=$_w/bin:$PATH KERNEL_FAKE_CONSOLE=$_w/console \
 	    KERNEL_FAKE_MODE=$4 EXPECT_TORTURE=$3 KERNEL_TIMEOUT=8 NCPU=4 \
 	    timeout 120 sh "$ROOT/tools/kernel/boot.sh" "$_w" "$1" \
@@ -194,6 +238,11 @@ k_judges() {
 	k_judge good-no-torture PASS '' off '/^mplock_torture/d;/torture reported/d'
 	k_judge violations FAIL 1 off 's/violations=0 \(.*\) PASS/violations=1 \1 FAIL/'
 	k_judge cpu-idle FAIL 1 off 's|acq 1201/1180|acq 1201/0|'
+	# The summary is read, not the first-violation line before it.
+	k_judge first-violation FAIL 1 off 's|^mplock_torture: mlock 4 cpus 5s acq 1201/1180|mplock_torture: first violation: a CPU never took the lock (cpu1)\nmplock_torture: mlock 4 cpus 5s acq 1201/0|; s/violations=0 \(.*\) PASS/violations=1 \1 FAIL/' \
+	    'torture: violations: mplock_torture: mlock 4 cpus .*; torture: not every CPU took part \(1201/0/1222/1190\)$'
+	# A late CPU's line after the summary changes nothing.
+	k_judge late-cpu PASS 1 off 's|^mplock_init: torture reported|mplock_torture: cpu1 began 6009 ms after the start, after the test.s end: it did not run in time\n&|'
 	k_judge three-counts FAIL 1 off 's|acq 1201/1180/1222/1190|acq 1201/1180/1222|'
 	k_judge no-torture-line FAIL 1 off '/^mplock_torture/d'
 	k_judge init-no-summary FAIL 1 off 's/torture reported/no torture summary FAIL/'
@@ -212,36 +261,98 @@ k_judges() {
 	    'exited before the power-off \(qemu: qemu-system-x86_64: stand-in aborted\)'
 	k_judge triple-fault FAIL 1 triple '/^root on/,$d' \
 	    'exited on a triple fault \(CPU state: .*qemu-reset\.log\)'
+	# qemu itself killed by a signal: no verdict on the kernel before
+	# the power-off, the usual one after it.
+	k_judge qemu-crash CRASH 1 signal '' \
+	    'qemu crashed \(signal 11\) after [0-9]+s, not a verdict on the kernel; last console line: mplock_torture: '
+	k_judge qemu-crash-after-poweroff PASS 1 signal-late ''
+}
+
+# k_retry NAME MODE EXIT STATUS CRASHES: kernel.sh -r of a stand-in
+# kernel with the stand-in qemu in MODE: a qemu crash boots once more
+# and is counted; the exit, the verdict and the count are checked.
+k_retry() {
+	_rn=judge-retry-$1
+	_rr=$OBJ/kernel/run/$_rn
+	rm -rf "$_rr" && mkdir -p "$_rr/tftp" &&
+	    k_fake "$_rr" '/^mplock_torture/d;/torture reported/d' || return 1
+	: >"$_rr/tftp/bsd"
+	: >"$_rr/bsd.nm"
+	echo "torture=" >"$_rr/tftp/kernel.conf"
+	PATH=$_rr/bin:$PATH KERNEL_FAKE_CONSOLE=$_rr/console \
+	    KERNEL_FAKE_MODE=$2 KERNEL_TIMEOUT=8 KERNEL_NCPU=4 \
+	    timeout 120 sh "$ROOT/tools/kernel.sh" -r -n "$_rn" >"$_rr/out" 2>&1
+	_rc=$?
+	[ "$_rc" -ne 77 ] || { cat "$_rr/out"; return 77; }
+	_st=$(sed -n 's/^kernel: [^:]*: \([A-Z]*\):.*/\1/p' "$_rr/out" |
+	    tail -n 1)
+	_nc=$(sed -n 's/^qemu_crashes=//p' "$_rr/result")
+	[ "$_rc" -eq "$3" ] && [ "$_st" = "$4" ] && [ "${_nc:-0}" = "$5" ] || {
+		echo "exit $_rc, verdict $_st, $_nc crashes; not $3, $4, $5"
+		cat "$_rr/out"
+		return 1
+	}
+	[ "$5" -eq 0 ] && return 0
+	grep -q "^kernel.sh: $_rn: qemu crashed (signal 11): booting again" \
+	    "$_rr/out" && [ -f "$_rr/serial-crash.log" ] || {
+		echo "the crash not said, or its console not kept"
+		return 1
+	}
+	[ "$4" != PASS ] || tail -n 1 "$_rr/out" |
+	    grep -q '(booted again after qemu crashed (signal 11))$'
 }
 
 k_judges
+for _kr in "qemu-crash-boots-again once signal-once 0 PASS 1" \
+    "qemu-crash-twice twice signal 5 CRASH 2" "qemu-no-crash none off 0 PASS 0"
+do
+	set -- $_kr
+	_krn=kernel/$1
+	shift
+	k_retry "$@" >"$(_t_log "$_krn")" 2>&1
+	case $? in
+	0)	t_pass "$_krn" ;;
+	77)	t_skip "$_krn" "$(tail -n 1 "$(_t_log "$_krn")")" ;;
+	*)	t_fail "$_krn" "kernel.sh -r with a stand-in qemu" \
+		    "$(_t_log "$_krn")" ;;
+	esac
+done
 
-# k_series: boots of the series' steps (kernel.sh -s), found by name in
-# a series written here: 1 (the M-lock in kern_lock.c), the last step
-# before the backends, the backends' (each backend), the torture's.
+# k_series: boots of the series' steps (kernel.sh -s: the tech@ series,
+# then the optional one, counted on), found by name in a series written
+# here: the M-lock's (tech 2), the end of the tech@ series, the
+# backends' (each backend), and the last of the kernel (the whole patch
+# but its manual pages, torture included); before the torture's step
+# kernel.sh adds it on top.
 k_series() {
 	_sd=$OBJ/kernel/series
 	rm -rf "$_sd"
 	# The tree kernel.sh boots: SRC, or the snapshot.
 	_st=${SRC:-$(vendor_tree openbsd-src)} &&
-	    sh "$ROOT/tools/mplock-patch" series "$_st" "$_sd" \
+	    sh "$ROOT/tools/series/series.sh" "$_st" "$_sd" \
 	    >"$OBJ/kernel/series.log" 2>&1 || {
-		t_fail kernel/series "mplock-patch series failed" \
+		t_fail kernel/series "the patch series failed" \
 		    "$OBJ/kernel/series.log"
 		return
 	}
-	_bk=$(ls "$_sd" | sed -n 's/^0*\([0-9]*\)-backends\.diff$/\1/p')
-	_tk=$(ls "$_sd" | sed -n 's/^0*\([0-9]*\)-torture\.diff$/\1/p')
-	[ -n "$_bk" ] && [ -n "$_tk" ] || {
-		t_fail kernel/series "no backends or torture step in $_sd"
+	# In the order kernel.sh counts them; the manual pages' diff is
+	# not the kernel's (kernel.sh's tree has no share/).
+	printf '%s\n' "$_sd"/tech/*.diff "$_sd"/optional/*.diff |
+	    grep -v -- '-man\.diff$' >"$_sd.list"
+	_mk=$(grep -n -- '/tech/0002-mlock\.diff$' "$_sd.list" | cut -d: -f1)
+	_te=$(grep -c /tech/ "$_sd.list")
+	_bk=$(grep -n -- '-backends\.diff$' "$_sd.list" | cut -d: -f1)
+	_nk=$(wc -l <"$_sd.list" | tr -d ' ')
+	[ -n "$_mk" ] && [ -n "$_bk" ] || {
+		t_fail kernel/series "no M-lock or backends step in $_sd"
 		return
 	}
-	k_boot "series-1" -s 1
-	[ "$_bk" -le 2 ] || k_boot "series-$((_bk - 1))" -s $((_bk - 1))
+	k_boot "series-$_mk" -s "$_mk"
+	[ "$_te" -le "$_mk" ] || k_boot "series-$_te" -s "$_te"
 	for be in $BACKENDS; do
 		k_boot "series-$_bk-$be" -s "$_bk" -b "$be"
 	done
-	k_boot "series-$_tk" -s "$_tk"
+	k_boot "series-$_nk" -s "$_nk"
 }
 
 if ! command -v qemu-system-x86_64 >/dev/null 2>&1; then
@@ -260,6 +371,17 @@ else
 	elif [ -n "${KERNEL_MATRIX:-}" ]; then
 		k_boot "$DEFAULT_BACKEND-debug" -d
 		for be in $BACKENDS; do
+			k_boot "$be" -b "$be"
+		done
+		k_boot "$DEFAULT_BACKEND-guest" -o MPLOCK_GUEST
+		t_check "kernel/$DEFAULT_BACKEND-guest/halted" k_halted \
+		    "$DEFAULT_BACKEND-guest"
+		k_boot "$DEFAULT_BACKEND-noguest" -o MPLOCK_NOGUEST
+		# kernel-bench's other peers: the stock kernel (the same
+		# load, no torture) and the backends built for measurement
+		# only, through the torture.
+		k_boot stock -S
+		for be in $MEASURE_BACKENDS; do
 			k_boot "$be" -b "$be"
 		done
 		for m in $KERNEL_MUTANTS; do

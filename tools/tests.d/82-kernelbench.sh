@@ -1,25 +1,38 @@
 # kernelbench: make kernel-bench's parsing and comparison
 # (tools/kernelbench.sh -l), without booting: canned boot logs, written
 # here, go through the parser and "buildtime compare".  The figures of
-# each boot land in the right results files; a clear difference is
-# reported slower or faster, identical samples "no difference proven";
-# a failed boot, a boot without a verdict and a passed boot without a
-# figure are each counted, left out, and make the run exit 1 while the
-# other boots are still compared.  The checker of the figures is itself
-# checked on a seeded wrong figure.  Also: init and the worker of the
-# booted kernel's build-like load compile and link (tools/kernel/), and
-# usage errors follow OpenBSD's conventions.
+# each boot land in the right results files; the build-like load's
+# median of its rounds is checked against its rounds; the coefficient
+# of variation, the base of each figure (stock for the build, the first
+# peer with a torture for the torture's), the qemu crashes, the host's
+# load, the CPU time and the breakdown with its bound are reported; a
+# clear difference is reported slower or faster, identical samples "no
+# difference proven"; a failed boot, a boot without a verdict, a passed
+# boot without a figure and a median that is not its rounds' are each
+# counted, left out, and make the run exit 1 while the other boots are
+# still compared.  Each checker is itself checked on a seeded fault.
+# The boot loop runs with a stand-in for tools/kernel.sh: every peer at
+# every CPU count in every round, the crash lines and the host's load
+# kept in each log, a busy host refused.  Also: init and the worker of
+# the booted kernel's build-like load compile and link
+# (tools/kernel/), the breakdown's instrumentation applies to the
+# vendored tree (and fails on a tree it does not fit), results headers
+# say when the tree had uncommitted changes, and usage errors follow
+# OpenBSD's conventions.
+
+. "$ROOT/tools/lib/vendor.sh"
 
 KB=$ROOT/tools/kernelbench.sh
 KBD=$OBJ/kernelbench-test
 rm -rf "$KBD"
 mkdir -p "$KBD"
 
-# kb_log DIR ROUND BACKEND SMP NSACQ MAXWAIT BUILD VERDICT [TURNS MS]: a
+# kb_log DIR ROUND PEER SMP NSACQ MAXWAIT BUILD VERDICT [TURNS MS]: a
 # boot's log as kernelbench.sh keeps it (console, then kernel.sh's
 # verdict line); VERDICT "none" leaves the verdict line out, a figure
-# "-" its line.  TURNS and MS: the torture's histogram of turn waits
-# (70/20/0/0/10/0/0/0 and 0/1/0/0/99/0/0/0), "-" no histogram line.
+# "-" its line (NSACQ "-": no torture, as stock).  TURNS and MS: the
+# torture's histogram of turn waits (70/20/0/0/10/0/0/0 and
+# 0/1/0/0/99/0/0/0), "-" no histogram line.  KB_EXTRA: more lines.
 kb_log() {
 	_kl=$1/logs
 	mkdir -p "$_kl"
@@ -37,6 +50,7 @@ kb_log() {
 		    "errors 0 276 ms PASS"
 		[ "$7" = - ] || echo "mplock_build: $4 jobs x 48 execs of" \
 		    "mplock_worker (8 files each): ok 48 errors 0 $7 ms PASS"
+		[ -z "${KB_EXTRA:-}" ] || printf '%s\n' "$KB_EXTRA"
 		echo "mplock_init: powering off"
 		echo
 		[ "$8" = none ] ||
@@ -71,13 +85,20 @@ kb_want() {
 	return 1
 }
 
-# kb_row DIR BACKEND SMP FIGURE ERE: the table's row matches ERE.
+# kb_row DIR PEER SMP FIGURE ERE: the table's row matches ERE.
 kb_row() {
 	_r=$(awk -v b="$2" -v s="$3" -v f="$4" \
 	    '$1 == b && $2 == s && $3 == f' "$1/table.txt")
 	echo "$_r" | grep -Eq -- "$5" && return 0
 	echo "row $2 $3 $4: [$_r], not /$5/"
 	return 1
+}
+
+# kb_norow DIR PEER SMP FIGURE: the table has no such row.
+kb_norow() {
+	! awk -v b="$2" -v s="$3" -v f="$4" \
+	    '$1 == b && $2 == s && $3 == f { found = 1 } END { exit !found }' \
+	    "$1/table.txt" || { echo "a row $2 $3 $4"; return 1; }
 }
 
 # The figures of every boot, in the right files, in buildtime's format.
@@ -99,40 +120,16 @@ kb_figures() {
 	kb_base "$_d"
 	sh "$KB" -l "$_d" || { echo "exit $?, not 0"; return 1; }
 	kb_check_figures "$_d" &&
-	kb_row "$_d" ticket 2 nsacq ' 3 +20200\.0 +100\.0 +1\.000 +\(base\)$' &&
-	kb_row "$_d" mlock 2 nsacq ' 3 +30200\.0 +100\.0 +1\.495 ' &&
+	kb_row "$_d" ticket 2 nsacq \
+	    ' 3 +20200\.0 +100\.0 +0\.5% +1\.000 +ticket +\(base\)$' &&
+	kb_row "$_d" mlock 2 nsacq ' 3 +30200\.0 +100\.0 +0\.3% +1\.495 +ticket ' &&
+	kb_row "$_d" ticket 4 build ' 3 +7002\.0 +1\.0 +0\.0% +1\.000 +ticket ' &&
 	grep -q '^# failures: 0$' "$_d/results.txt" &&
 	grep -q '^# command: ' "$_d/results.txt" &&
 	grep -q '^# load: ' "$_d/results.txt" &&
-	grep -q '^1 mlock 2 PASS nsacq=30100 maxwait=901 build=4010 turns=70/20/0/0/10/0/0/0 waitms=0/1/0/0/99/0/0/0$' \
+	grep -q '^# qemu crashes: 0 ' "$_d/results.txt" &&
+	grep -q '^1 mlock 2 PASS build=4010 nsacq=30100 maxwait=901 turns=70/20/0/0/10/0/0/0 waitms=0/1/0/0/99/0/0/0 crashes=0$' \
 	    "$_d/boots.txt"
-}
-
-# kb_wrow DIR BACKEND SMP ERE: the waits table's row matches ERE.
-kb_wrow() {
-	_r=$(awk -v b="$2" -v s="$3" '$1 == b && $2 == s' "$1/waits.txt")
-	echo "$_r" | grep -Eq -- "$4" && return 0
-	echo "waits row $2 $3: [$_r], not /$4/"
-	return 1
-}
-
-# The turn waits: summed over the passed boots of a backend and CPU
-# count, in shares of the turns and of the time; a boot with another
-# histogram moves its row, a boot without one counts in no row; the
-# table is in the results file.
-kb_waits() {
-	_d=$KBD/waits
-	kb_base "$_d"
-	kb_log "$_d" 3 mlock 2 30300 903 4030 PASS 0/0/0/0/0/0/0/150 \
-	    0/0/0/0/0/0/0/1800
-	kb_log "$_d" 3 ticket 4 1003 77 7003 PASS -
-	sh "$KB" -l "$_d" >/dev/null || { echo "exit $?, not 0"; return 1; }
-	_z=' +0\.0%'
-	kb_wrow "$_d" ticket 2 " 3 +300 +70\.0% +20\.0%$_z$_z +10\.0%$_z$_z$_z +300 +99\.0%$" &&
-	kb_wrow "$_d" mlock 2 " 3 +350 +40\.0% +11\.4%$_z$_z +5\.7%$_z$_z +42\.9% +2000 +99\.9%$" &&
-	kb_wrow "$_d" ticket 4 " 2 +200 +70\.0%" &&
-	grep -q '^Turn waits by length' "$_d/results.txt" &&
-	grep -Eq '^mlock +4 +3 +300 ' "$_d/results.txt"
 }
 
 # The checker above must see a wrong figure: one boot's figure changed
@@ -155,36 +152,196 @@ kb_verdicts() {
 	kb_row "$_d" mlock 2 nsacq 'slower by 49\.5% \+- [0-9.]+% \(95%\)$' &&
 	kb_row "$_d" mlock 2 build \
 	    'faster by 19\.9% \+- [0-9.]+% \(95%\)$' &&
-	kb_row "$_d" mlock 2 maxwait ' 1\.000 +no difference proven$' &&
-	kb_row "$_d" mlock 4 nsacq ' 1\.000 +no difference proven$' &&
+	kb_row "$_d" mlock 2 maxwait ' 1\.000 +ticket +no difference proven$' &&
+	kb_row "$_d" mlock 4 nsacq ' 1\.000 +ticket +no difference proven$' &&
 	kb_row "$_d" mlock 4 build 'no difference proven$' &&
 	kb_row "$_d" ticket 4 build '\(base\)$'
 }
 
+# The coefficient of variation, sd over mean: 90, 100, 110 give 10.0%;
+# a seeded fault (one value moved) must change it.
+kb_cv() {
+	_d=$KBD/cv
+	kb_base "$_d"
+	for r in 1 2 3; do
+		kb_log "$_d" $r mlock 4 1001 77 $((7000 + (r - 2) * 700)) PASS
+	done
+	sh "$KB" -l "$_d" >/dev/null || return 1
+	kb_row "$_d" mlock 4 build ' 3 +7000\.0 +700\.0 +10\.0% ' || return 1
+	kb_log "$_d" 3 mlock 4 1001 77 8400 PASS
+	sh "$KB" -l "$_d" >/dev/null || return 1
+	if kb_row "$_d" mlock 4 build ' 10\.0% ' >/dev/null; then
+		echo "the CV did not follow a changed value"
+		return 1
+	fi
+	return 0
+}
+
+# The stock peer: no torture, so no torture figures asked of it and
+# none in its rows; the base of the build is stock, of the torture's
+# figures the first peer with them.
+kb_stock() {
+	_d=$KBD/stock
+	kb_base "$_d"
+	for r in 1 2 3; do
+		kb_log "$_d" $r stock 2 - - $((10000 + r * 10)) PASS
+		kb_log "$_d" $r stock 4 - - $((14000 + r)) PASS
+	done
+	sh "$KB" -l "$_d" || { echo "exit $?, not 0"; return 1; }
+	kb_want "$_d" stock-smp2-build.txt 10010 10020 10030 &&
+	kb_row "$_d" stock 2 build ' 3 +10020\.0 .* 1\.000 +stock +\(base\)$' &&
+	kb_row "$_d" ticket 2 build ' 0\.501 +stock +faster by 49\.9% ' &&
+	kb_row "$_d" mlock 4 build ' 0\.500 +stock +faster by ' &&
+	kb_row "$_d" ticket 2 nsacq ' ticket +\(base\)$' &&
+	kb_row "$_d" mlock 2 nsacq ' 1\.495 +ticket +slower by 49\.5%' &&
+	kb_norow "$_d" stock 2 nsacq && kb_norow "$_d" stock 4 maxwait &&
+	grep -q '^1 stock 2 PASS build=10010 crashes=0$' "$_d/boots.txt" &&
+	# The table's order: stock first (no peers.txt: the known order).
+	[ "$(awk 'NR == 2 { print $1 }' "$_d/table.txt")" = stock ]
+}
+
+# kb_rounds_log DIR ROUND PEER SMP ROUNDS MEDIAN: a log whose build-like
+# load ran rounds (1 warm-up), with the median init printed.
+kb_rounds_log() {
+	_n=$(echo "$5" | tr '/' '\n' | grep -c .)
+	KB_EXTRA="mplock_build: $4 jobs x 96 execs of mplock_worker (8 files each), 1 warm-up and $_n rounds: ok $((96 * (_n + 1))) errors 0 rounds $5 ms median $6 ms PASS" \
+	    kb_log "$1" "$2" "$3" "$4" - - - PASS
+}
+
+# The median of the rounds is the figure, and it is checked against the
+# rounds (odd and even counts); a median that is not the rounds' (a
+# seeded fault of init) fails the boot.
+kb_rounds() {
+	_d=$KBD/rounds
+	rm -rf "$_d"
+	kb_rounds_log "$_d" 1 stock 2 500/300/400 400
+	kb_rounds_log "$_d" 2 stock 2 300/301/302/310 301
+	kb_rounds_log "$_d" 3 stock 2 900/100/200/500/400 400
+	sh "$KB" -l "$_d" || { echo "exit $?, not 0"; return 1; }
+	kb_want "$_d" stock-smp2-build.txt 400 301 400 &&
+	grep -q '^2 stock 2 PASS build=301 rounds=300/301/302/310 crashes=0$' \
+	    "$_d/boots.txt" || return 1
+	kb_rounds_log "$_d" 3 stock 2 900/100/200/500/400 500
+	sh "$KB" -l "$_d" >"$KBD/rounds.out" 2>&1 && {
+		echo "a wrong median passed"
+		return 1
+	}
+	grep -q 'round 3, stock, -smp 2: the median of the rounds is 400, not the log.s 500' \
+	    "$_d/results.txt" && kb_want "$_d" stock-smp2-build.txt 400 301
+}
+
+# qemu crashes (kernel.sh's lines in a log) and the host's load are
+# kept per boot and summed in the header.
+kb_host() {
+	_d=$KBD/host
+	kb_base "$_d"
+	for _f in "$_d"/logs/r*.log; do
+		echo "kernelbench: host: others 0.05 CPUs before (waited 0s)," \
+		    "0.20 during; qemu 1.98 CPUs; 63 s" >>"$_f"
+	done
+	{
+		echo "kernel.sh: kbench-mlock: qemu crashed (signal 11):" \
+		    "booting again (once; first console: x)"
+		cat "$_d/logs/r2-mlock-smp4.log"
+		echo "kernelbench: host: others 0.05 CPUs before (waited 0s)," \
+		    "0.60 during; qemu 1.98 CPUs; 63 s"
+	} >"$_d/x" && mv "$_d/x" "$_d/logs/r2-mlock-smp4.log"
+	sh "$KB" -l "$_d" >/dev/null || { echo "exit $?, not 0"; return 1; }
+	grep -q '^# qemu crashes: 1 (each booted again once)$' \
+	    "$_d/results.txt" &&
+	grep -q 'other processes during the boots: mean 0\.23, most 0\.60 CPUs$' \
+	    "$_d/results.txt" &&
+	grep -q '^2 mlock 4 PASS .* others=0\.60 qemu=1\.98 crashes=1$' \
+	    "$_d/boots.txt" &&
+	grep -q '^1 mlock 4 PASS .* others=0\.20 qemu=1\.98 crashes=0$' \
+	    "$_d/boots.txt"
+}
+
+# The CPU time of the measured rounds, and the breakdown with its bound:
+# the kernel lock 80% of the busy vCPUs' samples gives 5.00x.  A seeded
+# fault (the kernel lock's and a mutex's counts swapped) must move it.
+kb_breakdown() {
+	_d=$KBD/breakdown
+	rm -rf "$_d"
+	for r in 1 2; do
+		KB_EXTRA="mplock_cptime: 5 rounds, 4 cpus, ticks user/nice/sys/spin/intr/idle 10/0/20/60/0/10
+mplock_breakdown: 5 rounds, 4 cpus, samples user/sys/intr/idle/klock/sched/mutex/rwlock/tlb/spin 5/4/1/50/80/2/3/1/2/2 ticks user/sys/intr/idle/klock/sched/mutex/rwlock/tlb/spin 5/4/1/100/300/2/3/1/2/2" \
+		    kb_log "$_d" $r stock 4 - - 1000 PASS
+	done
+	sh "$KB" -l "$_d" || { echo "exit $?, not 0"; return 1; }
+	grep -Eq '^stock +4 +2 +200 +10\.0% +0\.0% +20\.0% +60\.0% +0\.0% +10\.0%$' \
+	    "$_d/cptime.txt" &&
+	grep -Eq '^stock +4 +2 +300 +3\.3% +2\.7% +0\.7% +33\.3% +53\.3% ' \
+	    "$_d/breakdown.txt" &&
+	grep -Eq '^stock +4 +2 +66\.7% +80\.0% +10\.0% +1000 +200 +5\.00x$' \
+	    "$_d/breakdown.txt" &&
+	grep -q '^The bound' "$_d/results.txt" || return 1
+	sed 's|samples \([a-z/]*\) 5/4/1/50/80/2/3|samples \1 5/4/1/50/3/2/80|' \
+	    "$_d/logs/r1-stock-smp4.log" >"$_d/x" &&
+	    mv "$_d/x" "$_d/logs/r1-stock-smp4.log"
+	sh "$KB" -l "$_d" >/dev/null || return 1
+	if grep -Eq ' 5\.00x$' "$_d/breakdown.txt"; then
+		echo "the bound did not follow the kernel lock's count"
+		return 1
+	fi
+	return 0
+}
+
+# kb_wrow DIR PEER SMP ERE: the waits table's row matches ERE.
+kb_wrow() {
+	_r=$(awk -v b="$2" -v s="$3" '$1 == b && $2 == s' "$1/waits.txt")
+	echo "$_r" | grep -Eq -- "$4" && return 0
+	echo "waits row $2 $3: [$_r], not /$4/"
+	return 1
+}
+
+# The turn waits: summed over the passed boots of a peer and CPU count,
+# in shares of the turns and of the time; a boot with another histogram
+# moves its row, a boot without one counts in no row; the table is in
+# the results file.
+kb_waits() {
+	_d=$KBD/waits
+	kb_base "$_d"
+	kb_log "$_d" 3 mlock 2 30300 903 4030 PASS 0/0/0/0/0/0/0/150 \
+	    0/0/0/0/0/0/0/1800
+	kb_log "$_d" 3 ticket 4 1003 77 7003 PASS -
+	sh "$KB" -l "$_d" >/dev/null || { echo "exit $?, not 0"; return 1; }
+	_z=' +0\.0%'
+	kb_wrow "$_d" ticket 2 " 3 +300 +70\.0% +20\.0%$_z$_z +10\.0%$_z$_z$_z +300 +99\.0%$" &&
+	kb_wrow "$_d" mlock 2 " 3 +350 +40\.0% +11\.4%$_z$_z +5\.7%$_z$_z +42\.9% +2000 +99\.9%$" &&
+	kb_wrow "$_d" ticket 4 " 2 +200 +70\.0%" &&
+	grep -q '^Turn waits by length' "$_d/results.txt" &&
+	grep -Eq '^mlock +4 +3 +300 ' "$_d/results.txt"
+}
+
 # Failed boots: a FAIL, one without a verdict (the log cut short), a
-# PASS whose console lacks the torture's line; each counted and left
-# out, the rest compared, exit 1.
+# PASS whose torture line lost its figures, a PASS without the build's
+# line; each counted and left out, the rest compared, exit 1.
 kb_failed() {
 	_d=$KBD/failed
 	kb_base "$_d"
 	kb_log "$_d" 4 mlock 2 99999 99999 99999 FAIL
 	kb_log "$_d" 4 ticket 2 99999 99999 99999 none
-	kb_log "$_d" 4 mlock 4 - 77 7001 PASS
+	kb_log "$_d" 4 mlock 4 1001 77 7001 PASS
+	sed 's/ maxwait 77us 1001ns\/acq / /' "$_d/logs/r4-mlock-smp4.log" \
+	    >"$_d/x" && mv "$_d/x" "$_d/logs/r4-mlock-smp4.log"
+	kb_log "$_d" 4 ticket 4 1001 77 - PASS
 	sh "$KB" -l "$_d" >"$KBD/failed.out" 2>&1
 	_rc=$?
 	[ "$_rc" -eq 1 ] || { echo "exit $_rc, not 1"; return 1; }
-	grep -q '^# failures: 4$' "$_d/results.txt" || {
+	grep -q '^# failures: 5$' "$_d/results.txt" || {
 		grep '^# failures' "$_d/results.txt"
-		echo "not 4 failures (FAIL, no verdict, nsacq and maxwait)"
+		echo "not 5 failures (FAIL, no verdict, nsacq, maxwait, build)"
 		return 1
 	}
 	grep -q 'round 4, mlock, -smp 2: boot FAIL: 2 CPUs, load 276 ms (' \
 	    "$_d/results.txt" &&
 	grep -q 'round 4, ticket, -smp 2: boot NONE' "$_d/results.txt" &&
 	grep -q 'round 4, mlock, -smp 4: no nsacq figure' "$_d/results.txt" &&
-	grep -q 'kernelbench: 4 failure' "$KBD/failed.out" &&
+	grep -q 'round 4, ticket, -smp 4: no build figure' "$_d/results.txt" &&
+	grep -q 'kernelbench: 5 failure' "$KBD/failed.out" &&
 	kb_check_figures "$_d" &&
-	# The passed boot without the torture still gives its build time.
+	# The passed boot without a torture figure still gives its build.
 	kb_want "$_d" mlock-smp4-build.txt 7001 7001 7002 7003 &&
 	kb_row "$_d" mlock 2 nsacq ' 3 .*slower by 49\.5%'
 }
@@ -200,7 +357,9 @@ kb_few() {
 
 kb_usage() {
 	t_usage kernelbench tools/kernelbench.sh "-x" "-n" "-n 0" "-n x" \
-	    "-b bogus" "-s 0" "-s x" "-b ''" "operand" || return 1
+	    "-p bogus" "-p 'x=bogus'" "-p 'Mlock'" "-p 'a=mlock+bad-opt'" \
+	    "-p 'ticket ticket'" "-p ''" "-r 0" "-t x" "-L 0" "-W x" \
+	    "-s 0" "-s x" "operand" || return 1
 	# Not a misuse but a wrong directory: the message alone, exit 1.
 	sh "$KB" -l "$KBD/nonexistent" >"$KBD/usage.out" 2>&1
 	_rc=$?
@@ -210,6 +369,137 @@ kb_usage() {
 	grep -q '^kernelbench: ' "$KBD/usage.out"
 }
 
+# A stand-in for tools/kernel.sh (KBENCH_KERNEL_SH): -B builds nothing;
+# -r uses some CPU (as qemu would), writes a console to the run's
+# serial.log and prints a verdict, and for peer tcrash a qemu crash line
+# first.
+kb_fakekernel() {
+	cat >"$KBD/fake-kernel.sh" <<'EOF'
+while getopts Bb:io:n:rS o; do
+	case $o in
+	B)	exit 0 ;;
+	n)	name=$OPTARG ;;
+	esac
+done
+d=$OBJ/kernel/run/$name
+mkdir -p "$d"
+i=0
+while [ $i -lt 200000 ]; do
+	i=$((i + 1))
+done
+sleep 1
+ms=$((KERNEL_NCPU * 1000 + ${#name}))
+{
+	echo "cpu0 at mainbus0: apid 0 (boot processor)"
+	echo "mplock_build: $KERNEL_NCPU jobs x 96 execs of mplock_worker" \
+	    "(8 files each), 1 warm-up and 3 rounds: ok 384 errors 0" \
+	    "rounds $ms/$ms/$ms ms median $ms ms PASS"
+	echo "mplock_init: powering off"
+} >"$d/serial.log"
+[ "$name" = kbench-tcrash ] &&
+    echo "kernel.sh: $name: qemu crashed (signal 11): booting again (once)"
+echo "kernel: $name: PASS: $KERNEL_NCPU CPUs"
+EOF
+}
+
+# The boot loop, with the stand-in: every peer at every CPU count in
+# every round, rotated; each log holds the console, the crash line, the
+# verdict and the host's load; the header counts the crash.  With the
+# host busy beyond -L, every boot is refused (-W 0: at once), counted,
+# and the run exits 1.
+kb_loop() {
+	kb_fakekernel
+	_d=$KBD/loop
+	_res=$_d/results.txt
+	rm -rf "$_d"
+	OBJ=$OBJ KBENCH_KERNEL_SH=$KBD/fake-kernel.sh KBENCH_OTHERS=0.05 \
+	    sh "$KB" -n 2 -p 'tstock=stock tcrash=mlock+MPLOCK_NOGUEST' \
+	    -s '2 4' -o "$_d" >"$KBD/loop.out" 2>&1 ||
+	    { echo "exit $?, not 0"; cat "$KBD/loop.out"; return 1; }
+	[ "$(ls "$_d/logs" | grep -c '\.log$')" -eq 8 ] ||
+	    { ls "$_d/logs"; return 1; }
+	kb_want "$_d" tstock-smp4-build.txt 4013 4013 &&
+	kb_want "$_d" tcrash-smp2-build.txt 2013 2013 &&
+	grep -q '^kernelbench: host: others 0.05 CPUs before (waited 0s), ' \
+	    "$_d/logs/r1-tstock-smp2.log" &&
+	grep -q '^kernel.sh: kbench-tcrash: qemu crashed' \
+	    "$_d/logs/r2-tcrash-smp4.log" &&
+	grep -q '^2 tcrash 4 PASS build=4013 rounds=4013/4013/4013 others=[-0-9.]* qemu=[0-9.]* crashes=1$' \
+	    "$_d/boots.txt" &&
+	grep -q '^tcrash tcrash=mlock+MPLOCK_NOGUEST$' "$_d/peers.txt" &&
+	# The stand-in's CPU time was seen (qemu's, in a real boot).
+	awk '{ for (i = 5; i <= NF; i++) if ($i ~ /^qemu=/ &&
+	    substr($i, 6) + 0 <= 0) bad = 1 } END { exit bad }' \
+	    "$_d/boots.txt" &&
+	grep -q '^# qemu crashes: 4 ' "$_res" &&
+	grep -q '^# peers: tstock=stock, tcrash=mlock+MPLOCK_NOGUEST$' \
+	    "$_res" &&
+	# Round 2 starts one pair later than round 1.
+	[ "$(grep 'boot [15] of 8' "$KBD/loop.out" | sed 's/.*8: //')" = \
+	    "$(printf 'round 1, tstock, -smp 2\nround 2, tcrash, -smp 2')" ] ||
+	    { grep 'boot . of 8' "$KBD/loop.out"; return 1; }
+	rm -rf "$_d"
+	OBJ=$OBJ KBENCH_KERNEL_SH=$KBD/fake-kernel.sh KBENCH_OTHERS=1.5 \
+	    sh "$KB" -n 1 -p tstock=stock -s 2 -L 0.3 -W 0 -o "$_d" \
+	    >"$KBD/loop.out" 2>&1 && { echo "a busy host was not refused"
+		return 1; }
+	grep -q 'round 1, tstock, -smp 2: boot refused: the host was busy' \
+	    "$_d/results.txt" && grep -q '^# failures: 1$' "$_d/results.txt" &&
+	    [ ! -e "$_d/logs/r1-tstock-smp2.log" ]
+}
+
+# The breakdown's instrumentation on the vendored tree: every hook in
+# place; on a tree whose statclock charges cp_time elsewhere, a clear
+# failure.
+kb_instrument() {
+	_v=$(vendor_tree openbsd-src) || return 77
+	_t=$KBD/itree
+	rm -rf "$_t" && mkdir -p "$_t" && cp -pR "$_v/sys" "$_t/sys" || return 1
+	sh "$ROOT/tools/kernel/instrument.sh" "$_t" || return 1
+	grep -q 'mplb_push(MPLB_KLOCK)' "$_t/sys/kern/kern_lock.c" &&
+	grep -q 'mplb_push(MPLB_MTX_KIND(mtx))' "$_t/sys/kern/kern_lock.c" &&
+	grep -q 'mplb_push(MPLB_RWLOCK)' "$_t/sys/kern/kern_rwlock.c" &&
+	grep -q 'mplb_statclock(ci, cp_time, count);' \
+	    "$_t/sys/kern/kern_clock.c" &&
+	grep -q 'mplb_sysctl(ci, cp_time' "$_t/sys/kern/kern_sysctl.c" &&
+	grep -q 'mplb_push(MPLB_TLB)' "$_t/sys/arch/amd64/amd64/pmap.c" &&
+	grep -q '^file kern/kern_mplb.c$' "$_t/sys/conf/files" || return 1
+	# Each file that calls it includes <sys/mplb.h>.
+	for _f in $(grep -l 'mplb_' "$_t"/sys/kern/*.c \
+	    "$_t/sys/arch/amd64/amd64/pmap.c"); do
+		grep -q '^#include <sys/mplb.h>$' "$_f" ||
+		    { echo "$_f: no include"; return 1; }
+	done
+	sh "$ROOT/tools/kernel/instrument.sh" "$_t" 2>"$KBD/instr.err" &&
+	    { echo "instrumented twice"; return 1; }
+	rm -rf "$_t" && mkdir -p "$_t" && cp -pR "$_v/sys" "$_t/sys" &&
+	    sed 's/spc->spc_cp_time\[cp_time\] += count;/spc->spc_cp_time[cp_time] += 1;/' \
+	    "$_v/sys/kern/kern_clock.c" >"$_t/sys/kern/kern_clock.c" || return 1
+	sh "$ROOT/tools/kernel/instrument.sh" "$_t" 2>"$KBD/instr.err" &&
+	    { echo "a tree it does not fit was instrumented"; return 1; }
+	grep -q 'statclock() charges cp_time elsewhere' "$KBD/instr.err"
+	_rc=$?
+	rm -rf "$_t"
+	return $_rc
+}
+
+# source_id: a clean checkout names its commit alone, a changed one
+# says so (a seeded change: one file edited, one added).
+kb_source() {
+	_g=$KBD/git
+	rm -rf "$_g" && mkdir -p "$_g" && git -C "$_g" init -q &&
+	    echo a >"$_g/f" && git -C "$_g" add f &&
+	    git -C "$_g" -c user.name=t -c user.email=t@t commit -qm f ||
+	    return 1
+	_c=$(git -C "$_g" rev-parse --short HEAD)
+	[ "$(ROOT=$_g source_id)" = "$_c" ] || return 1
+	echo b >>"$_g/f"
+	[ "$(ROOT=$_g source_id)" = "$_c with uncommitted changes (1 file)" ] ||
+	    return 1
+	: >"$_g/g"
+	[ "$(ROOT=$_g source_id)" = "$_c with uncommitted changes (2 files)" ]
+}
+
 # init and the worker, as tools/kernel.sh builds them.
 kb_compile() {
 	for _p in init worker; do
@@ -217,6 +507,7 @@ kb_compile() {
 		    -Werror -ffreestanding -fno-builtin -fno-stack-protector \
 		    -fno-pie -fcf-protection=none \
 		    -fno-asynchronous-unwind-tables -nostdinc \
+		    -I"$ROOT/tools/kernel" -DBUILD_WARMUP=1 -DBUILD_ROUNDS=3 \
 		    -DTORTURE_WAIT=120 -c "$ROOT/tools/kernel/$_p.c" \
 		    -o "$KBD/$_p.o" &&
 		    ld.lld -static --no-pie -nostdlib \
@@ -233,10 +524,22 @@ kb_compile() {
 t_check kernelbench/figures kb_figures
 t_check kernelbench/seeded-wrong-figure kb_seeded
 t_check kernelbench/verdicts kb_verdicts
+t_check kernelbench/cv kb_cv
+t_check kernelbench/stock-base kb_stock
+t_check kernelbench/rounds-median kb_rounds
+t_check kernelbench/crashes-host-load kb_host
+t_check kernelbench/breakdown-bound kb_breakdown
 t_check kernelbench/turn-waits kb_waits
 t_check kernelbench/failed-boots kb_failed
 t_check kernelbench/too-few-boots kb_few
 t_check kernelbench/usage kb_usage
+t_check kernelbench/boot-loop kb_loop
+t_check kernelbench/source-uncommitted kb_source
+if [ -r "$VENDOR/openbsd-src.tar.xz" ]; then
+	t_check kernelbench/instrument kb_instrument
+else
+	t_skip kernelbench/instrument "no OpenBSD snapshot"
+fi
 if command -v clang >/dev/null 2>&1 && command -v ld.lld >/dev/null 2>&1 &&
     command -v readelf >/dev/null 2>&1; then
 	t_check kernelbench/init-worker-build kb_compile

@@ -19,7 +19,8 @@
  * Regress for the MI kernel lock: the shipped sys/kern sources, built
  * against the userland shim, one binary per backend.  Every test checks
  * an invariant and counts what breaks it; a hang is caught by the shim's
- * watchdog.  Usage: mplocktest [-t cpus] [-n count] test ...
+ * watchdog.  Usage: mplocktest [-glq] [-t cpus] [-n count] test ...
+ * (-g: the M-lock's guest mode on, its waiters halting after 2 us).
  *
  * The Anderson backend's first ticket lies just below the wrap of its
  * 32-bit counter, so every run of it crosses the wrap within its first
@@ -448,6 +449,60 @@ t_fifo(void)
 }
 
 /*
+ * releaseidle: __mp_release_all() on a CPU that does not hold the lock
+ * (depth 0), as _kernel_lock_held() lets callers do after a panic or in
+ * ddb, while CPU 0 holds it and CPU 2 waits: it must return 0 and hand
+ * nothing on.  A lock that hands on regardless shows it at once: CPU 0
+ * no longer holds, or CPU 2 gets in.  The lock is left alone then (it
+ * may be broken).
+ */
+static int
+t_releaseidle(void)
+{
+	int n = 3, i, spins;
+
+	srv_start(n);
+	srv_call(0, OP_LOCK, 0);
+	srv_post(2, OP_LOCK, 0);
+	srv_wait_spinning(2);
+	if (srv_call(1, OP_RELEASE_ALL, 0) != 0)
+		VIOLATION("__mp_release_all of a lock not held returned "
+		    "non-zero");
+	if (!held(0))
+		VIOLATION("__mp_release_all of a lock not held released it");
+	/* Give a waiter let in by mistake the time to show it. */
+	for (spins = 0; spins < 1000 && !srv_isdone(2); spins++)
+		sched_yield();
+	if (srv_isdone(2))
+		VIOLATION("__mp_release_all of a lock not held let the "
+		    "waiter in");
+	if (violations == 0) {
+		srv_call(0, OP_UNLOCK, 0);
+		srv_wait(2);
+		if (!held(2) || held(0) || held(1))
+			VIOLATION("the waiter did not get the lock after");
+		srv_call(2, OP_UNLOCK, 0);
+		for (i = 0; i < n; i++) {
+			srv_call(i, OP_LOCK, 0);
+			if (!held(i))
+				VIOLATION("lock unusable afterwards");
+			srv_call(i, OP_UNLOCK, 0);
+		}
+	} else {
+		/* Let every CPU thread go: the lock may admit anyone. */
+		if (!srv_isdone(2))
+			srv_call(0, OP_UNLOCK, 0);
+		srv_wait(2);
+	}
+	srv_stop(n);
+	if (violations == 0)
+		check_idle(n);
+	witness_balanced();
+	return (report("releaseidle", "release_all at depth 0 beside a "
+	    "holder and a waiter, %lu violations", violations));
+}
+
+/*
  * recurse: depth, release_all/acquire_count (also moving to another
  * CPU as mi_switch() does), held state of holder, waiter and idle CPUs.
  */
@@ -491,13 +546,6 @@ t_recurse(void)
 	srv_wait(2);
 	if (!held(2) || held(1) || depth(2) != 1)
 		VIOLATION("waiter did not get the lock");
-
-	/* Releasing a lock not held returns 0 and breaks nothing. */
-	if (srv_call(0, OP_RELEASE_ALL, 0) != 0)
-		VIOLATION("__mp_release_all of a lock not held returned "
-		    "non-zero");
-	if (!held(2))
-		VIOLATION("__mp_release_all of a lock not held released it");
 	srv_call(2, OP_UNLOCK, 0);
 	srv_call(0, OP_ACQUIRE_COUNT, 0);
 	if (held(0) || depth(0) != 0)
@@ -815,6 +863,33 @@ so_mcs_link_wait(void)
 }
 #endif
 
+#ifdef MP_LOCKDEBUG
+/*
+ * With -g a waiter that halts counts the time of each halt for the
+ * spin-out once an interrupt ends the halt: the kernel's clock does,
+ * here guest_tick() on the waiter, each ms the test polls, between
+ * guest_clock(1) and guest_clock(0).
+ */
+static void
+guest_tick_intr(void)
+{
+}
+
+static void
+guest_clock(int on)
+{
+	if (shim_guest)
+		shim_intr_init(on ? guest_tick_intr : NULL);
+}
+
+static void
+guest_tick(int cpu)
+{
+	if (shim_guest)
+		shim_intr_raise(shim_cpu_thread(cpu));
+}
+#endif /* MP_LOCKDEBUG */
+
 static int
 t_spinout(void)
 {
@@ -831,12 +906,15 @@ t_spinout(void)
 	__mp_lock_spinout = 20000;
 	srv_call(0, OP_LOCK, 0);
 	srv_post(1, OP_LOCK, 0);
+	guest_clock(1);
 	t0 = shim_now();
 	while (shim_db_enters() < 3 && shim_now() - t0 < 20 &&
 	    !srv_isdone(1)) {
 		shim_tick();
 		usleep(1000);
+		guest_tick(1);
 	}
+	guest_clock(0);
 	enters = shim_db_enters();
 	if (enters < 3)
 		VIOLATION("no repeated spin-out report (not re-armed?)");
@@ -1158,13 +1236,17 @@ torture_run(int n, unsigned long *waiting)
 		if ((p = strchr(line, '\n')) == NULL)
 			break;
 		if (strncmp(line, "mplock_torture: ", 16) != 0 ||
-		    strncmp(line + 16, "first violation: ", 17) == 0)
+		    strncmp(line + 16, "first violation: ", 17) == 0 ||
+		    strncmp(line + 16, "cpu", 3) == 0)	/* began late */
 			continue;
 		if (strncmp(line + 16, "waits ", 6) == 0) {
 			nwaits++;
 			wok = torture_waits(line, &turns);
 			continue;
 		}
+		/* The M-lock's halts and kicks (guest mode). */
+		if (strncmp(line + 16, "halts ", 6) == 0)
+			continue;
 		nlines++;
 		ok = torture_parse(line, n, acq, &intr, waiting, &viol,
 		    verdict);
@@ -1342,6 +1424,215 @@ t_torture(void)
 	    ncpus, runs, mplock_torture_msecs, t, waiting, violations));
 }
 
+/*
+ * halt: the M-lock's guest mode, each case scripted so that it happens
+ * on every run however the host schedules the threads.  CPU 0 holds the
+ * lock; CPU 1 waits for it (mplock_guest on, a 1 us spin bound) until
+ * it halts in the shim (sigsuspend()); only then does CPU 0 let go,
+ * and its hand-off must kick CPU 1, which must own the lock within
+ * HALT_WAKE seconds.  Cases:
+ *  - halted: CPU 1 is halted when CPU 0 lets go;
+ *  - window: CPU 1 has made its mark and waits, interrupts disabled,
+ *    before its halt (shim_halt_hold) when CPU 0 lets go: the kick must
+ *    stay pending and end the halt as it begins;
+ *  - nested: an interrupt taken in CPU 1's halt waits for the lock too
+ *    and halts on CPU 1's own mark (two halts); the kick ends it, the
+ *    handler holds the lock before CPU 1's outer wait returns;
+ *  - no halt where the wait must spin: CPU 1 waiting with interrupts
+ *    disabled, in ddb, after a panic, while cold: it spins on while CPU
+ *    0 holds the lock for HALT_SPIN_MS.
+ * Every halt counted by the lock (mcb_halts) must have its kick counted
+ * (mcb_kicks).  A lost kick leaves CPU 1 halted: a violation, and the
+ * test ends the halt with an interrupt of its own to go on.
+ */
+#define HALT_WAKE	2		/* s */
+#define HALT_SPIN_MS	50
+
+#ifdef MPL_BE_HALT
+enum { H_HALTED, H_WINDOW, H_NESTED, H_INTROFF, H_DDB, H_PANIC, H_COLD,
+    H_NCASES };
+static const char *const h_names[] = { "halted", "window", "nested",
+    "interrupts-off", "ddb", "panic", "cold" };
+static volatile int h_case, h_locked, h_got, h_rescue;
+static volatile int h_body_in, h_body_held, h_body_done;
+
+static void
+halt_intr(void)
+{
+	if (h_case != H_NESTED || h_body_in || h_rescue)
+		return;
+	h_body_in = 1;
+	__mp_lock(&L);
+	h_body_held = __mp_lock_held(&L, curcpu());
+	__mp_unlock(&L);
+	h_body_done = 1;
+}
+
+/* Wait up to s seconds for *p to become nonzero. */
+static int
+halt_until(volatile int *p, double s)
+{
+	double t0 = shim_now();
+
+	while (!*p) {
+		if (shim_now() - t0 > s)
+			return (0);
+		shim_tick();
+		sched_yield();
+	}
+	return (1);
+}
+
+static int
+halt_count_at_least(int cpu, unsigned long n, double s)
+{
+	double t0 = shim_now();
+
+	while (__atomic_load_n(&shim_halts[cpu], __ATOMIC_SEQ_CST) < n) {
+		if (shim_now() - t0 > s)
+			return (0);
+		shim_tick();
+		sched_yield();
+	}
+	return (1);
+}
+
+static void
+halt_cpu0(void)
+{
+	unsigned long h0 = shim_halts[1];
+	unsigned long s;
+
+	__mp_lock(&L);
+	h_locked = 1;
+	switch (h_case) {
+	case H_HALTED:
+		if (!halt_count_at_least(1, h0 + 1, 10))
+			VIOLATION("CPU 1 never halted");
+		break;
+	case H_WINDOW:
+		if (!halt_until(&shim_halt_holding[1], 10))
+			VIOLATION("CPU 1 never came to halt");
+		break;
+	case H_NESTED:
+		if (!halt_count_at_least(1, h0 + 1, 10))
+			VIOLATION("CPU 1 never halted");
+		shim_intr_raise(shim_cpu_thread(1));
+		if (!halt_count_at_least(1, h0 + 2, 10))
+			VIOLATION("the interrupt's wait never halted");
+		break;
+	default:
+		/* CPU 1 waits: it must spin, not halt. */
+		if (!halt_until((volatile int *)
+		    &shim_cpus[1].ci_schedstate.spc_spinning, 10))
+			VIOLATION("CPU 1 never waited");
+		usleep(HALT_SPIN_MS * 1000);
+		if (shim_halts[1] != h0)
+			VIOLATION("a wait halted where it must spin");
+		break;
+	}
+	__mp_unlock(&L);
+	if (h_case == H_WINDOW)
+		shim_halt_hold = -1;
+	if (!halt_until(&h_got, HALT_WAKE)) {
+		VIOLATION("a kick was lost: the CPU stayed halted");
+		/* End the halt, so that the test can go on. */
+		h_rescue = 1;
+		while (!h_got) {
+			s = intr_disable();
+			shim_intr_raise(shim_cpu_thread(1));
+			intr_restore(s);
+			usleep(1000);
+			shim_tick();
+		}
+	}
+}
+
+static void
+halt_cpu(void *arg, int me)
+{
+	unsigned long s = 0;
+
+	(void)arg;
+	if (me == 0) {
+		halt_cpu0();
+		return;
+	}
+	while (!h_locked)
+		sched_yield();
+	switch (h_case) {
+	case H_INTROFF:
+		s = intr_disable();
+		break;
+	case H_DDB:
+		db_active = 1;
+		break;
+	case H_PANIC:
+		panicstr = "halt test";
+		break;
+	case H_COLD:
+		cold = 1;
+		break;
+	}
+	__mp_lock(&L);
+	if (!__mp_lock_held(&L, curcpu()))
+		VIOLATION("CPU 1 does not hold the lock it got");
+	if (h_case == H_NESTED && !h_rescue &&
+	    (!h_body_done || !h_body_held))
+		VIOLATION("the interrupt did not hold the lock first");
+	h_got = 1;
+	__mp_unlock(&L);
+	if (h_case == H_INTROFF)
+		intr_restore(s);
+	db_active = 0;
+	panicstr = NULL;
+	cold = 0;
+}
+
+static int
+t_halt(void)
+{
+	struct __mp_lock_cpu_be *cb = &L.mpl_cpus[1].mplc_be;
+	unsigned int spin = mplock_guest_spin;
+	int guest = shim_guest;
+	u_int h, k;
+	double t0 = shim_now();
+
+	shim_guest = 1;
+	mplock_guest_spin = 1000;
+	shim_intr_init(halt_intr);
+	for (h_case = 0; h_case < H_NCASES; h_case++) {
+		__mp_lock_init(&L);
+		h_locked = h_got = h_rescue = 0;
+		h_body_in = h_body_held = h_body_done = 0;
+		shim_halt_hold = h_case == H_WINDOW ? 1 : -1;
+		h = cb->mcb_halts;
+		k = cb->mcb_kicks;
+		shim_start_cpus(2, halt_cpu, NULL);
+		shim_join_cpus();
+		if (h_case <= H_NESTED && cb->mcb_halts != h + 1)
+			VIOLATION("a halt the lock did not count");
+		if (cb->mcb_halts - h != cb->mcb_kicks - k)
+			VIOLATION("halts and kicks differ");
+		printf("%s/halt: %s: %u halt(s), %u kick(s)%s\n", mpl_be_name,
+		    h_names[h_case], cb->mcb_halts - h, cb->mcb_kicks - k,
+		    h_rescue ? ", woken by the test" : "");
+		if (violations)
+			break;
+	}
+	shim_halt_hold = -1;
+	shim_intr_init(NULL);
+	check_idle(2);
+	witness_balanced();
+	shim_guest = guest;
+	mplock_guest_spin = spin;
+	__mp_lock_init(&L);
+	return (report("halt", "%d cases in %.2f s, %lu violations",
+	    h_case < H_NCASES ? h_case + 1 : H_NCASES, shim_now() - t0,
+	    violations));
+}
+#endif /* MPL_BE_HALT */
+
 /* Tests of the debug layer and the WITNESS checker. */
 #include "mplocktest_debug.c"
 
@@ -1352,6 +1643,7 @@ static const struct {
 	{ "mutex",	t_mutex },
 	{ "fifo",	t_fifo },
 	{ "recurse",	t_recurse },
+	{ "releaseidle",	t_releaseidle },
 	{ "intr",	t_intr },
 	{ "multi",	t_multi },
 	{ "spinout",	t_spinout },
@@ -1360,6 +1652,9 @@ static const struct {
 	{ "lockorder",	t_lockorder },
 	{ "swap",	t_swap },
 	{ "torture",	t_torture },
+#ifdef MPL_BE_HALT
+	{ "halt",	t_halt },
+#endif
 #ifdef MPLOCK_DEBUG
 	{ "misuse",	t_misuse },
 	{ "report",	t_report },
@@ -1374,7 +1669,7 @@ usage(void)
 {
 	size_t i;
 
-	fprintf(stderr, "usage: mplocktest [-lq] [-t cpus] [-n count] "
+	fprintf(stderr, "usage: mplocktest [-glq] [-t cpus] [-n count] "
 	    "[-w seconds] test ...\ntests:");
 	for (i = 0; i < NTESTS; i++)
 		fprintf(stderr, " %s", tests[i].name);
@@ -1394,8 +1689,15 @@ main(int argc, char *argv[])
 	ncpus = shim_ncpu_online();
 	if (ncpus < 2)
 		ncpus = 2;
-	while ((ch = getopt(argc, argv, "ln:qt:w:")) != -1) {
+	while ((ch = getopt(argc, argv, "gln:qt:w:")) != -1) {
 		switch (ch) {
+		case 'g':
+			/* The M-lock's guest mode on, as under a hypervisor. */
+			shim_guest = 1;
+#ifdef MPL_BE_HALT
+			mplock_guest_spin = 2000;
+#endif
+			break;
 		case 'l':
 			for (i = 0; i < NTESTS; i++)
 				printf("%s\n", tests[i].name);

@@ -546,11 +546,14 @@ t_report(void)
 		shim_db_reset();
 		__mp_lock_spinout = 20000;
 		srv_post(queue[nq - 1], OP_LOCK, 0);
+		guest_clock(1);
 		t0 = shim_now();
 		while (shim_db_enters() == 0 && shim_now() - t0 < 20) {
 			shim_tick();
 			usleep(1000);
+			guest_tick(queue[nq - 1]);
 		}
+		guest_clock(0);
 		__mp_lock_spinout = LONG_MAX;
 		/* rep_check() reports a missing spin-out. */
 		rep_check(shim_db_output(), owner, queue, nq);

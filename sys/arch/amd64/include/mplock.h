@@ -2,22 +2,6 @@
 
 /* public domain */
 
-/*
- * Copyright (c) 2026 The mplock authors
- *
- * Permission to use, copy, modify, and distribute this software for any
- * purpose with or without fee is hereby granted, provided that the above
- * copyright notice and this permission notice appear in all copies.
- *
- * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
- * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
- * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
- * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
- * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
- * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
- * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
- */
-
 #ifndef _MACHINE_MPLOCK_H_
 #define _MACHINE_MPLOCK_H_
 
@@ -76,5 +60,33 @@ mpl_md_store_ptr_release(volatile void *p, void *v)
 #define mpl_store_ptr_release(p, v) mpl_md_store_ptr_release((p), (v))
 /* TSO: later loads and stores cannot pass the loads that saw the lock. */
 #define mpl_acquire()		__asm volatile("" : : : "memory")
+
+#if defined(_KERNEL) && defined(MULTIPROCESSOR)
+/*
+ * Halted waits (the M-lock's guest mode): the idle loop's way to wait,
+ * and the NOP IPI that cpu_unidle() sends to end it.
+ */
+#include <machine/intr.h>
+
+#define MPL_HALT
+
+#define mpl_hypervisor()	((cpu_ecxfeature & CPUIDECX_HV) != 0)
+#define mpl_cycles()		rdtsc()
+
+static inline int
+mpl_md_halt_begin(void)
+{
+	if ((read_rflags() & PSL_I) == 0)
+		return (0);
+	__asm volatile("cli" : : : "memory");
+	return (1);
+}
+
+#define mpl_halt_begin()	mpl_md_halt_begin()
+/* An interrupt pending since the cli is taken in the hlt and ends it. */
+#define mpl_halt()		__asm volatile("sti; hlt" : : : "memory")
+#define mpl_halt_cancel()	__asm volatile("sti" : : : "memory")
+#define mpl_kick(i)		x86_send_ipi(cpu_info[(i)], X86_IPI_NOP)
+#endif /* _KERNEL && MULTIPROCESSOR */
 
 #endif /* _KERN_MPLOCK_H_ && !_MACHINE_MPLOCK_MD_ */

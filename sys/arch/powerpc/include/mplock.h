@@ -1,20 +1,6 @@
 /*	$OpenBSD$	*/
 
-/*
- * Copyright (c) 2026 The mplock authors
- *
- * Permission to use, copy, modify, and distribute this software for any
- * purpose with or without fee is hereby granted, provided that the above
- * copyright notice and this permission notice appear in all copies.
- *
- * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
- * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
- * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
- * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
- * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
- * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
- * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
- */
+/* public domain */
 
 #ifndef _MACHINE_MPLOCK_H_
 #define _MACHINE_MPLOCK_H_
@@ -28,7 +14,7 @@
  */
 #define __MPL_CACHELINE	128
 
-#endif /* !_MACHINE_MPLOCK_H_ */
+#endif /* !_MACHINE_MPLOCK_H */
 
 /*
  * The kernel lock's ordering primitives (sys/kern/kern_mplock.h, which

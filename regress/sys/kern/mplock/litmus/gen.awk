@@ -23,6 +23,17 @@
 #	acq			mpl_acquire
 #	inc LOC			atomic_inc_int_nv (its value unused)
 #
+# The tech@ series' M-lock (in kern_lock.c, tools/series/mlock.awk)
+# uses the stock primitives directly, as each architecture's
+# <machine/atomic.h> has them (klsrc() says where from), not ours:
+#	acas R LOC O N		atomic_cas_ptr (R: the old value)
+#	mexit-ba		membar_exit_before_atomic()
+#	menter-aa		membar_enter_after_atomic() after the CAS
+#	spin R LOC		one load of the wait, and the loop's branch on
+#				the value it read (powerpc's isync needs it)
+#	menter-spin		membar_enter_after_atomic() after the wait
+#	mexit			membar_exit()
+#
 # Mutants (MUT), the barrier or ordering removed or weakened:
 #	swap-rel swap-acq	the swap's release or acquire half
 #	swap-acq-nodep		powerpc: the swap's isync without the
@@ -35,6 +46,9 @@
 #	acq-weak		mpl_acquire weakened (loads only), where
 #				the architecture has a weaker barrier
 #	inc-split		the increment as a plain load and store
+#	kl-cas-split		acas as a plain load, compare and store
+#	kl-exit-ba kl-enter-aa kl-enter-spin kl-exit
+#				that barrier of the M-lock in kern_lock.c
 
 function die(m) {
 	print "gen.awk: " m >"/dev/stderr"
@@ -102,6 +116,106 @@ function archsrc() {
 	    "atomic.h, dmb sy (herd: DMB); atomic_swap_ptr, " \
 	    "atomic_cas_ptr, atomic_inc_int_nv: the same file, ldrex/strex " \
 	    "loops without barriers")
+}
+
+# Where the tech@ series' M-lock's sequences come from: OpenBSD's
+# barriers and atomic_cas_ptr as each architecture defines them.
+function klsrc() {
+	if (ARCH == "amd64" || ARCH == "i386")
+		return ("OpenBSD sys/arch/" ARCH "/include/atomic.h: " \
+		    "membar_exit(), membar_exit_before_atomic() and " \
+		    "membar_enter_after_atomic() compiler barriers, " \
+		    "atomic_cas_ptr lock cmpxchg")
+	if (ARCH == "arm64")
+		return ("OpenBSD arm64: every membar_*() dmb sy; " \
+		    "atomic_cas_ptr the generic __sync_val_compare_and_swap," \
+		    " an ldaxr/stlxr loop from clang without LSE")
+	if (ARCH == "arm64-lse")
+		return ("OpenBSD arm64: every membar_*() dmb sy; " \
+		    "atomic_cas_ptr __sync_val_compare_and_swap, casal " \
+		    "with LSE")
+	if (ARCH == "riscv64")
+		return ("OpenBSD riscv64: membar_exit() fence rw,w, " \
+		    "membar_enter() fence w,rw (the _atomic variants are " \
+		    "these); atomic_cas_ptr __sync_val_compare_and_swap, " \
+		    "lr.d.aqrl/sc.d.rl")
+	if (ARCH == "powerpc64" || ARCH == "powerpc")
+		return ("OpenBSD " ARCH ": membar_exit() sync, " \
+		    "membar_enter() isync (the _atomic variants are these); " \
+		    "atomic_cas_ptr a reservation loop without barriers " \
+		    "(herd: lwarx/stwcx.); isync after a branch on the " \
+		    "value loaded")
+	if (ARCH == "mips64")
+		return ("OpenBSD sys/sys/atomic.h: every membar_*() " \
+		    "__sync_synchronize(), sync; atomic_cas_ptr: " \
+		    "sys/arch/mips64/include/atomic.h, an ll/sc loop without " \
+		    "barriers")
+	return ("OpenBSD sys/arch/arm/include/atomic.h: every membar_*() " \
+	    "dmb sy; atomic_cas_ptr an ldrex/strex loop without barriers")
+}
+
+# The stock barriers: membar_exit() (and _before_atomic), and
+# membar_enter() (and _after_atomic).
+function stock_exit() {
+	if (HARCH == "X86_64") return ""
+	if (HARCH == "AArch64") return "DMB SY"
+	if (HARCH == "ARM") return "DMB"
+	if (HARCH == "RISCV") return "fence rw,w"
+	return "sync"
+}
+function stock_enter() {
+	if (HARCH == "X86_64") return ""
+	if (HARCH == "AArch64") return "DMB SY"
+	if (HARCH == "ARM") return "DMB"
+	if (HARCH == "RISCV") return "fence w,rw"
+	if (HARCH == "PPC") return "isync"
+	return "sync"
+}
+
+# The wait's load, and on powerpc the loop's branch on its value.
+function op_spin(r, loc,    l) {
+	load(r, loc)
+	if (HARCH == "PPC") {
+		l = label()
+		I("cmpw " r "," r)
+		I("bne " l)
+		I(l ":")
+	}
+}
+
+# atomic_cas_ptr as the stock <machine/atomic.h> has it.
+function op_acas(r, loc, o, n,    tmp, c) {
+	tmp = rtmp()
+	c = rcmp()
+	if (has("kl-cas-split")) {
+		# A load and a store, no atomicity; it stored if it read O.
+		load(r, loc)
+		casok[t] = r "=" o
+		li(tmp, n)
+		store_reg(loc, tmp)
+		return
+	}
+	if (HARCH == "X86_64") {
+		if (r != "RAX") die("acas result must be r0 on x86")
+		I("MOVQ $" o ",RAX")
+		I("MOVQ $" n "," tmp)
+		I("LOCK CMPXCHGQ [" loc "]," tmp)
+		casok[t] = "RAX=" o
+		return
+	}
+	if (ARCH == "arm64-lse") {
+		li(r, o)
+		li(tmp, n)
+		I("CASAL " r "," tmp ",[" A(loc) "]")
+		casok[t] = r "=" o
+		return
+	}
+	li(tmp, n)
+	li(c, o)
+	if (HARCH == "AArch64")
+		cas_body(r, loc, c, tmp, "LDAXR", "STLXR")
+	else
+		cas_body(r, loc, c, tmp, "lr.d.aqrl", "sc.d.rl")
 }
 
 # Registers: result i, address of location j, a scratch value, the
@@ -287,7 +401,7 @@ function op_swap(r, loc, v,    tmp, l) {
 	}
 }
 
-function op_cas(r, loc, o, n,    tmp, l, c) {
+function op_cas(r, loc, o, n,    tmp, c) {
 	tmp = rtmp()
 	c = rcmp()
 	if (HARCH == "X86_64") {
@@ -309,26 +423,33 @@ function op_cas(r, loc, o, n,    tmp, l, c) {
 	li(c, o)
 	if (HARCH == "PPC" || HARCH == "ARM" || HARCH == "MIPS")
 		if (!has("cas-rel")) fence(HARCH == "PPC" ? "lwsync" : mibar())
-	# The load-linked, the compare, the store-conditional: a failed
-	# compare skips the store, as the real loop does, and leaves the
-	# status register as initialised: "failed".
+	if (HARCH == "AArch64")
+		cas_body(r, loc, c, tmp, "LDXR", has("cas-rel") ? "STXR" : "STLXR")
+	else
+		cas_body(r, loc, c, tmp, "lr.d", has("cas-rel") ? "sc.d" : "sc.d.rl")
+}
+
+# The load-linked, the compare, the store-conditional of a
+# compare-and-swap of register c's value for register tmp's: a failed
+# compare skips the store, as the real loop does, and leaves the status
+# register as initialised: "failed".  ld and st are the load and store
+# instructions on AArch64 and RISC-V (the others have one each).
+function cas_body(r, loc, c, tmp, ld, st,    l, k) {
 	l = label()
 	if (HARCH == "AArch64" || HARCH == "ARM" || HARCH == "RISCV")
 		init = init " " t ":" rstatc(nstat[t]) "=1;"
 	if (HARCH == "AArch64") {
-		I("LDXR " r ",[" A(loc) "]")
+		I(ld " " r ",[" A(loc) "]")
 		I("CMP " r "," c)
 		I("B.NE " l)
 		k = nstat[t]++
-		I((has("cas-rel") ? "STXR " : "STLXR ") rstat(k) "," tmp ",[" \
-		    A(loc) "]")
+		I(st " " rstat(k) "," tmp ",[" A(loc) "]")
 		casok[t] = rstatc(k) "=0"
 	} else if (HARCH == "RISCV") {
-		I("lr.d " r ",0(" A(loc) ")")
+		I(ld " " r ",0(" A(loc) ")")
 		I("bne " r "," c "," l)
 		k = nstat[t]++
-		I((has("cas-rel") ? "sc.d " : "sc.d.rl ") rstat(k) "," tmp \
-		    ",0(" A(loc) ")")
+		I(st " " rstat(k) "," tmp ",0(" A(loc) ")")
 		casok[t] = rstatc(k) "=0"
 	} else if (HARCH == "ARM") {
 		I("LDREX " r ",[" A(loc) "]")
@@ -475,6 +596,7 @@ BEGIN {
 # pattern NAME: starts a block; the block ends at the next pattern.
 $1 == "pattern" { inpat = ($2 == PAT); if (inpat) found = 1; next }
 !inpat || /^[ \t]*(#|$)/ { next }
+$1 == "archs" { next }
 $1 == "doc" { $1 = ""; doc = doc (doc == "" ? "" : " ") substr($0, 2); next }
 $1 == "code" { $1 = ""; code_of = code_of (code_of == "" ? "" : "; ") \
     substr($0, 2); next }
@@ -491,6 +613,15 @@ $1 ~ /^P[0-9]$/ {
 	else if ($2 == "stptrrel") op_strel($3, $4, has("ptrrel"))
 	else if ($2 == "acq") op_acq()
 	else if ($2 == "inc") op_inc($3)
+	else if ($2 == "acas") op_acas(resreg($3), $4, $5, $6)
+	else if ($2 == "spin") op_spin(resreg($3), $4)
+	else if ($2 == "mexit-ba" && !has("kl-exit-ba")) fence(stock_exit())
+	else if ($2 == "menter-aa" && !has("kl-enter-aa"))
+		fence(stock_enter())
+	else if ($2 == "menter-spin" && !has("kl-enter-spin"))
+		fence(stock_enter())
+	else if ($2 == "mexit" && !has("kl-exit")) fence(stock_exit())
+	else if ($2 ~ /^m(exit|enter)/) ;
 	else die(PAT ": unknown operation " $2)
 	next
 }
@@ -504,7 +635,7 @@ END {
 	printf "%s %s\n", HARCH, ARCH "." PAT (MUT == "" ? "" : "." MUT)
 	printf "\"%s\"\n", doc
 	printf "Code=%s\n", code_of
-	printf "Sequences=%s\n", archsrc()
+	printf "Sequences=%s\n", PAT ~ /^kl-/ ? klsrc() : archsrc()
 	printf "{\n%s\n%s\n}\n", meminit, substr(init, 2)
 	w = 0
 	for (t = 0; t < nthr; t++) {

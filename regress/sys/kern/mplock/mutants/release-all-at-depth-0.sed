@@ -4,5 +4,5 @@
 # depth 0 stores 0 into a free variable and changes nothing.)
 # file: sys/kern/kern_mplock.c
 # backend: ticket
-# tests: recurse
+# tests: releaseidle
 s/if (rv > 0) {/if (rv >= 0) {/

@@ -4,5 +4,5 @@
 # tests: recurse
 /c->mplc_depth = 0;/{
 n
-s/mpl_be_handoff(mpl, c);/;/
+s/k = mpl_be_release(mpl, c);/;/
 }

@@ -70,6 +70,7 @@ struct __mp_lock kernel_lock;
 /* Defined elsewhere in the kernel; the tests set them. */
 const char *panicstr;
 int db_active;
+int cold;
 
 uint64_t
 nsecuptime(void)
@@ -309,6 +310,111 @@ void
 shim_intr_raise(pthread_t t)
 {
 	pthread_kill(t, SIGUSR1);
+}
+
+/*
+ * Halted waits (the M-lock's guest mode, <machine/mplock.h>).  A CPU
+ * halts in sigsuspend(), which a signal ends: SIGUSR1 (an interrupt,
+ * whose body then runs, as in a hlt) or SIGUSR2, the kick.  A kick
+ * that comes while the CPU has interrupts disabled is pending, as an
+ * IPI is, and ends the next halt at once; one that comes with them
+ * enabled is taken then and there, a no-op (intr_restore() drops a
+ * pending one).  The kick goes to the thread that is the CPU when it
+ * began to halt.
+ */
+int shim_guest;
+__thread volatile int shim_kick_pending;
+volatile int shim_halted[MAXCPUS];	/* in sigsuspend() */
+volatile unsigned long shim_halts[MAXCPUS];	/* sigsuspend() calls */
+volatile int shim_halt_hold = -1;	/* this CPU waits before halting */
+volatile int shim_halt_holding[MAXCPUS];
+static pthread_t halt_thread[MAXCPUS];
+static pthread_once_t kick_once = PTHREAD_ONCE_INIT;
+
+unsigned long long
+shim_cycles(void)
+{
+	return (nsecuptime());
+}
+
+static void
+kick_signal(int sig)
+{
+	(void)sig;
+	if (shim_intr_off)
+		shim_kick_pending = 1;
+}
+
+static void
+kick_init(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = kick_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	if (sigaction(SIGUSR2, &sa, NULL) == -1) {
+		perror("sigaction");
+		exit(2);
+	}
+}
+
+int
+shim_halt_begin(void)
+{
+	if (shim_intr_off)
+		return (0);
+	pthread_once(&kick_once, kick_init);
+	shim_intr_off = 1;
+	barrier();
+	halt_thread[shim_curcpu->ci_cpuid] = pthread_self();
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	return (1);
+}
+
+/* Interrupts on and halt; called with them off by shim_halt_begin(). */
+void
+shim_halt(void)
+{
+	sigset_t block, old;
+	int me = shim_curcpu->ci_cpuid;
+
+	/* The tests' window between the mark and the halt. */
+	while (shim_halt_hold == me) {
+		shim_halt_holding[me] = 1;
+		sched_yield();
+	}
+	shim_halt_holding[me] = 0;
+	sigemptyset(&block);
+	sigaddset(&block, SIGUSR1);
+	sigaddset(&block, SIGUSR2);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	/* "sti": no signal is taken before sigsuspend() waits for one. */
+	shim_intr_off = 0;
+	barrier();
+	if (!shim_kick_pending && !shim_intr_pending) {
+		shim_halted[me] = 1;
+		__atomic_add_fetch(&shim_halts[me], 1, __ATOMIC_SEQ_CST);
+		sigsuspend(&old);
+		shim_halted[me] = 0;
+	}
+	shim_kick_pending = 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (shim_intr_pending)
+		shim_intr_deliver();
+}
+
+void
+shim_halt_cancel(void)
+{
+	intr_restore(0);
+}
+
+void
+shim_kick(unsigned int i)
+{
+	pthread_kill(halt_thread[i], SIGUSR2);
 }
 
 /*

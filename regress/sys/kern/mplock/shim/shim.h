@@ -49,6 +49,20 @@ void	shim_intr_init(void (*)(void));
 void	shim_intr_raise(pthread_t);
 pthread_t shim_cpu_thread(int);
 
+/*
+ * Halted waits (the M-lock's guest mode): shim_guest is what
+ * mpl_hypervisor() says; shim_halted[i], CPU i is halted, shim_halts[i]
+ * how many times it halted (nested halts count too); a CPU whose
+ * number is in shim_halt_hold waits, interrupts disabled, between its
+ * mark and its halt (shim_halt_holding[i] says it does), until the test
+ * sets shim_halt_hold to -1.
+ */
+extern int shim_guest;
+extern volatile int shim_halted[MAXCPUS];
+extern volatile unsigned long shim_halts[MAXCPUS];
+extern volatile int shim_halt_hold;
+extern volatile int shim_halt_holding[MAXCPUS];
+
 /* db_printf() and db_enter() are recorded. */
 void	shim_db_reset(void);
 const char *shim_db_output(void);

@@ -53,9 +53,13 @@ inline mp_lock(c)
 	fi;
 	depth[c]++;					/* [fe.lock.depth] */
 #endif
-	ien[c] = s;					/* [fe.lock.intr_restore] */
+	INTR_RESTORE(c, s);				/* [fe.lock.intr_restore] */
 	d_step { w = wait[c]; wt = want[c] };		/* [fe.lock.w] */
+#ifdef HAVE_BE_WAIT
+	BE_WAIT(c, w, wt);				/* [fe.lock.spin] */
+#else
 	SPIN_UNTIL(c, w, wt);				/* [fe.lock.spin] */
+#endif
 	MPL_ACQUIRE(c);					/* [fe.lock.acquire] */
 	d_step { w = 0; wt = 0 };			/* dead: keep states few */
 	acquired(c)
@@ -81,7 +85,14 @@ inline mp_unlock(c)
 		be_handoff(c)				/* [fe.unlock.handoff] */
 	:: else -> skip
 	fi;
-	ien[c] = s					/* [fe.unlock.intr_restore] */
+#if defined(HAVE_BE_KICK) && !defined(MUT_GUEST_KICK_LATE)
+	be_kick(c);					/* [fe.unlock.kick] */
+#endif
+	INTR_RESTORE(c, s)				/* [fe.unlock.intr_restore] */
+#if defined(HAVE_BE_KICK) && defined(MUT_GUEST_KICK_LATE)
+	;
+	be_kick(c)
+#endif
 }
 
 /* n = __mp_release_all() */
@@ -95,7 +106,10 @@ inline mp_release_all(c, n)
 		be_handoff(c)				/* [fe.relall.handoff] */
 	:: else -> skip
 	fi;
-	ien[c] = s
+#ifdef HAVE_BE_KICK
+	be_kick(c);					/* [fe.relall.kick] */
+#endif
+	INTR_RESTORE(c, s)
 }
 
 /* __mp_acquire_count(mpl, n) */
@@ -177,7 +191,12 @@ active proctype intr()
 {
 	byte c = 1, s, w, wt, t, i, j;
 
+#ifdef GUEST
+	/* Taken in a halt, it ends the halt. */
+end:	atomic { go && ien[c] && !inintr[c] -> inintr[c] = 1; hlt[c] = 0 };
+#else
 end:	atomic { go && ien[c] && !inintr[c] -> inintr[c] = 1 };
+#endif
 	/*
 	 * Not in the suite: every model's nested-enqueue mutant is caught
 	 * only through this case.  spin -DCOVER_INTR_WAITING shows it.

@@ -57,6 +57,32 @@ bit ien[NCPU];			/* local interrupts enabled */
 bit inintr[NCPU];		/* the interrupt handler runs on this CPU */
 bit go;				/* initialised */
 
+#ifdef GUEST
+/*
+ * Guest mode (kern_mplock_mlock.h): hlt[c], CPU c is halted (after
+ * "sti; hlt"), until an interrupt; kp[c], an IPI (a kick) arrived while
+ * c had interrupts disabled and is pending, to be taken as soon as they
+ * are enabled: it ends the halt that enables them, and is a no-op
+ * anywhere else.  Hence ien[c] implies !kp[c].
+ */
+bit hlt[NCPU];
+bit kp[NCPU];
+
+/* Interrupts back to s: a pending kick is taken (a no-op) if s is 1. */
+#define INTR_RESTORE(c, s)	d_step { ien[c] = s; kp[c] = kp[c] && !ien[c] }
+
+/* An IPI to CPU i: ends its halt, or waits while i has interrupts off. */
+#define KICK(i)	d_step {						\
+	if								\
+	:: hlt[i] -> hlt[i] = 0						\
+	:: !hlt[i] && !ien[i] -> kp[i] = 1				\
+	:: else -> skip							\
+	fi								\
+}
+#else
+#define INTR_RESTORE(c, s)	ien[c] = s
+#endif
+
 /* __mp_lock_held(): one instant's values (see README). */
 #define HELD(c)		(depth[c] > 0 && mem[wait[c]] == want[c]) /* [fe.held] */
 

@@ -32,6 +32,7 @@ extern int shim_ncpus;		/* CPUs 0..shim_ncpus-1 are the machine's */
 	    (cii)++, (ci) = &shim_cpus[(cii)])
 extern __thread volatile int shim_intr_off;
 extern __thread volatile int shim_intr_pending;
+extern __thread volatile int shim_kick_pending;
 
 void	shim_busy_cycle(void);
 void	shim_intr_deliver(void);
@@ -59,8 +60,35 @@ intr_restore(unsigned long s)
 	__asm volatile("" ::: "memory");
 	shim_intr_off = (int)s;
 	__asm volatile("" ::: "memory");
-	if (s == 0 && shim_intr_pending)
-		shim_intr_deliver();
+	if (s == 0) {
+		shim_kick_pending = 0;	/* a kick is taken: a no-op */
+		if (shim_intr_pending)
+			shim_intr_deliver();
+	}
 }
+
+/*
+ * Halted waits (the M-lock's guest mode), which a kernel's
+ * <machine/mplock.h> supplies, as shim.c stands in for them: a halt
+ * waits for a signal, a kick is one.  Here, so that builds with an
+ * architecture's real <machine/mplock.h> (whose halt is kernel code)
+ * have them too.  mpl_hypervisor() is shim_guest, which the tests set;
+ * the cycle count is in ns.
+ */
+#define MPL_HALT
+
+extern int shim_guest;
+unsigned long long shim_cycles(void);
+int	shim_halt_begin(void);
+void	shim_halt(void);
+void	shim_halt_cancel(void);
+void	shim_kick(unsigned int);
+
+#define mpl_hypervisor()	shim_guest
+#define mpl_cycles()		shim_cycles()
+#define mpl_halt_begin()	shim_halt_begin()
+#define mpl_halt()		shim_halt()
+#define mpl_halt_cancel()	shim_halt_cancel()
+#define mpl_kick(i)		shim_kick(i)
 
 #endif /* _SHIM_MACHINE_CPU_H_ */

@@ -15,6 +15,9 @@
 #ifndef __aligned
 #define __aligned(x)	__attribute__((__aligned__(x)))
 #endif
+#ifndef __predict_false
+#define __predict_false(e)	__builtin_expect(((e) != 0), 0)
+#endif
 
 #ifndef MAXCPUS
 #define MAXCPUS		64

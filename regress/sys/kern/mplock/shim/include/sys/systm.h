@@ -13,6 +13,7 @@ void	panic(const char *, ...)
 extern long __mp_lock_spinout;
 extern const char *panicstr;	/* set by the tests: "after a panic" */
 extern int db_active;		/* set by the tests: "inside ddb" */
+extern int cold;		/* set by the tests: "autoconf" */
 
 int	printf(const char *, ...)
 	    __attribute__((__format__(__printf__, 1, 2)));

@@ -1,0 +1,735 @@
+#!/bin/sh
+#
+# Copyright (c) 2026 The mplock authors
+#
+# Permission to use, copy, modify, and distribute this software for any
+# purpose with or without fee is hereby granted, provided that the above
+# copyright notice and this permission notice appear in all copies.
+#
+# THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+# WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+# MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+# ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+# WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+# ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+# OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+#
+# series.sh: the kernel lock as patch series for tech@, one mail a file,
+# for the maintainers of this checkout (make series SRC=tree DIR=dir);
+# not installed.  POSIX sh.
+#
+#	sh tools/series/series.sh [-s step] tree dir
+#
+# tree is a stock OpenBSD tree as tools/mplock-patch takes it (/usr/src,
+# a tree holding sys/, or sys itself); dir, absent or empty, gets two
+# series, each a cover letter (0000-cover.txt, [PATCH 0/N]) and numbered
+# diffs, each diff applying with "patch -p0" from the top of tree on top
+# of the ones before it, the first on the stock tree:
+#
+# dir/tech/	what is meant for commit: 0001 a fix of the stock ticket
+#		lock (__mp_release_all() at depth 0), 0002 the M-lock in
+#		its place, 0003 and 0004 its two changes to stock
+#		behaviour, then for each arch of the tree whose
+#		<machine/mplock.h> here sets a longer cache line, that
+#		line.  These are edits of the tree's own kern_lock.c,
+#		<sys/mplock.h> and <machine/mplock.h> (mlock.awk, beside
+#		this script), so OpenBSD's code is never kept here.
+# dir/optional/	on top of those, what the rest of this checkout adds: the
+#		backends as options (the code moves to kern_mplock.c), the
+#		debug layer, the torture test, each arch's ordering
+#		primitives, the manual pages.  Each step is
+#		"mplock-patch apply" with a cut-down copy of this checkout
+#		on a stock copy, diffed against the step before; the last
+#		tree must be what apply makes of the stock tree.
+#
+# -s step: only kern_lock.c and <sys/mplock.h> as tech step STEP (1 to
+# 4) leaves them, written under dir as under tree (the benchmark's peers
+# and the kernel compile check build them).
+#
+# The messages cite no path of this checkout; their figures are the
+# step's own row of the newest doc/results/bench-*.txt that has it
+# (make bench), with that file's machine and load.
+# MPLOCK_SERIES_BUDGET: the most lines tech/0002 may have (220).
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+PROG=series
+. "$ROOT/tools/lib/common.sh"
+TOOL=$ROOT/tools/mplock-patch
+AWK_INPLACE=$ROOT/tools/series/mlock.awk
+BUDGET=${MPLOCK_SERIES_BUDGET:-220}
+LC_ALL=C
+export LC_ALL
+umask 022
+
+usage() {
+	echo "usage: $PROG.sh [-s step] tree dir" >&2
+	exit 1
+}
+
+err() {
+	echo "$PROG: $*" >&2
+}
+
+# ---------------------------------------------------------------------
+# Trees: $W/NAME is a copy of the stock tree's parts a step can change
+# (all of it when it is sys itself; else sys and the man9 pages), and
+# $W/NAME.files the files (relative to the tree) the step touched.
+
+series_tree() {
+	mkdir -p "$W/$1"
+	if [ -z "$SP" ]; then
+		cp -Rp "$S/." "$W/$1/"
+	else
+		cp -Rp "$S/sys" "$W/$1/" &&
+		    if [ -d "$S/share/man/man9" ]; then
+			mkdir -p "$W/$1/share/man" &&
+			cp -Rp "$S/share/man/man9" "$W/$1/share/man/"
+		    fi
+	fi || die "$S: cannot copy it to $W/$1"
+	rm -rf "$W/$1/.mplock-patch"
+}
+
+# inplace FROM TO STEP: the tree's kern_lock.c and <sys/mplock.h> from
+# $SP under FROM (the stock tree) as tech step STEP (1 to 4) of
+# mlock.awk leaves them, under TO.
+inplace() {
+	for _f in kern_lock:kern/kern_lock.c mplock:sys/mplock.h; do
+		: >"$W/why"
+		_to=$2/$SP${_f#*:}
+		mkdir -p "${_to%/*}" &&
+		    awk -v f="${_f%%:*}" -v step="$3" -v why="$W/why" \
+		    -f "$AWK_INPLACE" "$1/$SP${_f#*:}" >"$_to" || die "$S: $SP${_f#*:}: not the" \
+		    "stock file this series edits: $(cat "$W/why")"
+	done
+}
+
+# ours_line ARCH <stock: the tree's <machine/mplock.h> with the lines
+# ours sets after __USE_MI_MPLOCK, up to its guard's #endif (the cache
+# line, and its comment), inserted after the tree's own
+# __USE_MI_MPLOCK line.  Fails when either has no such line.
+ours_line() {
+	awk -v ours="$ROOT/sys/arch/$1/include/mplock.h" '
+	BEGIN {
+		while ((getline l < ours) > 0) {
+			if (on && l ~ /^#endif/)
+				break
+			if (on)
+				add = add l "\n"
+			if (l == "#define __USE_MI_MPLOCK")
+				on = 1
+		}
+		sub(/\n+$/, "\n", add)
+		if (add == "" || add == "\n")
+			exit 1
+	}
+	{ print }
+	$0 == "#define __USE_MI_MPLOCK" && !done { printf "%s", add; done = 1 }
+	END { exit !done }'
+}
+
+# line_archs: the archs of the tree whose <machine/mplock.h> here sets
+# __MPL_CACHELINE, their tech step's.
+line_archs() {
+	for _a in $(ls "$ROOT/sys/arch"); do
+		[ -f "$W/t0/${SP}arch/$_a/include/mplock.h" ] &&
+		    grep -q '^#define __MPL_CACHELINE' \
+		    "$ROOT/sys/arch/$_a/include/mplock.h" && echo "$_a"
+	done
+}
+
+# series_root DIR STEP [ARCH...]: a copy of this checkout's files that
+# apply installs (sys/, the man9 pages) in DIR, less what the steps
+# after STEP (backends, debug, torture, arch, man) add: their files left
+# out, their options taken out with unifdef(1).  ARCH...: the arch
+# headers kept.
+series_root() {
+	_sr=$1 _st=$2
+	shift 2
+	_ud=
+	case $_st in
+	backends)	_ud="-UMPLOCK_DEBUG -UMPLOCK_TORTURE" ;;
+	debug)		_ud="-UMPLOCK_TORTURE" ;;
+	esac
+	mkdir -p "$_sr/share/man/man9" "$_sr/regress/sys/kern/mplock" &&
+	    cp "$REGRESS/Makefile.backends" "$_sr/regress/sys/kern/mplock/" ||
+	    return 1
+	while read -r _p; do
+		case $_st:$_p in
+		man:*)						;;
+		*:share/*)					continue ;;
+		backends:sys/kern/kern_mplock_debug.c)		continue ;;
+		backends:*_torture.c|debug:*_torture.c)		continue ;;
+		*:sys/arch/*/include/mplock.h)
+			_a=${_p#sys/arch/}
+			case " $* " in
+			*" ${_a%%/*} "*)	;;
+			*)			continue ;;
+			esac ;;
+		esac
+		mkdir -p "$_sr/${_p%/*}" || return 1
+		if [ -n "$_ud" ]; then
+			# cat -s: a block taken out leaves one blank line.
+			unifdef $_ud "$ROOT/$_p" >"$_sr/$_p.u"
+			[ $? -le 1 ] && cat -s "$_sr/$_p.u" >"$_sr/$_p" &&
+			    rm -f "$_sr/$_p.u" || return 1
+		else
+			cp "$ROOT/$_p" "$_sr/$_p" || return 1
+		fi
+	done <"$W/ours"
+}
+
+# series_apply NAME ROOT: apply ROOT's files to a stock copy, NAME; the
+# files it touched in $W/NAME.files.
+series_apply() {
+	series_tree "$1"
+	MPLOCK_ROOT=$2 sh "$TOOL" apply "$W/$1" >"$W/$1.log" 2>&1 || {
+		cat "$W/$1.log" >&2
+		die "$S: internal: apply of step $1 failed"
+	}
+	awk '$1 == "A" || $1 == "M" { print $2 }' \
+	    "$W/$1/.mplock-patch/journal" | sort -u >"$W/$1.files"
+	rm -rf "$W/$1/.mplock-patch"
+}
+
+# sparse NAME: tree NAME holds only the files its steps touched (its
+# .files); t0 has the others.
+sparse() {
+	mkdir -p "$W/$1" && : >"$W/$1.sparse"
+}
+
+# tfile NAME PATH: the file PATH of tree NAME.
+tfile() {
+	if [ -f "$W/$1.sparse" ] && [ ! -f "$W/$1/$2" ]; then
+		echo "$W/t0/$2"
+	else
+		echo "$W/$1/$2"
+	fi
+}
+
+# series_diff OLD NEW: the diff from tree OLD to tree NEW, over the files
+# either touched, as "mplock-patch diff" writes it.
+series_diff() {
+	sort -u "$W/$1.files" "$W/$2.files" | while read -r _p; do
+		_do=$(tfile "$1" "$_p") _lo=$_p _dn=$(tfile "$2" "$_p") _ln=$_p
+		cmp -s "$_do" "$_dn" && continue
+		[ -f "$_do" ] || _do=/dev/null _lo=/dev/null
+		[ -f "$_dn" ] || _dn=/dev/null _ln=/dev/null
+		echo "Index: $_p"
+		echo "==================================================================="
+		diff -u "$_do" "$_dn" | sed \
+		    -e "1s|^--- .*|--- $_lo|" -e "2s|^+++ .*|+++ $_ln|"
+	done
+}
+
+# diffstat <DIFF: per file, lines added and removed, and the totals,
+# as diffstat(1) and git print them.
+diffstat() {
+	git apply --stat -p0 2>/dev/null
+}
+
+# ---------------------------------------------------------------------
+# Words.
+
+# bench_rows ROW...: the rows of the newest benchmark results that has
+# them all, against stock, with its machine and load; nothing when no
+# results file has them.
+bench_rows() {
+	for _rf in $(ls "$ROOT"/doc/results/bench-*.txt 2>/dev/null |
+	    sort -r); do
+		_ok=1
+		for _r; do
+			grep -q "^uncontended  *$_r " "$_rf" || _ok=
+		done
+		[ -n "$_ok" ] || continue
+		{
+			echo "Measured in userland: ns per lock and unlock" \
+			    "alone (uncontended) and per acquisition with N" \
+			    "threads (thr*: more threads than CPUs), as a" \
+			    "ratio to the ticket lock as it is (median of" \
+			    "the paired runs' ratios, 95% confidence" \
+			    "interval), on $(sed -n 's/^# machine: //p' \
+			    "$_rf" | head -n 1) ($(sed -n 's/^# date: //p' \
+			    "$_rf" | head -n 1); $(sed -n 's/^# load: //p' \
+			    "$_rf" | head -n 1)):"
+		} | fmt -w 72
+		echo
+		awk -v rows=" $* " '
+		    /^Verdicts against stock/ { on = 1; next }
+		    on && /^$/ { exit }
+		    on && /^measure/ { gm = / gmean /; row(); next }
+		    on && index(rows, " " ($1 == "uncontended" ? $2 : $4) " ") {
+			row()
+		    }
+		    # The median ratio, its interval and the verdict; the
+		    # geometric mean (columns 57-84) stays in the file.
+		    function row() {
+			print "\t" (gm ? substr($0, 1, 57) substr($0, 85) : $0)
+		    }' "$_rf"
+		echo
+		return 0
+	done
+	echo "Not measured yet."
+	echo
+}
+
+# maxcpus ARCH: the tree's MAXCPUS for a multiprocessor kernel.
+maxcpus() {
+	sed -n 's/^#define[[:space:]]*MAXCPUS[[:space:]]*\([0-9]*\).*/\1/p' \
+	    "$W/t0/${SP}arch/$1/include/cpu.h" 2>/dev/null | sort -n |
+	    tail -n 1
+}
+
+# memory [ARCH]: sizeof(struct __mp_lock) without WITNESS, stock and with
+# the M-lock, for each arch of the tree that has a MAXCPUS (ARCH: that
+# one, with the cache line its <machine/mplock.h> here sets; else
+# 64-byte lines).  Stock: a pair of u_ints per CPU and two more; the
+# M-lock: two lines per CPU and one for mpl_tail and mpl_free.  Suite
+# series compares these with the compiler's for amd64 and i386.
+memory() {
+	for _a in $(ls "$W/t0/${SP}arch" 2>/dev/null); do
+		[ -z "${1:-}" ] || [ "$_a" = "$1" ] || continue
+		_m=$(maxcpus "$_a")
+		[ -n "$_m" ] || continue
+		_l=64
+		[ -z "${1:-}" ] || _l=$(sed -n \
+		    's/^#define __MPL_CACHELINE[[:space:]]*\([0-9]*\).*/\1/p' \
+		    "$ROOT/sys/arch/$_a/include/mplock.h")
+		printf '%s: %s bytes (stock: %s), MAXCPUS %s, %s-byte lines.\n' \
+		    "$_a" "$(commas $(((2 * _m + 1) * _l)))" \
+		    "$(commas $((_m * 8 + 8)))" "$_m" "$_l"
+	done
+}
+
+commas() {
+	echo "$1" | sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/' \
+	    -e 'ta'
+}
+
+# text STEP [ARCH]: a step's paragraphs, what and why.
+text() {
+	case $1 in
+	release-all)	cat <<EOT
+_kernel_lock_held() returns 1 on every CPU once panicstr or db_active
+is set.  The callers that release the kernel lock "if held" then call
+__mp_release_all() on CPUs that do not hold it: mi_switch() in
+sched_bsd.c, the panicstr path of tsleep() and msleep() in
+kern_synch.c, vfs_syncwait() in vfs_subr.c (syncing the disks after a
+panic) and sched_toidle() in kern_sched.c.  At depth 0
+__mp_release_all() still moves mpl_ticket on: it hands the lock to the
+next CPU in line while its owner still holds it, so after a panic, or
+in ddb, two CPUs run under the kernel lock.  Hand on only when this
+CPU held it.
+
+A userland test of the ticket lock of kern_lock.c, with threads as
+CPUs, shows it: CPU 0 holds the lock, CPU 2 waits, CPU 1 calls
+__mp_release_all().  Without this diff CPU 0 no longer holds the lock
+and CPU 2 gets in; with it neither happens.
+EOT
+		;;
+	mlock)	cat <<EOT
+Replace the ticket lock behind KERNEL_LOCK() with an M-lock, Philip
+Machanick's minimal-contention lock ("Design of a minimal-contention
+lock", Rhodes University, 2018), a FIFO queue lock of the CLH family,
+as proposed for this lock on tech@ in June 2022.  With the ticket
+lock every waiting CPU spins on mpl_ticket, so each hand-off
+invalidates that line in every waiter's cache, and the per-CPU cells
+of eight CPUs share a line.  Here each waiter spins on its
+predecessor's word, in a cache line only that CPU writes, once: a
+hand-off moves one line to one CPU.  The holder's depth and the rest
+of its cell are in a second line: the holder's nested locks and
+unlocks do not touch the line its successor spins on.
+
+Same interface, recursion, interrupts nesting on a waiting CPU,
+WITNESS and MP_LOCKDEBUG behaviour as the ticket lock (the next two
+diffs change two corner cases, one each).  Only the primitives of
+<sys/atomic.h>, as membar_sync(9) allows them: a compare-and-swap
+between membar_exit_before_atomic() and membar_enter_after_atomic() to
+queue, membar_enter_after_atomic() after the spin as the ticket lock
+has it, membar_exit() before the releasing store.  On amd64 and i386
+the two _atomic barriers are compiler barriers: __mp_lock() is a lock
+cmpxchg and plain loads and stores, no fence, where the ticket lock
+has a lock xadd.  The comment above the code states the invariants
+and which barrier pairs with which.
+
+Memory: struct __mp_lock, static, one in the kernel (sizeof, without
+WITNESS):
+EOT
+		memory ;;
+	acquire-count)	cat <<EOT
+__mp_acquire_count() with a negative count counted down through the
+whole range of an int, taking the lock some 4 billion times.  Take it
+count times, none for a count below 1.  In the userland test of the
+lock (test recurse), __mp_acquire_count(-3) now leaves the depth 0.
+EOT
+		;;
+	not-held)	cat <<EOT
+With MP_LOCKDEBUG, __mp_unlock() of a lock this CPU does not own is
+reported and ddb entered; when ddb was left the unlock went on: at
+depth 0 the depth wrapped around, and on a CPU that only waits (an
+interrupt handler's unlock) it gave up the CPU's place, letting the
+CPU behind it in while the owner still held the lock.  Return after
+ddb instead, the lock as it was.  In the userland test of the lock
+(tests spinout and intrunlock) both cases are now refused.
+EOT
+		;;
+	line)	cat <<EOT
+$2: pad the kernel lock's per-CPU words to the longer cache lines
+this port runs on, so that no two CPUs' words share a line.
+
+EOT
+		memory "$2" ;;
+	backends)	cat <<EOT
+Make the lock a choice at compile time, for measuring on real
+machines: option $(upper_backends | sed "s/MLOCK //;
+s/\([A-Z]*\)/MPLOCK_\1/g; s/ /, /g") instead of the default M-lock.
+The lock functions move from kern_lock.c to kern_mplock.c, which
+carries kern_lock.c's copyright notice with them; each backend is a
+header inlined into __mp_lock() and __mp_unlock(), so a kernel has
+one lock and no indirection.  MI primitives only: the ports' ordering
+primitives come later, one diff each.
+EOT
+		;;
+	debug)	cat <<EOT
+option MPLOCK_DEBUG: a debug layer that records the lock's recent events
+per CPU and checks the lock's invariants, and the ddb command "show
+mplock" (its prototype in ddb/db_interface.h).  Off by default; a
+kernel without the option compiles none of it.
+EOT
+		;;
+	torture) cat <<EOT
+option MPLOCK_TORTURE: a torture test of the kernel lock, started from
+main() once the CPUs are up, that hammers it from every CPU (nesting,
+release_all and reacquire, interrupts) and panics on a violation.  For
+testing kernels only; off by default.
+EOT
+		;;
+	arch)	cat <<EOT
+$2: the kernel lock's atomics and barriers as this port needs them, in
+<machine/mplock.h>, instead of the MI fallbacks of kern_mplock.h.  The
+header says, next to each, the ordering argument for it.  For the $2
+maintainer.
+EOT
+		;;
+	man)	cat <<EOT
+Manual pages: mplock(9) for the kernel lock and its options, with
+mplock_debug(9) and mplock_torture(9), added to share/man/man9/Makefile.
+EOT
+		;;
+	esac
+}
+
+upper_backends() {
+	echo "$BACKENDS" | tr a-z A-Z
+}
+
+# subject STEP [ARCH]: the subject's words.
+subject() {
+	case $1 in
+	release-all)	echo "kernel lock: __mp_release_all() at depth 0" \
+			    "hands nothing on" ;;
+	mlock)		echo "kernel lock: an M-lock replaces the ticket" \
+			    "lock" ;;
+	acquire-count)	echo "kernel lock: __mp_acquire_count() below 1" \
+			    "takes nothing" ;;
+	not-held)	echo "kernel lock: MP_LOCKDEBUG refuses an unlock of" \
+			    "a lock not held" ;;
+	line)		echo "$2: kernel lock padded to the port's cache line" ;;
+	backends)	echo "kernel lock: backends as options" \
+			    "($(upper_backends | sed "s/MLOCK //;
+			    s/\([A-Z]*\)/MPLOCK_\1/g; s/ /, /g"))" ;;
+	debug)		echo "kernel lock: option MPLOCK_DEBUG and ddb show" \
+			    "mplock" ;;
+	torture)	echo "kernel lock: option MPLOCK_TORTURE" ;;
+	arch)		echo "$2: kernel lock ordering primitives" ;;
+	man)		echo "kernel lock: manual pages" ;;
+	esac
+}
+
+# figures STEP: the step's own row.
+figures() {
+	case $1 in
+	release-all)	bench_rows stock-fix ;;
+	mlock)		bench_rows mlock-diff ;;
+	esac
+}
+
+# write SERIES K N OLD NEW STEP [ARCH]: diff K of N of SERIES, from tree
+# OLD to NEW, with its header, in $W/out/SERIES.
+write() {
+	series_diff "$4" "$5" >"$W/body"
+	[ -s "$W/body" ] || die "internal: step $2 of $1 ($6) changes nothing"
+	_name=$(printf '%04d-%s.diff' "$2" "${7:-$6}")
+	{
+		echo "Subject: [PATCH $2/$3] $(subject "$6" "${7:-}")"
+		echo
+		text "$6" "${7:-}"
+		echo
+		figures "$6"
+		diffstat <"$W/body"
+		echo
+		cat "$W/body"
+	} >"$W/out/$1/$_name"
+}
+
+# drop NAME: tree NAME is no longer needed (t0 always is).
+drop() {
+	[ "$1" = t0 ] || rm -rf "$W/$1"
+}
+
+# apply_how: how to apply, from /usr/src and from /usr/src/sys.
+apply_how() {
+	if [ -n "$SP" ]; then
+		cat <<EOT
+Each diff applies on top of the ones before it, from /usr/src with
+"patch -p0 < file", or from /usr/src/sys with "patch -p1 < file".
+EOT
+	else
+		cat <<EOT
+Each diff applies on top of the ones before it, from /usr/src/sys with
+"patch -p0 < file" (from /usr/src: cd sys first).
+EOT
+	fi
+}
+
+# cover SERIES N: the cover letter, [PATCH 0/N].
+cover() {
+	{
+		if [ "$1" = tech ]; then
+			echo "Subject: [PATCH 0/$2] kernel lock: an M-lock" \
+			    "in place of the ticket lock"
+			echo
+			cat <<EOT
+The kernel lock (__mp_lock, behind KERNEL_LOCK()) is a ticket lock:
+every waiting CPU spins on mpl_ticket, so each hand-off invalidates
+that cache line in every waiter's cache.  These diffs replace it with
+an M-lock, a FIFO queue lock whose waiters each spin on their
+predecessor's word, in a cache line of its own: a hand-off moves one
+line to one CPU.  The interface and behaviour stay the same; the
+lock uses only the primitives of <sys/atomic.h> and has no fence on
+amd64 or i386.
+
+1 fixes the ticket lock as it is: after a panic or in ddb,
+  __mp_release_all() on a CPU that does not hold the lock hands it
+  on.  It stands on its own.
+2 is the M-lock, in kern_lock.c and <sys/mplock.h>.
+3 and 4 each change one corner case of the stock behaviour.
+EOT
+			[ ! -s "$W/lines" ] || echo "5 on give the ports" \
+			    "with longer cache lines ($(tr '\n' ' ' \
+			    <"$W/lines" | sed 's/ $//; s/ /, /g')) their" \
+			    "line size." | fmt -w 72
+			echo
+			cat <<EOT
+The M-lock is Philip Machanick's ("Design of a minimal-contention
+lock", Rhodes University, 2018); the idea of it as the kernel lock,
+and libc build timings on amd64, arm64 and riscv64, come from the
+M-lock posted to tech@ in June 2022.
+
+Checked: each step's kern_lock.c compiled in this tree for amd64 and
+i386 with the kernel's own flags (GENERIC.MP's options, and with
+WITNESS, MP_LOCKDEBUG and DDB); __mp_lock() and __mp_unlock() of 2
+disassembled for amd64: no fence, no call.  The lock of each step,
+taken out of kern_lock.c, run in userland with threads as CPUs:
+mutual exclusion, FIFO order, recursion, interrupts nesting on a
+waiting CPU, release_all and acquire_count, the WITNESS calls; the
+test of 1 fails without it.  The barriers of 2 as herd7 litmus tests
+under the x86-TSO, AArch64, Power, MIPS and ARM models, each barrier
+taken out in turn caught where the model needs it.  The kernel after
+2, and after the whole of the optional series that follows, booted
+under qemu with 4 CPUs running a torture test of the lock.
+
+EOT
+			bench_rows stock-fix mlock-diff
+		else
+			echo "Subject: [PATCH 0/$2] kernel lock: backends," \
+			    "debug layer, torture test, MD primitives," \
+			    "manual pages"
+			echo
+			cat <<EOT
+Not for commit as it is: what we built on top of the M-lock series, for
+those who want to measure the kernel lock or test it.  On top of that
+series:
+
+1 makes the lock a choice at compile time (the M-lock, the ticket lock,
+  MCS, Anderson's array lock); the code moves to kern_mplock.c.
+2 adds a debug layer (option MPLOCK_DEBUG, ddb "show mplock").
+3 adds a boot-time torture test (option MPLOCK_TORTURE).
+4 on: each port's ordering primitives, one diff each, then the
+  manual pages.
+
+The lock as the whole of both series leaves it (the M-lock, with this
+machine's ordering primitives), measured beside the others:
+
+EOT
+			bench_rows mlock
+		fi
+		apply_how
+		echo
+		for _f in "$W/out/$1/"0*.diff; do
+			printf '%s\t%s lines\n' "${_f##*/}" \
+			    "$(wc -l <"$_f" | tr -d ' ')"
+		done
+	} >"$W/out/$1/0000-cover.txt"
+}
+
+# ---------------------------------------------------------------------
+
+step=
+while getopts :s: ch; do
+	case $ch in
+	s)	step=$OPTARG ;;
+	*)	usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+case $step in
+''|[1-4])	;;
+*)	err "-s $step: a step of the tech@ series' first four, 1 to 4"
+	usage ;;
+esac
+[ $# -eq 2 ] || usage
+case $1$2 in
+-*)	usage ;;
+esac
+case $1$2 in
+*"
+"*)	die "a name with a newline; rename it" ;;
+esac
+[ -d "$1" ] || die "$1: not a directory"
+S=$(cd "$1" && pwd) || die "$1: cannot enter"
+_dir=$2
+if [ -e "$_dir" ] || [ -h "$_dir" ]; then
+	[ -d "$_dir" ] && [ -z "$(ls -A "$_dir")" ] ||
+	    die "$_dir: exists and is not an empty directory"
+fi
+command -v unifdef >/dev/null 2>&1 ||
+    die "unifdef(1) is not installed"
+SP=sys/
+if [ ! -f "$S/sys/kern/kern_lock.c" ] && [ -f "$S/kern/kern_lock.c" ]; then
+	SP=
+fi
+
+W=$(mktemp -d "${TMPDIR:-/tmp}/series.XXXXXXXX") ||
+    die "cannot make a temporary directory"
+trap 'rm -rf "$W"' EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# -s: the two files of that step alone (the benchmark's and the kernel
+# compile check's peers), nothing else checked or written.
+if [ -n "$step" ]; then
+	inplace "$S" "$W/s" "$step"
+	mkdir -p "$_dir" && cp -R "$W/s/." "$_dir/" ||
+	    die "$_dir: cannot write step $step"
+	exit 0
+fi
+
+# The tree must be one apply takes; what apply installs, from its list.
+sh "$TOOL" check "$S" >"$W/check" 2>"$W/check.err" || {
+	cat "$W/check.err" >&2
+	die "$S: not a stock tree this checkout patches"
+}
+awk '$1 == "add" || $1 == "change" { print $2 }' "$W/check" |
+    while read -r _p; do
+	case $_p in
+	share/man/man9/*)	_r=$_p ;;
+	"$SP"*)			_r=sys/${_p#"$SP"} ;;
+	*)			continue ;;
+	esac
+	[ -f "$ROOT/$_r" ] && echo "$_r"
+    done | sort >"$W/ours"
+mkdir -p "$W/out/tech" "$W/out/optional"
+series_tree t0
+: >"$W/t0.files"
+line_archs >"$W/lines"
+
+# tech: the fix, the M-lock, its two changes, the ports' lines.
+nt=$((4 + $(wc -l <"$W/lines")))
+i=0
+prev=t0
+for w in release-all mlock acquire-count not-held; do
+	i=$((i + 1))
+	sparse "t$i"
+	inplace "$W/t0" "$W/t$i" "$i"
+	printf '%s\n' "${SP}kern/kern_lock.c" "${SP}sys/mplock.h" \
+	    >"$W/t$i.files"
+	write tech "$i" "$nt" "$prev" "t$i" "$w"
+	drop "$prev"
+	prev=t$i
+done
+l=$(wc -l <"$W/out/tech/0002-mlock.diff" | tr -d ' ')
+[ "$l" -le "$BUDGET" ] || die "0002-mlock.diff: $l lines, over the" \
+    "budget of $BUDGET; nothing written"
+for a in $(cat "$W/lines"); do
+	i=$((i + 1))
+	sparse "t$i"
+	cp "$W/$prev.files" "$W/t$i.files"
+	while read -r _p; do
+		mkdir -p "$W/t$i/${_p%/*}" &&
+		    cp "$W/$prev/$_p" "$W/t$i/$_p" || die "internal: no $_p"
+	done <"$W/$prev.files"
+	_h=${SP}arch/$a/include/mplock.h
+	mkdir -p "$W/t$i/${_h%/*}" &&
+	    ours_line "$a" <"$(tfile "$prev" "$_h")" >"$W/t$i/$_h" ||
+	    die "$S: $_h: no __USE_MI_MPLOCK line, or ours sets nothing"
+	echo "$_h" >>"$W/t$i.files"
+	write tech "$i" "$nt" "$prev" "t$i" line "$a"
+	drop "$prev"
+	prev=t$i
+done
+tech=$prev
+
+# optional: apply of a cut-down checkout, against the step before; the
+# archs whose line tech set keep that header until their own step.
+steps="backends debug torture"
+for a in $(ls "$ROOT/sys/arch"); do
+	[ -f "$ROOT/sys/arch/$a/include/mplock.h" ] &&
+	    [ -d "$W/t0/${SP}arch/$a" ] && steps="$steps arch:$a"
+done
+if [ -d "$W/t0/share/man/man9" ]; then
+	steps="$steps man"
+elif [ -n "$SP" ]; then
+	err "$S: no share/man/man9: no manual page step"
+fi
+no=$(echo $steps | wc -w | tr -d ' ')
+k=0
+kept=
+for s in $steps; do
+	k=$((k + 1))
+	w=$s a=
+	case $s in
+	arch:*)	a=${s#arch:}
+		w=arch
+		kept="$kept $a" ;;
+	esac
+	series_root "$W/r$k" "$w" $kept || die "internal: cannot copy $ROOT"
+	series_apply "o$k" "$W/r$k"
+	for la in $(cat "$W/lines"); do
+		case " $kept " in *" $la "*) continue ;; esac
+		cp "$W/$tech/${SP}arch/$la/include/mplock.h" \
+		    "$W/o$k/${SP}arch/$la/include/mplock.h"
+		echo "${SP}arch/$la/include/mplock.h" >>"$W/o$k.files"
+	done
+	write optional "$k" "$no" "$prev" "o$k" "$w" "$a"
+	[ "$prev" = "$tech" ] || drop "$prev"
+	prev=o$k
+done
+
+# The last tree is the whole change: what apply makes.
+series_tree whole
+sh "$TOOL" apply "$W/whole" >/dev/null || die "internal: apply failed on" \
+    "a copy"
+rm -rf "$W/whole/.mplock-patch"
+diff -r "$W/whole" "$W/$prev" >"$W/whole.cmp" 2>&1 || {
+	head -n 20 "$W/whole.cmp" >&2
+	die "internal: the series does not end where apply does"
+}
+cover tech "$nt"
+cover optional "$no"
+
+mkdir -p "$_dir" && cp -R "$W/out/tech" "$W/out/optional" "$_dir/" ||
+    die "$_dir: cannot write the series"
+for f in "$_dir"/tech/* "$_dir"/optional/*; do
+	echo "$PROG: $f: $(wc -l <"$f" | tr -d ' ') lines"
+done
