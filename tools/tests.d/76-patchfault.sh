@@ -519,7 +519,7 @@ tmp_every_exit() {
 	done
 	pt apply "$_t" >/dev/null || return 1
 	for _c in "check" "diff" "apply" "status" "config -s:vax" \
-	    "config -n * -s:amd64" "config -s:amd64 -x" "diff -b nosuch" \
+	    "config -n * -s:amd64" "config -s:amd64 -x" "diff -x" \
 	    "nosuch" "config -b"; do
 		case $_c in
 		*:*)	(set -f; pt ${_c%:*} "$_t" ${_c#*:}) ;;
