@@ -53,7 +53,7 @@ echo "# vendored: openbsd-src.tar.xz" \
     "$(sha256sum <"$VENDOR/openbsd-src.tar.xz" | cut -c1-12)"
 echo "# columns: options of mplock-patch diff, lines of the diff, files," \
     "lines added, lines removed"
-for opts in "" "-k" "-k -b mlock" "-r"; do
+for opts in "" "-k" "-r"; do
 	# shellcheck disable=SC2086
 	sh "$ROOT/tools/mplock-patch" diff $opts -q "$tree" >"$tmp/d" ||
 	    die "mplock-patch diff $opts failed"

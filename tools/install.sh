@@ -23,9 +23,9 @@
 #	bin/mplock-patch, bin/buildtime	the tools
 #	man/man1/*.1, man/man8/*.8	every page of share/man/man1 and man8
 #	share/mplock/			what mplock-patch installs into an
-#					OpenBSD tree: sys/, share/man/man9/,
-#					regress/sys/kern/, and VERSION (git
-#					describe of this checkout)
+#					OpenBSD tree (its list: sys/,
+#					share/man/man9/, the regress tests),
+#					and VERSION (git describe)
 # under DESTDIR (-D, or the environment), for packaging.  man/ is where
 # OpenBSD's man(1) looks for PREFIX/bin, and Debian's man-db for
 # /usr/local/bin.  mplock-patch finds share/mplock from bin/, also
@@ -76,17 +76,13 @@ pages() {
 	(cd "$ROOT/share/man" && ls man1/*.1 man8/*.8 2>/dev/null)
 }
 
-# The files mplock-patch installs into an OpenBSD tree, as its own
-# listing finds them: no build outputs, editor or patch(1) leftovers,
-# dot files or obj directories.
+# The payload: the files mplock-patch installs into an OpenBSD tree,
+# by its own list (our_files and what it leaves out, read from the tool
+# as configcheck.sh reads its tables), so that there is one list.
 payload() {
-	(cd "$ROOT" && find sys share/man/man9 regress/sys/kern \
-	    \( -name obj -o -name 'obj.*' -o -name CVS -o -name '.?*' \) \
-	    -prune -o -type f \
-	    ! -name '*.o' ! -name '*.d' ! -name '*.core' ! -name '*.orig' \
-	    ! -name '*.rej' ! -name '*~' ! -name '*.tmp' ! -name ktrace.out \
-	    ! -name 'mplocktest' ! -name 'mplocktest-*' \
-	    ! -name 'mplockbench' ! -name 'mplockbench-*' -print) | sort
+	ROOT=$ROOT sh -c "$(sed -n '/^REGRESS_NOT=/,/^}/p' \
+	    "$ROOT/tools/mplock-patch")
+our_files"
 }
 
 if [ "$uninstall" -eq 1 ]; then

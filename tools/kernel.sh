@@ -44,7 +44,7 @@
 #
 # Pipeline: scratch tree -> "mplock-patch apply" -> (mutant) ->
 # config(8) built from the tree's usr.sbin/config (cached) ->
-# "mplock-patch config -p qemu amd64" -> config(8) -> make with the
+# tools/kernel/QEMU.conf and the run's options -> config(8) -> make with the
 # generated Makefile (tools/kernel/toolchain.sh lists every toolchain
 # substitution) -> pxeboot from the tree's sys/arch/amd64/stand
 # (cached) -> init and its worker (tools/kernel/init.c, worker.c) on
@@ -334,36 +334,21 @@ torture=
 
 # --- Config and build.
 KNAME=QEMU.$(upper "${mbe:-$be}")${debug:+.DEBUG}
-C=$S
-if [ -n "$stock" ]; then
-	# The same qemu config as the others' (mplock-patch config's
-	# profile, on a patched copy made for it), less our options.
-	C=$RUN/cfgsrc
-	rm -rf "$C" && mkdir -p "$C/usr.sbin" &&
-	    cp -pR "$TREE/sys" "$C/sys" &&
-	    cp -pR "$TREE/usr.sbin/config" "$C/usr.sbin/config" &&
-	    sh "$ROOT/tools/mplock-patch" apply "$C" >"$RUN/patch.log" 2>&1 ||
-	    kdie "cannot patch a copy for the qemu config"
-	set -- -b "$DEFAULT_BACKEND" -n "$KNAME" -p qemu -s "$C"
-else
-	set -- -b "$be" -n "$KNAME" -p qemu -s "$S"
-fi
-[ -n "$debug" ] && set -- "$@" -w -l -d
-[ -n "$torture" ] && set -- "$@" -o MPLOCK_TORTURE
-sh "$ROOT/tools/mplock-patch" config "$@" amd64 >>"$RUN/patch.log" 2>&1 || {
-	cat "$RUN/patch.log" >&2
-	kdie "mplock-patch config failed"
-}
+# qemu's devices (tools/kernel/QEMU.conf), then the backend and the
+# run's options; the stock kernel gets the same less ours.
+kconf=$kopts
+[ -z "$torture" ] || kconf="MPLOCK_TORTURE $kconf"
+[ -z "$debug" ] || [ -n "$stock" ] || kconf="MPLOCK_DEBUG $kconf"
+[ -z "$debug" ] || kconf="WITNESS MP_LOCKDEBUG $kconf"
+[ -n "$stock" ] || kconf="MPLOCK_$(upper "$be") $kconf"
 cf=$S/sys/arch/amd64/conf/$KNAME
-if [ -n "$stock" ]; then
-	grep -Ev '^option[[:space:]]+MPLOCK_|^# Written by mplock-patch|mplock kernel lock' \
-	    "$C/sys/arch/amd64/conf/$KNAME" >"$cf" || kdie "no $KNAME config"
-	rm -rf "$C"
-fi
-# -o, and a measurement backend's option: lines of our own.
-for o in $kopts; do
-	printf 'option\t\t%s\n' "$o"
-done >>"$cf"
+{
+	echo "# $KNAME: tools/kernel/QEMU.conf and the options of this run"
+	sed -n '/^[^#]/p' "$KT/QEMU.conf"
+	for o in $kconf; do
+		printf 'option\t\t%s\n' "$o"
+	done
+} >"$cf" || kdie "cannot write $cf"
 K=$RUN/obj
 mkdir -p "$K"
 "$CONFIG" -b "$K" -s "$S/sys" "$S/sys/arch/amd64/conf/$KNAME" \

@@ -3,9 +3,9 @@
 #
 # config_variants
 #	One line per config: the options of "mplock-patch config", which
-#	go before the arch: each backend with each set of -w, -l and -d, each
-#	profile, and each MPLOCK_* option of the tool's table (a number
-#	where it takes one).
+#	go before the arch: each backend with each set of -w, -l and -d,
+#	and each MPLOCK_* option of the tool's table (a number where it
+#	takes one).
 # config_check_all CONFIG8 SRC [ARCH ...]
 #	SRC patched by mplock-patch apply: for each arch (those SRC has a
 #	GENERIC.MP and compile/Makefile.inc for, of the tool's MI archs)
@@ -29,13 +29,9 @@ config_variants() {
 			print o
 		close(root "/" $2)
 	    }')
-	_cv_prof=$(sed -n 's/^PROFILES="\(.*\)"$/\1/p' "$CC_TOOL")
 	for _cv_b in $BACKENDS; do
 		for _cv_s in "" -w -l -d "-w -l" "-w -d" "-l -d" "-w -l -d"; do
 			echo "-b $_cv_b $_cv_s"
-		done
-		for _cv_p in $_cv_prof; do
-			echo "-b $_cv_b -p $_cv_p"
 		done
 	done
 	for _cv_o in $_cv_opts; do
@@ -60,11 +56,6 @@ config_check_all() {
 		    continue
 		config_variants >"$_ck_b.variants"
 		while read -r _ck_v; do
-			# The qemu profile is an amd64 config by design.
-			case "$_ck_a:$_ck_v" in
-			amd64:*) ;;
-			*"-p qemu"*) continue ;;
-			esac
 			_ck_n=$((_ck_n + 1))
 			_ck_f=$_ck_src/sys/arch/$_ck_a/conf/CK.MP
 			# shellcheck disable=SC2086
@@ -81,7 +72,7 @@ config_check_all() {
 			    $(echo "$_ck_v" | awk '{
 				for (i = 1; i <= NF; i++) {
 					u[++n] = $i
-					if ($i ~ /^-[bnops]$/)
+					if ($i ~ /^-[bnos]$/)
 						u[n] = u[n] " " $(++i)
 				}
 				for (i = n; i >= 1; i--)

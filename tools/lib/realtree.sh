@@ -9,7 +9,7 @@
 # realtree_setup DIR
 #	Extract the snapshot (vendor_tree), copy it to DIR/src, patch the
 #	copy with "tools/mplock-patch apply" and list the C files the
-#	patch added or changed in DIR/patched (from the patch's journal);
+#	patch added or changed in DIR/patched (from the list in its record);
 #	build the snapshot's config(8) (tools/lib/config8.sh), linked as
 #	DIR/config.  DIR/base is the unpatched snapshot.  Returns 77 with
 #	a note when the tarball, bmake, byacc, flex or clang's OpenBSD
@@ -141,13 +141,12 @@ realtree_setup() {
 		echo "realtree: mplock-patch apply failed on the snapshot"
 		return 1
 	}
-	# Entries are "A|M PATH [SUM]" (the sum since the record carries
-	# what each write will leave).
+	# Entries are "A|M PATH SUM" (mplock-patch(8), FILES).
 	awk '($1 == "A" || $1 == "M") && $2 ~ /^sys\/.*\.c$/ {
-	    print substr($2, 5) }' "$_rd/src/.mplock-patch/journal" |
+	    print substr($2, 5) }' "$_rd/src/.mplock-patch/files" |
 	    sort -u >"$_rd/patched"
 	[ -s "$_rd/patched" ] || {
-		echo "realtree: the patch journal names no C file"
+		echo "realtree: the patch record names no C file"
 		return 1
 	}
 	# A stand-in bsd.own.mk and sys.mk: what the kernel Makefile reads

@@ -191,8 +191,9 @@ series_apply() {
 		cat "$W/$1.log" >&2
 		die "$S: internal: apply of step $1 failed"
 	}
+	# The record's list: "A|M PATH SUM" (mplock-patch(8), FILES).
 	awk '$1 == "A" || $1 == "M" { print $2 }' \
-	    "$W/$1/.mplock-patch/journal" | sort -u >"$W/$1.files"
+	    "$W/$1/.mplock-patch/files" | sort -u >"$W/$1.files"
 	rm -rf "$W/$1/.mplock-patch"
 }
 

@@ -223,8 +223,8 @@ else
 	t_skip "buildtime/bsd-awk-and-ksh" "original-awk or mksh missing"
 fi
 
-# Issue 13, defect 5: import without -o appends to what stdout is; it
-# does not open /dev/stdout anew (which truncates the file on Linux).
+# import without -o appends to what stdout is; it does not open
+# /dev/stdout anew (which truncates the file on Linux).
 bt_import_append() {
 	echo "my notes" >"$BTD/notes"
 	sh "$BT" import "$BTD/times.log" >>"$BTD/notes" || return 1
@@ -232,9 +232,9 @@ bt_import_append() {
 	[ "$(sed -n 1p "$BTD/notes")" = "my notes" ] || return 1
 	grep -v '^#' "$BTD/notes" | sed 1d | diff "$BTD/want.data" -
 }
-t_check "buildtime/defect5/import-appends" bt_import_append
+t_check "buildtime/import/appends-to-stdout" bt_import_append
 
-# Defect 6: a relative -o (or the default name) is where the user is,
+# A relative -o (or the default name) is where the user is,
 # not in -C's directory, and a failed build's message names the log
 # that has its output.
 bt_relative_out() {
@@ -256,7 +256,7 @@ bt_relative_out() {
 	esac
 	grep -q false "$_log"
 }
-t_check "buildtime/defect6/relative-output" bt_relative_out
+t_check "buildtime/run/output-in-current-dir" bt_relative_out
 
 # Odd inputs to compare: every file gets the answer ministat gives (the
 # same lines from the tool's own statistics) or one line of error, the
@@ -399,11 +399,11 @@ bt_bad_args() {
 }
 t_check "buildtime/bad-arguments" bt_bad_args
 
-# Issue 17: a run that fails leaves no results file that looks
-# complete.  Here "make clean" fails on the first timed run: the
-# results go to NAME.txt.failed, the log to NAME.log.failed (issue 28:
-# nothing complete-looking at all), stderr says both, the exit is not
-# 0, and compare on the .failed file names it and why.
+# A run that fails leaves no results file that looks complete.  Here
+# "make clean" fails on the first timed run: the results go to
+# NAME.txt.failed, the log to NAME.log.failed (nothing complete-looking
+# at all), stderr says both, the exit is not 0, and compare on the
+# .failed file names it and why.
 bt_failed_run() {
 	_d=$BTD/failrun
 	rm -rf "$_d"
@@ -429,7 +429,7 @@ bt_failed_run() {
 	[ "$(cat "$_d/cmp.err")" = "buildtime: $_f: 0 data points (a failed\
  run?); at least 3 needed" ]
 }
-t_check "buildtime/issue17/failed-run" bt_failed_run
+t_check "buildtime/run/failed-run-not-complete" bt_failed_run
 
 # compare names the file with too few data points, and why: the header
 # of a run and no data (what a failed run used to leave), two points,
@@ -457,7 +457,7 @@ bt_compare_short() {
 		done
 	done
 }
-t_check "buildtime/issue17/compare-names-short-file" bt_compare_short
+t_check "buildtime/compare/names-short-file" bt_compare_short
 
 # The usage conventions of OpenBSD's tools: a usage error says what was
 # wrong, each line prefixed "buildtime:", then one usage block on
@@ -503,12 +503,11 @@ bt_usage() {
 		    grep -q '^       buildtime compare ' "$_d/out" || return 1
 	done
 }
-t_check "buildtime/issue17/usage" bt_usage
+t_check "buildtime/usage-conventions" bt_usage
 
 # ---------------------------------------------------------------------
-# Issue 28: nothing a user times is lost or misread.  Each test failed
-# with the tool before; items 1 and 2 are also run against a seeded
-# copy of the tool that must fail them.
+# Nothing a user times is lost or misread; the first two are also run
+# against seeded copies of the tool that must fail them.
 
 # bt_guard_project DIR: a project whose build fails unless
 # DIR/guard.sh says the files it watches are as saved (so a run that
@@ -587,11 +586,11 @@ bt_no_clobber() {
 	sh "$BT" import -f -o "$_d/i.txt" "$BTD/times.log" || return 1
 	grep -v '^#' "$_d/i.txt" | diff "$BTD/want.data" -
 }
-t_check "buildtime/issue28/run-keeps-files" bt_no_clobber
-t_seeded_tool "buildtime/issue28/seeded/run-overwrites" BT \
+t_check "buildtime/run/keeps-existing-files" bt_no_clobber
+t_seeded_tool "buildtime/run/seeded/overwrites" BT \
     '/^no_clobber() {$/a\
 	return 0' bt_no_clobber
-t_seeded_tool "buildtime/issue28/seeded/run-truncates-first" BT \
+t_seeded_tool "buildtime/run/seeded/truncates-first" BT \
     's/>"\$out\.new" || run_failed 1/>"$out" || run_failed 1/' bt_no_clobber
 
 # 2. import: reports generated from known values in every documented
@@ -697,11 +696,11 @@ bt_import_generated() {
 	    diff "$_d/all.want" - || return 1
 	cat "$_d"/[1-4].log | sh "$BT" import | grep -v '^#' |
 	    diff "$_d/all.want" - || return 1
-	# The one-line report of the issue.
+	# The one-line report of the bug.
 	echo 'real 1.5 user 2 sys 3' | sh "$BT" import | grep -v '^#' |
 	    grep -qx '1.50 2.00 3.00'
 }
-t_check "buildtime/issue28/import-every-format" bt_import_generated
+t_check "buildtime/import/every-format" bt_import_generated
 
 # Malformed reports, each put in a good log: refused in one line that
 # names the line to blame (K: the report's line; P: the line of the
@@ -757,12 +756,12 @@ P|real 1\nreal 1 user 2 sys 3
 P|real 1\nuser 2
 EOT
 }
-t_check "buildtime/issue28/import-malformed-refused" bt_import_malformed
-t_seeded_tool "buildtime/issue28/seeded/import-skips-bad-figure" BT \
+t_check "buildtime/import/malformed-refused" bt_import_malformed
+t_seeded_tool "buildtime/import/seeded/skips-bad-figure" BT \
     's/bad(NR, quoted ": " nottime(w))/next/' bt_import_malformed
 # The figure before a label when there is one, as the tool did: "real
 # 1.5 user 2 sys 3" read as 1.50 1.50 2.00.
-t_seeded_tool "buildtime/issue28/seeded/import-pairs-guessed" BT \
+t_seeded_tool "buildtime/import/seeded/pairs-guessed" BT \
     's/w = lf == 1 ? \$(i + 1) : \$i/w = lf == 1 \&\& i > 1 ? $(i - 1) : lf == 1 ? $(i + 1) : $i/' \
     bt_import_generated
 
@@ -797,7 +796,7 @@ bt_unwritable() {
 	[ $? -eq 1 ] && [ "$(wc -l <"$_d/err")" -eq 1 ] &&
 	    grep -q '^buildtime: ' "$_d/err"
 }
-t_check "buildtime/issue28/unwritable-output" bt_unwritable
+t_check "buildtime/run/unwritable-output-refused" bt_unwritable
 
 # 4. compare: more files than ministat takes (8, and 12), every one
 # compared with the first by the tool's own statistics, the first 7 as
@@ -837,7 +836,7 @@ bt_compare_many() {
 	sed '1,/^    N /d' "$_d/seven" >"$_d/seven.rows"
 	sed '1,/^    N /d' "$_d/out" | sed '/^a /,$d' | diff "$_d/seven.rows" -
 }
-t_check "buildtime/issue28/compare-more-than-seven" bt_compare_many
+t_check "buildtime/compare/more-than-seven" bt_compare_many
 
 bt_zero_spread() {
 	_d=$BTD/flat
@@ -867,4 +866,4 @@ bt_zero_spread() {
 	    "$_d/out" && grep -qx '	0.05' "$_d/out" || return 1
 	(cd "$_d" && sh "$BT" compare a a) | grep -q '^No difference: '
 }
-t_check "buildtime/issue28/compare-zero-spread" bt_zero_spread
+t_check "buildtime/compare/zero-spread" bt_zero_spread

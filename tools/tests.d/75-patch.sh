@@ -17,7 +17,7 @@ mkdir -p "$PT/tmp"
 TMPDIR=$PT/tmp
 export TMPDIR
 TOOL=$ROOT/tools/mplock-patch
-unset MPLOCK_ROOT MPLOCK_PATCH_FAULT
+unset MPLOCK_ROOT
 
 fixture_tree "$PT/pristine" && tree_sig "$PT/pristine" >"$PT/pristine.sig"
 fixture_tree "$PT/pristine-old" old
@@ -692,14 +692,11 @@ case $? in
 esac
 
 # ---------------------------------------------------------------------
-# The defects of issue 13, one test each (each failed with the tool
-# before its fix).
-
-# 1. config -n with glob, blank, quote or leading-dash characters is
+# config -n with glob, blank, quote or leading-dash characters is
 # refused in one line and changes nothing; a record naming such a path
 # is refused by revert and revert -f, which delete nothing.
-d1_names() {
-	_t=$(fresh d1)
+unsafe_names() {
+	_t=$(fresh unsafe-names)
 	sh "$TOOL" apply "$_t" >/dev/null || return 1
 	tree_sig "$_t" >"$_t.sig"
 	for _n in '*' 'a b' 'X"Y' '-x' "it's" 'a?' '[A]' 'a;b' '$(x)' \
@@ -717,79 +714,92 @@ d1_names() {
 		same_as "$_t.sig" "$_t" || return 1
 	done
 	# A record naming a glob (hand-made): nothing deleted.
-	echo "A sys/arch/amd64/conf/* 1-1" >>"$_t/.mplock-patch/journal"
+	echo "A sys/arch/amd64/conf/* 1-1" >>"$_t/.mplock-patch/config"
 	tree_sig "$_t" >"$_t.sig"
 	for _f in "" -f; do
 		sh "$TOOL" revert $_f "$_t" 2>"$PT/err" && return 1
 		cat "$PT/err"
-		grep -q "the record was changed by hand" "$PT/err" || return 1
+		[ "$(wc -l <"$PT/err")" -eq 1 ] &&
+		    grep -q "the record was changed by hand" "$PT/err" || return 1
 		same_as "$_t.sig" "$_t" || return 1
 	done
 }
-t_check patch/defect1/names-checked d1_names
+t_check patch/config/unsafe-names-refused unsafe_names
 
-# 2. (a failed record write) is covered by suite patchfault: a full disk
-# at every size and a failed write at every step.
+# Failed and interrupted writes of the record are suite patchfault's: a
+# full disk at every size, and every step of apply, config and revert
+# killed, torn, failed and signalled.
 
-# 3. A journal whose last line was cut while written: revert finishes,
-# or refuses in one line saying what to do; never a path glued from two
-# lines.
-d3_torn_journal() {
-	_t=$(fresh d3)
-	sh "$TOOL" apply "$_t" >/dev/null || return 1
-	cp "$_t/.mplock-patch/journal" "$PT/d3.journal"
-	_sz=$(wc -c <"$PT/d3.journal")
-	_last=$(tail -n 1 "$PT/d3.journal" | wc -c)
-	_cut=$((_sz - _last + 1))
-	while [ "$_cut" -lt "$_sz" ]; do
-		head -c "$_cut" "$PT/d3.journal" >"$_t/.mplock-patch/journal"
-		if sh "$TOOL" revert "$_t" >"$PT/out" 2>"$PT/err"; then
-			same_as "$PT/pristine.sig" "$_t" || return 1
-			sh "$TOOL" apply "$_t" >/dev/null || return 1
-		else
-			echo "cut at $_cut of $_sz:"
-			cat "$PT/err"
-			[ "$(wc -l <"$PT/err")" -eq 1 ] || return 1
-			grep -q 'since apply' "$PT/err" && return 1
-		fi
-		_cut=$((_cut + 13))
+# A list of the record whose last line is cut (the tool writes each
+# whole, so by a disk error, or by hand): status says damaged, revert
+# and revert -f refuse in one line saying what to do and delete
+# nothing; never a path glued from two lines.  With the list whole
+# again, revert restores the tree.
+torn_record() {
+	_t=$(fresh torn-record)
+	sh "$TOOL" apply "$_t" >/dev/null &&
+	    sh "$TOOL" config -s "$_t" amd64 >/dev/null || return 1
+	for _f in files config; do
+		_r=$_t/.mplock-patch/$_f
+		cp "$_r" "$PT/torn.$_f"
+		_sz=$(wc -c <"$_r")
+		_cut=$((_sz - $(tail -n 1 "$_r" | wc -c) + 1))
+		while [ "$_cut" -lt "$_sz" ]; do
+			head -c "$_cut" "$PT/torn.$_f" >"$_r"
+			tree_sig "$_t" >"$_t.sig"
+			sh "$TOOL" status "$_t" >/dev/null 2>&1
+			[ $? -eq 2 ] || { echo "$_f cut: status not 2"; return 1; }
+			for _o in "" -f; do
+				sh "$TOOL" revert $_o "$_t" 2>"$PT/err" && return 1
+				[ "$(wc -l <"$PT/err")" -eq 1 ] &&
+				    grep -q "$_f: its last line is cut" "$PT/err" ||
+				    { cat "$PT/err"; return 1; }
+				same_as "$_t.sig" "$_t" || return 1
+			done
+			_cut=$((_cut + 5))
+		done
+		cat "$PT/err"
+		cp "$PT/torn.$_f" "$_r"
 	done
 	sh "$TOOL" revert "$_t" >/dev/null || return 1
 	same_as "$PT/pristine.sig" "$_t"
 }
-t_check patch/defect3/torn-journal-line d3_torn_journal
+t_check patch/revert/torn-record torn_record
 
-# 4. revert killed (kill -9) in the middle: the next plain revert
-# finishes it.  The kill comes from a cp(1) in PATH that kills the tool
-# on its Nth call, so that it works without the tool's own hooks.
-d4_killed_revert() {
-	mkdir -p "$PT/cpkill"
-	cat >"$PT/cpkill/cp" <<'EOS'
-#!/bin/sh
-n=$(($(cat "$CPKILL_COUNT") + 1))
-echo $n >"$CPKILL_COUNT"
-[ "$n" -eq "$CPKILL_AT" ] && kill -9 $PPID
-exec /bin/cp "$@"
-EOS
-	chmod +x "$PT/cpkill/cp"
-	for _at in 1 2 3 5; do
-		_t=$(fresh "d4-$_at")
-		sh "$TOOL" apply "$_t" >/dev/null || return 1
-		echo 0 >"$PT/cpkill.count"
-		CPKILL_COUNT=$PT/cpkill.count CPKILL_AT=$_at \
-		    PATH=$PT/cpkill:$PATH sh "$TOOL" revert "$_t" \
-		    >/dev/null 2>&1
-		sh "$TOOL" revert "$_t" || return 1
-		same_as "$PT/pristine.sig" "$_t" || return 1
+# A record of an earlier version of the tool (a journal): every command
+# refuses it in one line saying what to do, and changes nothing.
+old_record() {
+	_t=$(fresh old-record)
+	sh "$TOOL" apply "$_t" >/dev/null || return 1
+	_r=$_t/.mplock-patch
+	{ cat "$_r/files"; echo "X $(cat "$_r/stamp")"; } >"$_r/journal"
+	rm "$_r/files" "$_r/stamp"
+	tree_sig "$_t" >"$_t.sig"
+	for _c in check apply revert "revert -f" status diff "config -s"; do
+		case $_c in
+		config*)	sh "$TOOL" $_c "$_t" amd64 ;;
+		*)		sh "$TOOL" $_c "$_t" ;;
+		esac >"$PT/out" 2>&1
+		_rc=$?
+		cat "$PT/out"
+		case $_c:$_rc in
+		status:2|[!s]*:1)	;;
+		*)	echo "$_c: exit $_rc"; return 1 ;;
+		esac
+		# (apply ends with "nothing changed", as on any refusal.)
+		[ "$(grep -vc ': nothing changed$' "$PT/out")" -eq 1 ] &&
+		    grep -q "recorded by an older mplock-patch: revert it with" \
+		    "$PT/out" || return 1
+		same_as "$_t.sig" "$_t" || return 1
 	done
 }
-t_check patch/defect4/killed-revert-finished d4_killed_revert
+t_check patch/record/older-version-refused old_record
 
-# 7. config: options GENERIC.MP sets and repeated ones are not written
+# config: options GENERIC.MP sets and repeated ones are not written
 # twice (config(8) refuses them), unknown MPLOCK_* options are refused,
 # and -o '*' is not a glob.
-d7_config_options() {
-	_t=$(fresh d7)
+config_options() {
+	_t=$(fresh config-opts)
 	sh "$TOOL" apply "$_t" >/dev/null || return 1
 	sh "$TOOL" config -s "$_t" -w -w -o DDB -o MULTIPROCESSOR \
 	    -o WITNESS amd64 >/dev/null 2>"$PT/err" || return 1
@@ -817,7 +827,7 @@ d7_config_options() {
 	sh "$TOOL" revert "$_t" >/dev/null || return 1
 	same_as "$PT/pristine.sig" "$_t"
 }
-t_check patch/defect7/config-options d7_config_options
+t_check patch/config/options-once-and-checked config_options
 
 # ---------------------------------------------------------------------
 # diff modes: -k (the kernel: sys/ and the manual pages), -r (the
@@ -838,9 +848,10 @@ diff_modes() {
 	sh "$TOOL" diff -k "$_p" >"$PT/k.diff" 2>"$PT/k.stat" || return 1
 	sh "$TOOL" diff -r "$_p" >"$PT/r.diff" 2>"$PT/r.stat" ||
 	    return 1
-	sh "$TOOL" diff -q -k -b mlock "$_p" >"$PT/kb.diff" 2>"$PT/kb.stat" ||
+	sh "$TOOL" diff -q -k "$_p" >"$PT/kq.diff" 2>"$PT/kq.stat" ||
 	    return 1
-	[ ! -s "$PT/kb.stat" ] || { echo "-q printed a diffstat"; return 1; }
+	[ ! -s "$PT/kq.stat" ] || { echo "-q printed a diffstat"; return 1; }
+	cmp "$PT/k.diff" "$PT/kq.diff" || return 1
 	same_as "$PT/pristine.sig" "$_p" || return 1
 	cat "$PT/k.stat"
 	diffstat_ok "$PT/k.diff" "$PT/k.stat" || return 1
@@ -863,38 +874,11 @@ diff_modes() {
 	mv "$_a/.mplock-patch" "$PT/dm-record"
 	tree_sig "$_a" >"$_a.sig"
 	same_as "$_a.sig" "$_p" || return 1
-	# One backend: the others' headers left out, and no line of sys/
-	# or of the manual pages lays out or offers them.
-	_b=$(fresh dm-backend)
-	(cd "$_b" && patch -p0 -s <"$PT/kb.diff") || return 1
-	if awk '/^\+\+\+ / { sys = ($2 ~ /^(sys|share)\//) } sys && /^\+/' \
-	    "$PT/kb.diff" | grep -E 'MPLOCK_(TICKET|MCS|ANDERSON)'; then
-		echo "-b mlock: sys/ or share/ still names the other backends"
-		return 1
-	fi
-	if command -v mandoc >/dev/null 2>&1 &&
-	    mandoc -T lint -W warning "$_b/share/man/man9/mplock.9"; then
-		:
-	elif command -v mandoc >/dev/null 2>&1; then
-		echo "-b mlock: mplock.9 does not lint clean"
-		return 1
-	fi
-	for _be in $BACKENDS; do
-		if [ "$_be" = mlock ]; then
-			[ -f "$_b/sys/kern/kern_mplock_mlock.h" ] || return 1
-		else
-			[ ! -e "$_b/sys/kern/kern_mplock_$_be.h" ] &&
-			    ! grep -q "kern_mplock_$_be\." \
-			    "$_b/sys/conf/files" || {
-				echo "-b mlock has $_be"
-				return 1
-			}
-		fi
-	done
-	sh "$TOOL" diff -b nosuch "$_p" 2>"$PT/err" && return 1
-	grep -q "nosuch: no such backend" "$PT/err"
+	# -b (one backend) is the series' (tools/series), not the tool's.
+	sh "$TOOL" diff -b mlock "$_p" 2>"$PT/err" && return 1
+	grep -q "unknown option -- b" "$PT/err"
 }
-t_check patch/diff/modes-kernel-regress-backend diff_modes
+t_check patch/diff/modes-kernel-regress diff_modes
 
 # The vendored OpenBSD tree: apply and revert (byte for byte), and the
 # kernel diff applied with patch -p0 to a pristine copy gives the files
@@ -916,8 +900,6 @@ real_tree() {	# vendored-tree
 	same_as "$PT/real.sig" "$_r" || return 1
 	sh "$TOOL" diff -k "$_r" >"$PT/real-k.diff" 2>"$PT/real-k.stat" ||
 	    return 1
-	sh "$TOOL" diff -k -b mlock "$_r" >"$PT/real-kb.diff" 2>/dev/null ||
-	    return 1
 	sh "$TOOL" diff "$_r" >"$PT/real-all.diff" 2>/dev/null || return 1
 	sh "$TOOL" diff -r "$_r" >"$PT/real-r.diff" 2>/dev/null || return 1
 	(cd "$_r" && patch -p0 -s <"$PT/real-k.diff") || return 1
@@ -926,11 +908,9 @@ real_tree() {	# vendored-tree
 	done
 	(cd "$_r" && patch -R -p0 -s <"$PT/real-k.diff") || return 1
 	same_as "$PT/real.sig" "$_r" || return 1
-	(cd "$_r" && patch -p0 -s --dry-run <"$PT/real-kb.diff") || return 1
 	cat "$PT/real-k.stat"
 	echo "lines: diff $(wc -l <"$PT/real-all.diff"), -k" \
-	    "$(wc -l <"$PT/real-k.diff"), -k -b mlock" \
-	    "$(wc -l <"$PT/real-kb.diff"), -r $(wc -l <"$PT/real-r.diff")"
+	    "$(wc -l <"$PT/real-k.diff"), -r $(wc -l <"$PT/real-r.diff")"
 }
 if _v=$(vendor_tree openbsd-src 2>"$PT/vendor.err"); then
 	t_check patch/real-tree/apply-revert-diff-kernel real_tree "$_v"
@@ -967,9 +947,8 @@ else
 fi
 
 # ---------------------------------------------------------------------
-# Issue 17: OpenBSD's conventions, status, config keeping hand edits,
-# trees that hold only sys/ (or are sys itself).  Each test failed with
-# the tool before these changes.
+# OpenBSD's conventions, status, config keeping hand edits, trees that
+# hold only sys/ (or are sys itself).
 
 # usage_ok FILE: FILE (stderr) is one or more "mplock-patch: " lines,
 # then the usage: "usage: mplock-patch ..." and indented lines.
@@ -984,7 +963,7 @@ usage_ok() {
 }
 
 # conv EXPECTED-FIRST-LINE ARGS...: exit 1, nothing on stdout, the
-# message saying what was wrong (issue 28: always one) and the usage on
+# message saying what was wrong (always one) and the usage on
 # stderr.
 conv() {
 	_want=$1
@@ -1032,7 +1011,7 @@ usage_conventions() {
 	conv "" status || return 1
 	conv "" revert "$_t" -f || return 1
 	same_as "$_t.sig" "$_t" || return 1
-	# help and -h: the summary on stdout, exit 0.
+	# help and -h: the synopsis on stdout, exit 0.
 	for _h in help -h; do
 		sh "$TOOL" $_h >"$PT/out" 2>"$PT/err" || {
 			echo "$_h: exit $?"
@@ -1040,8 +1019,8 @@ usage_conventions() {
 		}
 		[ ! -s "$PT/err" ] || { echo "$_h: wrote to stderr"; return 1; }
 		for _c in apply check config diff revert status; do
-			grep -q "^	$_c	" "$PT/out" || {
-				echo "$_h: no summary of $_c"
+			grep -q " mplock-patch $_c " "$PT/out" || {
+				echo "$_h: no synopsis of $_c"
 				cat "$PT/out"
 				return 1
 			}
@@ -1057,7 +1036,7 @@ usage_conventions() {
 	sed -n 3p "$TOOL" | grep -qx '# Copyright (c) 2026 The mplock authors' &&
 	    grep -q '^# Permission to use, copy, modify, and distribute' "$TOOL"
 }
-t_check patch/issue17/usage-conventions usage_conventions
+t_check patch/usage/conventions usage_conventions
 
 # status: 1 unpatched, 0 patched and intact, 2 damaged.
 status_cases() {
@@ -1120,7 +1099,7 @@ status_cases() {
 	# A record changed by hand: 2.
 	sh "$TOOL" revert "$_t" >/dev/null || return 1
 	sh "$TOOL" apply "$_t" >/dev/null || return 1
-	echo "Q bogus" >>"$_t/.mplock-patch/journal"
+	echo "Q bogus" >>"$_t/.mplock-patch/files"
 	sh "$TOOL" status "$_t" >"$PT/out" 2>"$PT/err"
 	[ $? -eq 2 ] || { echo "hand-edited record: not 2"; return 1; }
 	sh "$TOOL" revert -f "$_t" 2>/dev/null && return 1
@@ -1132,7 +1111,7 @@ status_cases() {
 	sh "$TOOL" status "$_t3" >/dev/null 2>&1
 	[ $? -eq 2 ]
 }
-t_check patch/issue17/status status_cases
+t_check patch/status/exit-codes status_cases
 
 # config keeps a hand edit of a config it wrote, unless -f.
 config_hand_edit() {
@@ -1167,7 +1146,7 @@ config_hand_edit() {
 	sh "$TOOL" revert -f "$_t" >/dev/null || return 1
 	same_as "$PT/pristine.sig" "$_t"
 }
-t_check patch/issue17/config-keeps-hand-edits config_hand_edit
+t_check patch/config/keeps-hand-edits config_hand_edit
 
 # The diff from a patched tree is the diff from the unpatched one.
 diff_patched_tree() {
@@ -1190,12 +1169,10 @@ diff_patched_tree() {
 	sh "$TOOL" diff -q "$_t" >"$PT/dp-edited" 2>"$PT/err" || return 1
 	grep -q "$KL: changed since apply" "$PT/err" || return 1
 	grep -qx '+/\* local \*/' "$PT/dp-edited" || return 1
-	sh "$TOOL" diff -b mlock "$_t" >/dev/null 2>"$PT/err" && return 1
-	grep -q '^mplock-patch: ' "$PT/err" || return 1
 	sh "$TOOL" revert -f "$_t" >/dev/null || return 1
 	same_as "$PT/pristine.sig" "$_t"
 }
-t_check patch/issue17/diff-from-patched-tree diff_patched_tree
+t_check patch/diff/from-patched-tree diff_patched_tree
 
 # What goes into a full tree: the man9 pages (not this tool's own
 # page) and the regress tests without the verification material.
@@ -1234,7 +1211,7 @@ installed_set() {
 	sh "$TOOL" revert "$_t" >/dev/null || return 1
 	same_as "$_t.sig" "$_t"
 }
-t_check patch/issue17/installed-set installed_set
+t_check patch/apply/installed-set installed_set
 
 # A tree that holds only sys/ (the vendored tree's sys/), and that sys
 # directory given itself: check, apply, status, config, diff, revert,
@@ -1297,16 +1274,16 @@ sys_only() {	# vendored tree
 	done
 }
 if _v=$(vendor_tree openbsd-src 2>"$PT/vendor.err"); then
-	t_check patch/issue17/sys-only-tree sys_only "$_v"
+	t_check patch/tree/sys-only sys_only "$_v"
 else
-	t_skip patch/issue17/sys-only-tree "no vendored openbsd-src"
+	t_skip patch/tree/sys-only "no vendored openbsd-src"
 fi
 
 # ---------------------------------------------------------------------
-# Issue 28: trees mistaken.  Each test failed with the tool before;
-# item 5 also against seeded copies of the tool that must fail it.
+# Trees mistaken; the first test also against seeded copies of the
+# tool that must fail it.
 
-# 5. /usr/src, /usr/src/sys and a /sys link to it are one tree, with
+# /usr/src, /usr/src/sys and a /sys link to it are one tree, with
 # one record, whichever is named.  A fixture tree "src" and a link
 # "syslink" to src/sys.
 # same_diff A B: two diffs, their Index lines and hunks the same.
@@ -1373,20 +1350,20 @@ same_tree() {
 	sh "$TOOL" revert "$_d/src" || return 1
 	same_as "$PT/pristine.sig" "$_d/src"
 }
-t_check patch/issue28/one-tree-three-names same_tree
+t_check patch/tree/one-tree-three-names same_tree
 # The record looked for only where the tree was named, as the tool did.
 # (The seeded copies are not in a checkout: MPLOCK_ROOT names this one.)
 MPLOCK_ROOT=$ROOT
 export MPLOCK_ROOT
-t_seeded_tool patch/issue28/seeded/record-by-name-only TOOL \
+t_seeded_tool patch/tree/seeded/record-by-name-only TOOL \
     's/^	elif \[ "\${S##\*\/}" = sys \] && has_rec/	elif false \&\& has_rec/' \
     same_tree
 # Links kept in the path: the link and the sys directory two trees.
-t_seeded_tool patch/issue28/seeded/links-not-resolved TOOL \
+t_seeded_tool patch/tree/seeded/links-not-resolved TOOL \
     's/_sd=\$(cd "\$_sd" \&\& pwd -P)/_sd=$(cd "$_sd" \&\& pwd)/' same_tree
 unset MPLOCK_ROOT
 
-# 6. A directory that is not a source tree: said so, not "not patched".
+# A directory that is not a source tree: said so, not "not patched".
 not_a_tree() {
 	mkdir -p "$PT/notree"
 	for _c in "config -s $PT/notree amd64" "status $PT/notree" \
@@ -1410,9 +1387,9 @@ not_a_tree() {
 	    grep -qx "mplock-patch: /usr/src: not an OpenBSD source tree (no\
  sys/kern/kern_lock.c, no sys/conf/files); -s names the tree" "$PT/err"
 }
-t_check patch/issue28/not-a-tree not_a_tree
+t_check patch/tree/not-a-source-tree not_a_tree
 
-# 7. Printed commands paste: a tree whose path has a blank and a quote;
+# Printed commands paste: a tree whose path has a blank and a quote;
 # the revert command apply prints, and the cd config prints, run as
 # printed.
 paste_commands() {
@@ -1437,7 +1414,7 @@ paste_commands() {
 	sh "$PT/undo.sh" || { echo "printed revert does not paste"; return 1; }
 	same_as "$PT/pristine.sig" "$_d"
 }
-t_check patch/issue28/printed-commands-paste paste_commands
+t_check patch/printed-commands-paste paste_commands
 
 # Misuse says what was wrong before the usage.
 usage_reasons() {
@@ -1452,16 +1429,16 @@ usage_reasons() {
 	conv "mplock-patch: apply: too many operands (tree only)" \
 	    apply "$_t" "$_t" || return 1
 	conv "mplock-patch: status: no tree" status || return 1
-	conv "mplock-patch: series: no dir" series "$_t" || return 1
+	conv "mplock-patch: series: unknown command" series "$_t" || return 1
 	conv "mplock-patch: -f: options go before the operands" \
 	    revert "$_t" -f || return 1
 	conv "mplock-patch: help: no operands" help x
 }
-t_check patch/issue28/usage-says-why usage_reasons
+t_check patch/usage/says-why usage_reasons
 
 # The short help matches the manual pages: the synopsis, word for word,
-# of mplock-patch(8) and buildtime(1); apply's -r as the page has it;
-# all four time formats of import.
+# of mplock-patch(8) (its help is that alone) and buildtime(1); all
+# four time formats of import.
 help_is_page() {
 	command -v mandoc >/dev/null 2>&1 || { echo "no mandoc"; return 1; }
 	for _p in tools/mplock-patch:share/man/man8/mplock-patch.8 \
@@ -1475,17 +1452,15 @@ help_is_page() {
 		diff "$PT/man.syn" "$PT/help.syn" ||
 		    { echo "${_p%%:*}: help and page differ"; return 1; }
 	done
-	sh "$TOOL" help | grep -A 2 '^	apply' |
-	    grep -q -- '-r: refuse a tree without' || return 1
 	_h=$(sh "$ROOT/tools/buildtime" help | sed -n '/^import/,/^compare/p')
 	for _f in 'time -p' 'time(1) without -p' "ksh's time" "bash's"; do
 		echo "$_h" | tr '\n\t' '  ' | grep -qF "$_f" ||
 		    { echo "import's help lacks $_f"; return 1; }
 	done
 }
-t_check patch/issue28/help-is-the-page help_is_page
+t_check patch/usage/help-is-the-page help_is_page
 
-# 10. status: exit 2 for a hand edit too, which it says revert keeps
+# status: exit 2 for a hand edit too, which it says revert keeps
 # unless -f; revert refuses, revert -f reverts.
 status_hand_edit() {
 	_t=$(fresh status-edit)
@@ -1500,4 +1475,4 @@ status_hand_edit() {
 	sh "$TOOL" revert -f "$_t" >/dev/null || return 1
 	same_as "$PT/pristine.sig" "$_t"
 }
-t_check patch/issue28/status-hand-edit status_hand_edit
+t_check patch/status/hand-edit status_hand_edit

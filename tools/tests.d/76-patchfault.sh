@@ -1,10 +1,12 @@
-# patchfault: tools/mplock-patch under faults.  Every destructive
-# command (apply, revert, revert -f, config) is stopped at every one of
-# its steps (each write to the tree or to the record is one; the tool
-# counts them, MPLOCK_PATCH_FAULT=count) in each way: killed (kill -9)
-# before the step, killed in the middle of its write (a torn write), the
-# write failing (as on a full disk), SIGTERM.  After each, the tree is
-# byte for byte the pristine one, or check says in one line to run
+# patchfault: tools/mplock-patch under faults, from outside: the tool
+# has no hooks.  Every destructive command (apply, revert, revert -f,
+# config) is stopped at every one of its steps (each cp, mv, mkdir, rm
+# and rmdir it runs on the tree is one: stand-ins for those on PATH
+# count them) in each way: killed (kill -9) before the step, killed in
+# the middle of it (a torn write: half the file written; a rename or a
+# removal done, the tool killed before it knows), the step failing (as
+# on a full disk: half the file written), SIGTERM.  After each, the tree
+# is byte for byte the pristine one, or check says in one line to run
 # revert and revert brings it back.  Then: a real full disk (tmpfs) at
 # every size from nothing free up to enough, read-only and immutable
 # files and file systems, a fuzzed set of config names and options, and
@@ -33,7 +35,7 @@ mkdir -p "$PF/tmp"
 TMPDIR=$PF/tmp
 export TMPDIR
 TOOL=$ROOT/tools/mplock-patch
-unset MPLOCK_ROOT MPLOCK_PATCH_FAULT
+unset MPLOCK_ROOT
 LONG=${MPLOCK_FAULT_LONG:-0}
 
 # The checkout installed from.
@@ -55,6 +57,58 @@ fi
 PTSH=sh
 pt() {
 	MPLOCK_ROOT=$R $PTSH "$TOOL" "$@"
+}
+
+# The stand-ins: one script, called as cp, mv, mkdir, rm or rmdir.  It
+# counts the calls that name the tree FAULT_TREE (in FAULT_COUNT), and
+# at call FAULT_AT does FAULT_MODE: kill (kill -9 the tool's process
+# group: the tool runs under setsid), torn (cp: half the file, the
+# others: the call itself; then kill -9), fail (cp: half the file; then
+# exit 1) or term (SIGTERM to the tool, the call not made).
+mkdir -p "$PF/bin"
+cat >"$PF/bin/faultcmd" <<'EOF'
+#!/bin/sh
+PATH=$FAULT_PATH
+c=${0##*/}
+hit=
+for a; do
+	case $a in
+	"$FAULT_TREE"|"$FAULT_TREE"/*)	hit=1 ;;
+	esac
+done
+[ -n "$hit" ] || exec "$c" "$@"
+n=$(($(cat "$FAULT_COUNT") + 1))
+echo "$n" >"$FAULT_COUNT"
+[ "$n" = "${FAULT_AT:-0}" ] || exec "$c" "$@"
+case $FAULT_MODE in
+kill)	kill -9 0 ;;
+term)	kill -TERM $(ps -o pgid= -p $$)
+	exit 1 ;;
+esac
+if [ "$c" = cp ]; then
+	eval "f=\${$(($# - 1))} t=\${$#}"
+	head -c $(($(wc -c <"$f") / 2)) "$f" >"$t"
+elif [ "$FAULT_MODE" = torn ]; then
+	"$c" "$@"
+fi
+[ "$FAULT_MODE" != torn ] || kill -9 0
+echo "$c: failed (injected)" >&2
+exit 1
+EOF
+chmod +x "$PF/bin/faultcmd"
+for _c in cp mv mkdir rm rmdir; do
+	ln -s faultcmd "$PF/bin/$_c"
+done
+
+# fpt MODE N ARGS...: the tool with the stand-ins, MODE at step N of the
+# tree $_t (count: no fault; $PF/calls is the number of steps).
+fpt() {
+	_fm=$1 _fn=$2
+	shift 2
+	echo 0 >"$PF/calls"
+	FAULT_PATH=$PATH FAULT_TREE=$(cd "$_t" && pwd -P) \
+	    FAULT_COUNT=$PF/calls FAULT_MODE=$_fm FAULT_AT=$_fn \
+	    PATH=$PF/bin:$PATH MPLOCK_ROOT=$R setsid -w $PTSH "$TOOL" "$@"
 }
 
 fixture_tree "$PF/pristine" && tree_sig "$PF/pristine" >"$PF/pristine.sig"
@@ -107,8 +161,7 @@ steps() {
 	_s=$1
 	shift
 	_t=$(fresh count "$_s")
-	MPLOCK_PATCH_FAULT=count pt "$@" "$_t" $_tail 2>&1 >/dev/null |
-	    sed -n 's/^mplock-patch: steps: //p'
+	fpt count 0 "$@" "$_t" $_tail >/dev/null 2>&1 && cat "$PF/calls"
 }
 
 NPOINTS=0
@@ -146,8 +199,7 @@ sweep() {
 fault_at() {
 	_t=$(fresh f "$_stage")
 	rm -rf "${TMPDIR:?}"/*
-	MPLOCK_PATCH_FAULT=$_mode:$1 pt $_args "$_t" $_tail >"$PF/out" \
-	    2>"$PF/err"
+	fpt "$_mode" "$1" $_args "$_t" $_tail >"$PF/out" 2>"$PF/err"
 	_rc=$?
 	case $_mode in
 	fail|term)
@@ -162,10 +214,13 @@ fault_at() {
 		pristine "$_t"
 		return ;;
 	apply:*)
-		# Killed: nothing done yet, or check says to revert.
+		# Killed: nothing done yet, or check says to revert, or
+		# (killed after its last step) patched in full.
 		[ -d "$_t/.mplock-patch" ] || { pristine "$_t"; return; }
-		pt check "$_t" 2>"$PF/err2" && return 1
-		one_line "$PF/err2" "mplock-patch revert" || return 1 ;;
+		if ! pt status "$_t" >/dev/null; then
+			pt check "$_t" 2>"$PF/err2" && return 1
+			one_line "$PF/err2" "mplock-patch revert" || return 1
+		fi ;;
 	revert*:fail|revert*:term)
 		grep -q "mplock-patch revert" "$PF/err" || { cat "$PF/err"
 			return 1; } ;;
@@ -175,6 +230,8 @@ fault_at() {
 		cmp "$PF/FAULT.MP.want" "$_t/sys/arch/amd64/conf/FAULT.MP" ||
 		    return 1 ;;
 	esac
+	# Killed after its last step: done.
+	[ -e "$_t/.mplock-patch" ] || { pristine "$_t"; return; }
 	rm -rf "${TMPDIR:?}"/*
 	# A plain revert finishes; after an interrupted revert -f too,
 	# unless the fault came before it recorded its start.
@@ -187,10 +244,10 @@ fault_at() {
 	pristine "$_t"
 }
 
-if [ "$LONG" = 1 ]; then
-	MODES="kill torn fail term"
-else
-	MODES="kill torn fail term"
+MODES="kill torn fail term"
+if ! command -v setsid >/dev/null 2>&1; then
+	t_skip "patchfault/every-step" "no setsid(1) (util-linux)"
+	MODES=
 fi
 for cmd in apply revert revert-f config; do
 	for mode in $MODES; do
@@ -209,7 +266,9 @@ sweep_ends() {
 		echo 1 >>"$PF/points"
 	done
 }
-if command -v mksh >/dev/null 2>&1; then
+if [ -z "$MODES" ]; then
+	:
+elif command -v mksh >/dev/null 2>&1; then
 	PTSH=mksh
 	for cmd in apply revert revert-f config; do
 		for mode in $MODES; do
@@ -330,7 +389,7 @@ immutable() {
 			return 1; }
 		pristine "$_t" || return 1
 	done
-	for _p in .mplock-patch/journal .mplock-patch sys/kern/kern_mplock.c \
+	for _p in .mplock-patch/files .mplock-patch sys/kern/kern_mplock.c \
 	    sys/kern/kern_lock.c regress/sys/kern/mplock; do
 		pt apply "$_t" >/dev/null || return 1
 		chattr +i "$_t/$_p" || return 1
@@ -460,7 +519,7 @@ tmp_every_exit() {
 	done
 	pt apply "$_t" >/dev/null || return 1
 	for _c in "check" "diff" "apply" "status" "config -s:vax" \
-	    "config -n * -s:amd64" "config -s:amd64 -x" "diff -b nosuch" \
+	    "config -n * -s:amd64" "config -s:amd64 -x" "diff -x" \
 	    "nosuch" "config -b"; do
 		case $_c in
 		*:*)	(set -f; pt ${_c%:*} "$_t" ${_c#*:}) ;;

@@ -15,23 +15,11 @@ rm -rf "$IT"
 mkdir -p "$IT/tmp"
 TMPDIR=$IT/tmp
 export TMPDIR
-unset MPLOCK_ROOT MPLOCK_PATCH_FAULT
+unset MPLOCK_ROOT
 IP=$IT/prefix
 MAKE_=${MAKE:-make}
 
 fixture_tree "$IT/pristine"
-
-# The files the installed payload must hold, found as mplock-patch's
-# own listing finds them.
-in_payload() {
-	(cd "$ROOT" && find sys share/man/man9 regress/sys/kern \
-	    \( -name obj -o -name 'obj.*' -o -name CVS -o -name '.?*' \) \
-	    -prune -o -type f \
-	    ! -name '*.o' ! -name '*.d' ! -name '*.core' ! -name '*.orig' \
-	    ! -name '*.rej' ! -name '*~' ! -name '*.tmp' ! -name ktrace.out \
-	    ! -name 'mplocktest' ! -name 'mplocktest-*' \
-	    ! -name 'mplockbench' ! -name 'mplockbench-*' -print) | sort
-}
 
 it_install() {
 	(cd "$ROOT" && $MAKE_ install PREFIX="$IP") || return 1
@@ -54,11 +42,25 @@ it_install() {
 	[ "$(cat "$IP/share/mplock/VERSION")" = "$_v" ] ||
 	    { echo "VERSION: $(cat "$IP/share/mplock/VERSION"), not $_v"; \
 	    return 1; }
-	# The payload: every file, the same bytes; nothing else.
-	in_payload >"$IT/want.list"
+	# The payload: what apply puts into a tree.  Applied from the
+	# installed tool and from the checkout, a tree gets the same files
+	# with the same sums (the records' lists), and every file installed
+	# is one of them, the checkout's bytes.
 	(cd "$IP/share/mplock" && find . -type f ! -name VERSION |
 	    sed 's|^\./||' | sort) >"$IT/have.list"
-	diff "$IT/want.list" "$IT/have.list" || return 1
+	for _w in installed checkout; do
+		rm -rf "$IT/payload-$_w"
+		cp -Rp "$IT/pristine" "$IT/payload-$_w" || return 1
+	done
+	"$IP/bin/mplock-patch" apply "$IT/payload-installed" >/dev/null &&
+	    sh "$ROOT/tools/mplock-patch" apply "$IT/payload-checkout" \
+	    >/dev/null || return 1
+	diff "$IT/payload-checkout/.mplock-patch/files" \
+	    "$IT/payload-installed/.mplock-patch/files" || return 1
+	awk '$1 != "D" { print $2 }' "$IT/payload-installed/.mplock-patch/files" |
+	    sort | comm -13 - "$IT/have.list" >"$IT/extra.list"
+	[ ! -s "$IT/extra.list" ] || { echo "installed, not put in a tree:"
+	    cat "$IT/extra.list"; return 1; }
 	# No maintainer's tool: no tools/ there, no series command.
 	[ ! -e "$IP/share/mplock/tools" ] || { echo "tools/ installed"
 	    return 1; }
@@ -68,7 +70,7 @@ it_install() {
 	fi
 	while read -r _f; do
 		cmp "$ROOT/$_f" "$IP/share/mplock/$_f" || return 1
-	done <"$IT/want.list"
+	done <"$IT/have.list"
 }
 t_check "install/make-install" it_install
 

@@ -333,7 +333,7 @@ se_config() {
 		(cd "$_t" && patch -s -p0 -F0 <"$SE/out/tech/$_d.diff") ||
 		    return 1
 	    done
-	sh "$ROOT/tools/mplock-patch" config -p qemu -n Q -s "$_t" amd64 \
+	sh "$ROOT/tools/mplock-patch" config -n Q -s "$_t" amd64 \
 	    >"$SE/cfg.out" 2>&1 || {
 		cat "$SE/cfg.out"
 		return 1
