@@ -1452,7 +1452,7 @@ usage_reasons() {
 	conv "mplock-patch: apply: too many operands (tree only)" \
 	    apply "$_t" "$_t" || return 1
 	conv "mplock-patch: status: no tree" status || return 1
-	conv "mplock-patch: series: no dir" series "$_t" || return 1
+	conv "mplock-patch: series: unknown command" series "$_t" || return 1
 	conv "mplock-patch: -f: options go before the operands" \
 	    revert "$_t" -f || return 1
 	conv "mplock-patch: help: no operands" help x
