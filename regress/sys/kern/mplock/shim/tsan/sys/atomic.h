@@ -10,7 +10,7 @@
 #define _SHIM_SYS_ATOMIC_H_
 
 #define _shim_cas(p, e, n) __extension__ ({				\
-	__typeof__(*(p)) _e = (e);					\
+	__typeof__(*(p) + 0) _e = (e);	/* no volatile */		\
 	__atomic_compare_exchange_n((p), &_e, (n), 0, __ATOMIC_SEQ_CST,	\
 	    __ATOMIC_SEQ_CST);						\
 	_e;								\
