@@ -146,8 +146,9 @@ se_fix() {
 se_mlock() {
 	_f=$SE/out/tech/0002-mlock.diff
 	_l=$(wc -l <"$_f" | tr -d ' ')
+	# Its budget (220 lines) is series.sh's own check, which
+	# series/seeded/over-budget shows at work.
 	echo "0002: $_l lines"
-	[ "$_l" -le 220 ] || { echo "over 220 lines"; return 1; }
 	se_touches "$_f" "sys/kern/kern_lock.c sys/sys/mplock.h" || return 1
 	for _w in atomic_cas_ptr membar_exit_before_atomic \
 	    membar_enter_after_atomic CACHELINE; do
