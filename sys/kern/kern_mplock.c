@@ -88,12 +88,14 @@
  * main() before a second CPU runs, always to the same value: a releaser
  * that stored where a waiter had halted would not kick it.
  *
- * The bound is about what a halt and its kick cost under a hypervisor,
- * an exit each way and a wake-up, some microseconds: a turn due sooner
- * is cheaper to spin for.  20000 cycles are 5 to 10 us at 2 to 4 GHz.
+ * The bound is longer than most turns take when every vCPU has a CPU
+ * of the host (tens of us): a halt and its kick, an exit each way and
+ * a wake-up, lengthen such a turn, and a waiter whose predecessor runs
+ * should spin.  A turn that takes longer waits for a vCPU the host
+ * does not run.  400000 cycles are 100 to 200 us at 2 to 4 GHz.
  */
 #ifndef MPLOCK_GUEST_SPIN
-#define MPLOCK_GUEST_SPIN	20000
+#define MPLOCK_GUEST_SPIN	400000
 #endif
 int mplock_guest;
 u_int mplock_guest_spin = MPLOCK_GUEST_SPIN;

@@ -447,7 +447,7 @@ CPU next in the kernel lock's queue is often not running, and the
 CPUs spinning for their turn burn the host CPUs that the holder and
 that next CPU need: every hand-off waits for the host to schedule the
 next vCPU.  The M-lock's guest mode: a waiter that has spun for
-mplock_guest_spin TSC cycles (20000, option MPLOCK_GUEST_SPIN) marks
+mplock_guest_spin TSC cycles (400000, option MPLOCK_GUEST_SPIN) marks
 the word it waits on with its CPU number and halts, as the idle loop
 does (sti; hlt); the hand-off swaps 0 in instead of storing it, and
 sends a NOP IPI to the CPU the old value names.  The queue stays FIFO.
