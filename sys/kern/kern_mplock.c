@@ -88,11 +88,9 @@
  * main() before a second CPU runs, always to the same value: a releaser
  * that stored where a waiter had halted would not kick it.
  *
- * The bound is longer than most turns take when every vCPU has a CPU
- * of the host (tens of us): a halt and its kick, an exit each way and
- * a wake-up, lengthen such a turn, and a waiter whose predecessor runs
- * should spin.  A turn that takes longer waits for a vCPU the host
- * does not run.  400000 cycles are 100 to 200 us at 2 to 4 GHz.
+ * The bound is above most turns in a guest whose vCPUs all run (tens of
+ * us), which a halt and its kick would only lengthen; a longer turn
+ * waits for a vCPU the host does not run.  400000 cycles: 100 to 200 us.
  */
 #ifndef MPLOCK_GUEST_SPIN
 #define MPLOCK_GUEST_SPIN	400000

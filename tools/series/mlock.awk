@@ -129,10 +129,12 @@ function mlock() {
 	    T T "    (void *)mine)) != tail)\n" \
 	    T T T "tail = prev;\n" \
 	    T T "membar_enter_after_atomic();\n" \
-	    T T "cpu->mplc_wait = tail;\n" \
-	    T "}\n" \
-	    T "wait = cpu->mplc_wait;\n" \
-	    T "cpu->mplc_depth++;")
+	    T T "cpu->mplc_wait = wait = tail;\n" \
+	    T T "cpu->mplc_depth = 1;\n" \
+	    T "} else {\n" \
+	    T T "wait = cpu->mplc_wait;\n" \
+	    T T "cpu->mplc_depth++;\n" \
+	    T "}")
 	# Queue before the depth goes up: another CPU's __mp_lock_held()
 	# of this one trusts mplc_wait once the depth is not 0.
 	rep(T "if (cpu->mplc_depth++ == 0)", \
