@@ -161,8 +161,8 @@ ___mp_lock_init(struct __mp_lock *mpl, const struct lock_type *type)
 #endif
 }
 
-/* Wait until *w == want: the place in the queue has come. */
-static inline void
+/* Wait until *w == want: out of line, its frame off the lock's fast path. */
+static __attribute__((__noinline__)) void
 __mp_lock_spin(struct __mp_lock *mpl, struct __mp_lock_cpu *c,
     volatile u_int *w, u_int want, u_int v, struct mpld_lock *dl)
 {

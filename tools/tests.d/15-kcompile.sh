@@ -231,18 +231,26 @@ rt_insns() {
 	kc_insns_check "$_d" "$_a" "$@"
 }
 
-# rt_calls_check OBJ NAME [KICK]: __mp_lock and __mp_unlock in OBJ
-# (amd64) make no call, do not jump to another function (no call
+# rt_calls_check OBJ NAME [KICK [WAIT]]: __mp_lock and __mp_unlock in
+# OBJ (amd64) make no call, do not jump to another function (no call
 # instruction, no PLT32 relocation, no jump to another symbol) and have
 # no fence (mfence, lfence, sfence); with KICK, but for one jump from
 # __mp_unlock to KICK, the end of an unlock that kicks a waiter out of
-# its halt (the guest mode, kern_mplock.c), on a path of its own.
+# its halt (the guest mode, kern_mplock.c), on a path of its own; with
+# WAIT, but for one call from __mp_lock to WAIT, the wait of a CPU
+# whose turn has not come (kern_mplock.c keeps it out of line).
 rt_calls_check() {
 	$OBJDUMP -dr --no-show-raw-insn "$1" >"$1.s" || return 1
-	awk -v n="$2" -v kick="${3:-}" '
+	awk -v n="$2" -v kick="${3:-}" -v wait="${4:-}" '
 	/^[0-9a-f]+ <[^>]*>:$/ {
 		f = $2
 		gsub(/[<>:]/, "", f)
+		next
+	}
+	f == "__mp_lock" && wait != "" && ($0 ~ "[[:space:]]call.*<" wait \
+	    ">" || $0 ~ "R_X86_64_PLT32[[:space:]]+" wait "-") {
+		if ($0 ~ /[[:space:]]call/)
+			waits++
 		next
 	}
 	f == "__mp_lock" || f == "__mp_unlock" {
@@ -275,16 +283,23 @@ rt_calls_check() {
 			    " times, not once"
 			exit 1
 		}
+		if (wait != "" && waits != 1) {
+			print n ": __mp_lock calls " wait " " waits + 0 \
+			    " times, not once"
+			exit 1
+		}
 		exit bad
 	}' "$1.s"
 }
 
 # rt_calls: the backend is chosen at compile time and inlines: the
 # default kernel's __mp_lock and __mp_unlock (amd64, the real tree's
-# flags, no debug option) call nothing, have no fence, and leave only
-# for the guest mode's kick (__mp_lock_kick, which the unlock jumps to
-# when its hand-off found a CPU halted); without the guest mode (option
-# MPLOCK_NOGUEST), not even that.  Seeded: the default backend's
+# flags, no debug option) have no fence and leave only for the wait of
+# a CPU whose turn has not come (__mp_lock_spin, out of line so that
+# its frame stays off the path of a lock that is free) and the guest
+# mode's kick (__mp_lock_kick, which the unlock jumps to when its
+# hand-off found a CPU halted); without the guest mode (option
+# MPLOCK_NOGUEST), not for the kick.  Seeded: the default backend's
 # hand-off kept out of line must be caught.
 rt_calls() {
 	_d=$RT/calls
@@ -294,15 +309,17 @@ rt_calls() {
 	mkdir -p "$_d" "$_sd" || return 1
 	realtree_cc "$RT" amd64 "$DEFAULT_BACKEND,MULTIPROCESSOR" \
 	    kern/kern_mplock.c "$_d/kern_mplock.o" || return 1
-	rt_calls_check "$_d/kern_mplock.o" "$DEFAULT_BACKEND" __mp_lock_kick ||
-	    return 1
-	echo "$DEFAULT_BACKEND: __mp_lock and __mp_unlock: no call, no fence;" \
-	    "__mp_unlock jumps to the guest mode's kick"
+	rt_calls_check "$_d/kern_mplock.o" "$DEFAULT_BACKEND" __mp_lock_kick \
+	    __mp_lock_spin || return 1
+	echo "$DEFAULT_BACKEND: __mp_lock and __mp_unlock: no fence, no call" \
+	    "but __mp_lock's to its wait; __mp_unlock jumps to the guest" \
+	    "mode's kick"
 	realtree_cc "$RT" amd64 "$DEFAULT_BACKEND,MULTIPROCESSOR" \
 	    kern/kern_mplock.c "$_d/noguest.o" -DMPLOCK_NOGUEST || return 1
-	rt_calls_check "$_d/noguest.o" "$DEFAULT_BACKEND-noguest" || return 1
+	rt_calls_check "$_d/noguest.o" "$DEFAULT_BACKEND-noguest" "" \
+	    __mp_lock_spin || return 1
 	echo "$DEFAULT_BACKEND, MPLOCK_NOGUEST: __mp_lock and __mp_unlock:" \
-	    "no call, no fence"
+	    "no fence, no call but __mp_lock's to its wait"
 	# The seeded copy: the front end and its headers in a directory of
 	# their own, where the front end's "" includes find them first.
 	cp "$RT"/src/sys/kern/kern_mplock.c "$RT"/src/sys/kern/kern_mplock*.h \
@@ -322,7 +339,8 @@ mpl_be_handoff(/
 	_rc=$?
 	rm -rf "$_sd"
 	[ $_rc -eq 0 ] || return 1
-	if rt_calls_check "$_d/seeded.o" seeded __mp_lock_kick; then
+	if rt_calls_check "$_d/seeded.o" seeded __mp_lock_kick \
+	    __mp_lock_spin; then
 		echo "seeded: an out-of-line hand-off was not caught"
 		return 1
 	fi

@@ -1478,27 +1478,17 @@ halt_intr(void)
 	h_body_done = 1;
 }
 
-/* Wait up to s seconds for *p to become nonzero. */
+/*
+ * Wait up to s seconds for *p to become nonzero or, with p NULL, for
+ * CPU 1 to have halted n times in all.
+ */
 static int
-halt_until(volatile int *p, double s)
+halt_until(volatile int *p, unsigned long n, double s)
 {
 	double t0 = shim_now();
 
-	while (!*p) {
-		if (shim_now() - t0 > s)
-			return (0);
-		shim_tick();
-		sched_yield();
-	}
-	return (1);
-}
-
-static int
-halt_count_at_least(int cpu, unsigned long n, double s)
-{
-	double t0 = shim_now();
-
-	while (__atomic_load_n(&shim_halts[cpu], __ATOMIC_SEQ_CST) < n) {
+	while (p != NULL ? !*p :
+	    __atomic_load_n(&shim_halts[1], __ATOMIC_SEQ_CST) < n) {
 		if (shim_now() - t0 > s)
 			return (0);
 		shim_tick();
@@ -1517,24 +1507,24 @@ halt_cpu0(void)
 	h_locked = 1;
 	switch (h_case) {
 	case H_HALTED:
-		if (!halt_count_at_least(1, h0 + 1, 10))
+		if (!halt_until(NULL, h0 + 1, 10))
 			VIOLATION("CPU 1 never halted");
 		break;
 	case H_WINDOW:
-		if (!halt_until(&shim_halt_holding[1], 10))
+		if (!halt_until(&shim_halt_holding[1], 0, 10))
 			VIOLATION("CPU 1 never came to halt");
 		break;
 	case H_NESTED:
-		if (!halt_count_at_least(1, h0 + 1, 10))
+		if (!halt_until(NULL, h0 + 1, 10))
 			VIOLATION("CPU 1 never halted");
 		shim_intr_raise(shim_cpu_thread(1));
-		if (!halt_count_at_least(1, h0 + 2, 10))
+		if (!halt_until(NULL, h0 + 2, 10))
 			VIOLATION("the interrupt's wait never halted");
 		break;
 	default:
 		/* CPU 1 waits: it must spin, not halt. */
 		if (!halt_until((volatile int *)
-		    &shim_cpus[1].ci_schedstate.spc_spinning, 10))
+		    &shim_cpus[1].ci_schedstate.spc_spinning, 0, 10))
 			VIOLATION("CPU 1 never waited");
 		usleep(HALT_SPIN_MS * 1000);
 		if (shim_halts[1] != h0)
@@ -1544,7 +1534,7 @@ halt_cpu0(void)
 	__mp_unlock(&L);
 	if (h_case == H_WINDOW)
 		shim_halt_hold = -1;
-	if (!halt_until(&h_got, HALT_WAKE)) {
+	if (!halt_until(&h_got, 0, HALT_WAKE)) {
 		VIOLATION("a kick was lost: the CPU stayed halted");
 		/* End the halt, so that the test can go on. */
 		h_rescue = 1;
