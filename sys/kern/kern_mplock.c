@@ -162,7 +162,11 @@ ___mp_lock_init(struct __mp_lock *mpl, const struct lock_type *type)
 }
 
 /* Wait until *w == want: out of line, its frame off the lock's fast path. */
-static __attribute__((__noinline__)) void
+static void	__mp_lock_spin(struct __mp_lock *, struct __mp_lock_cpu *,
+		    volatile u_int *, u_int, u_int,
+		    struct mpld_lock *) __attribute__((__noinline__));
+
+static void
 __mp_lock_spin(struct __mp_lock *mpl, struct __mp_lock_cpu *c,
     volatile u_int *w, u_int want, u_int v, struct mpld_lock *dl)
 {
