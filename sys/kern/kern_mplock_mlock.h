@@ -208,7 +208,7 @@ mpl_be_wait(struct __mp_lock *mpl, struct __mp_lock_cpu *c,
 		if (mw->mw_spins > 0 && t - mw->mw_t0 >= mplock_guest_spin &&
 		    !cold && panicstr == NULL && !db_active &&
 		    mpl_halt_begin()) {
-			me = MPL_HALTED + MPL_CPU_INDEX(mpl, c);
+			me = MPL_HALTED + cpu_number();	/* c's index */
 			if ((o = atomic_cas_uint(w, 1, me)) == 1)
 				c->mplc_be.mcb_halts++;
 			if (o != 1 && o != me) {
