@@ -5,7 +5,8 @@
 # (the ticket lock block of the vendored sys/kern/kern_lock.c, extracted
 # under build/ and compiled with the vendored <sys/mplock.h>, see
 # tools/lib/stock.sh), the tech@ series' first two steps built the same
-# way ("stock-fix", "mlock-diff"), Concurrency Kit's ticket, MCS, CLH and Anderson
+# way ("stock-fix", "mlock-diff"), the default backend without its guest
+# mode ("mlock-noguest"), Concurrency Kit's ticket, MCS, CLH and Anderson
 # spin locks as peers (when <ck_spinlock.h> is installed, on x86) and a
 # cache-line ping-pong between two threads as the floor of one hand-off.
 # Measures: ns per lock+unlock uncontended; with 1..N threads
@@ -174,6 +175,17 @@ done
 set -- $ours
 first=$1
 [ -n "$first" ] || die "no backends in $REGRESS/Makefile.backends"
+
+# The default backend with its guest mode compiled out (option
+# MPLOCK_NOGUEST): the hot path as it was before that mode, beside the
+# default's, whose release tests the mode (off here) at run time.
+ng=$DEFAULT_BACKEND-noguest
+echo "bench: building $ng ..." >&2
+harness_build "$out/$ng" "$DEFAULT_BACKEND" -DMPLOCK_NOGUEST \
+    -DMPL_BENCH_NAME="\"$ng\"" ||
+    die "build of $ng failed, see $out/$ng/build.log"
+ngnote="$ng: $DEFAULT_BACKEND built with option MPLOCK_NOGUEST (no guest"
+ngnote="$ngnote mode)"
 max=$("$out/$first/mplockbench" -i | sed -n 's/.*maxthreads=\([0-9]*\).*/\1/p')
 
 
@@ -237,7 +249,7 @@ for c in $cslist; do
 done
 workloads=${workloads# }
 
-rows="$ours $stock$steps $ckrows"
+rows="$ours $ng $stock$steps $ckrows"
 nrows=$(echo $rows | wc -w)
 nt=$(echo $threads | wc -w)
 nw=$(echo $workloads | wc -w)
@@ -352,6 +364,7 @@ mkdir -p "$out/plot"
 	echo "  of a hand-off between two threads"
 	echo "$stocknote"
 	[ -n "$stepnote" ] && echo "$stepnote"
+	echo "$ngnote"
 	[ -n "$peernote" ] && echo "$peernote"
 	echo "$loadnote"
 	echo "$pinnote"

@@ -14,11 +14,11 @@ BENCH_OUT=$OBJ/bench-smoke
 # The vendored OpenBSD tree, when it is there.
 BENCH_VTREE=$(vendor_tree openbsd-src 2>/dev/null) || BENCH_VTREE=
 
-# The rows the run must have: our backends, stock with the vendored
-# tree, the Concurrency Kit peers when their headers can be used here,
-# the floor with two CPUs.
+# The rows the run must have: our backends, the default one without its
+# guest mode, stock with the vendored tree, the Concurrency Kit peers
+# when their headers can be used here, the floor with two CPUs.
 bench_rows() {
-	echo $BACKENDS
+	echo $BACKENDS $DEFAULT_BACKEND-noguest
 	[ -n "$BENCH_VTREE" ] && echo stock stock-fix mlock-diff
 	if echo '#include <ck_spinlock.h>' | $CC -E - >/dev/null 2>&1; then
 		case $(uname -m) in
