@@ -164,7 +164,7 @@ function cell(kind, lock, mode, t, cs, ncs,    m, lo, hi, s) {
 function vline(what, lock, base, k, kb) {
 	if (!ratio("ns", k, kb))
 		return
-	printf "%-16s %-12s %7s  %-16s  %7s  %-16s  %s\n", what, lock,
+	printf "%-16s %-13s %7s  %-16s  %7s  %-16s  %s\n", what, lock,
 	    rfmt(RR), "[" rfmt(RLO) ", " rfmt(RHI) "]", rfmt(GR),
 	    "[" rfmt(GLO) ", " rfmt(GHI) "]", RV
 }
@@ -271,7 +271,7 @@ END {
 		    " per-repetition ratios, 95%% CI from the sign test, the" \
 		    " verdict's;\n gmean: their geometric mean, with" \
 		    " Student's t interval on their logs)\n"
-		printf "%-16s %-12s %7s  %-16s  %7s  %-16s  %s\n", "measure",
+		printf "%-16s %-13s %7s  %-16s  %7s  %-16s  %s\n", "measure",
 		    "lock", "ratio", "95% CI", "gmean", "t 95% CI", "verdict"
 		for (i = 1; i <= nr; i++)
 			if (R[i] != "pingpong" && R[i] != BS[b])
