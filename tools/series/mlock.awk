@@ -101,9 +101,8 @@ function mlock() {
 " * compare-and-swap that publishes it, and pairs with the successor's\n" \
 " * membar_enter_after_atomic() after its own, which orders its loads of\n" \
 " * our word after it.  The hand-off's membar_exit() before the store of\n" \
-" * 0 pairs with the membar_enter_after_atomic() that ends the wait, as\n" \
-" * in the ticket lock.  All three are compiler barriers on amd64 and\n" \
-" * i386.\n" \
+" * 0 pairs with the membar_enter_after_atomic() ending the wait, as in\n" \
+" * the ticket lock.  On amd64 and i386 all are compiler barriers.\n" \
 " */")
 	rep(T "mpl->mpl_users = 0;", T "mpl->mpl_free = 0;")
 	rep(T "mpl->mpl_ticket = 1;", T "mpl->mpl_tail = &mpl->mpl_free;")
@@ -121,7 +120,8 @@ function mlock() {
 	rep(T T "cpu->mplc_ticket = atomic_inc_int_nv(&mpl->mpl_users);", \
 	    T T "/* Our last word is the tail if nobody queued since. */\n" \
 	    T T "tail = cpu->mplc_mine;\n" \
-	    T T "mine = &cpu->mplc_busy[tail == &cpu->mplc_busy[0]];\n" \
+	    T T "mine = tail == &cpu->mplc_busy[0] ? &cpu->mplc_busy[1] :\n" \
+	    T T "    &cpu->mplc_busy[0];\n" \
 	    T T "cpu->mplc_mine = mine;\n" \
 	    T T "*mine = 1;\n" \
 	    T T "membar_exit_before_atomic();\n" \
