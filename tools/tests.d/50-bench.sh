@@ -257,7 +257,7 @@ bench_stock_loud() {
 		return 1
 	fi
 	cat "$_d/stderr"
-	grep -q 'stock_extract: .*no "#ifdef __USE_MI_MPLOCK" block' \
+	grep -q 'stock_extract: .*kern_lock.c: no "#ifdef __USE_MI_MPLOCK" followed by' \
 	    "$_d/stderr" && grep -q 'build of the stock peer failed' \
 	    "$_d/stderr" && [ ! -e "$_d/out/bench.txt" ]
 }
