@@ -87,6 +87,14 @@ stats_awk() {
 	    sed "s/'\"'\"'/'/g" >"$1"
 }
 
+# ticket_awk: the parser of the stock ticket lock block of kern_lock.c,
+# the one copy, tools/mplock-patch's TICKET_AWK, as an awk program
+# (awk -v mode=block|lines [-v any=1] "$(ticket_awk)" kern_lock.c).
+ticket_awk() {
+	sed -n '/^# ticket.awk begin/,/^# ticket.awk end/p' \
+	    "$ROOT/tools/mplock-patch"
+}
+
 upper() {
 	echo "$1" | tr 'abcdefghijklmnopqrstuvwxyz' 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
 }
