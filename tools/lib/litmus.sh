@@ -1,6 +1,6 @@
-# The herd7 litmus tests of the lock's orderings (regress/sys/kern/
-# mplock/litmus/README.md).  Sourced after common.sh and testlib.sh by
-# tools/verify.sh, tools/lint.sh and tools/tests.d/70-verify.sh.
+# The herd7 litmus tests of the lock's orderings (litmus/README.md).
+# Sourced after common.sh and testlib.sh by tools/verify.sh,
+# tools/lint.sh and tools/tests.d/70-verify.sh.
 #
 #	litmus_gen DIR [MUT]	write every test (with mutant MUT) under
 #				DIR/ARCH/PATTERN.litmus
@@ -12,7 +12,7 @@
 #	verify_litmus		herd7 on every test (Never) and every
 #				mutant (caught, or recorded redundant)
 
-LITMUS=$REGRESS/litmus
+LITMUS=$ROOT/litmus
 LOBJ=$OBJ/verify/litmus
 
 _l_sha256() {
@@ -133,11 +133,11 @@ litmus_check_map() {
 	if [ $_lbad -ne 0 ]; then
 		cat <<EOF
 Re-read the changed lines against the tests MAPPING ties them to
-(regress/sys/kern/mplock/litmus/README.md): change the sequence table in
-gen.awk or the pattern where the code changed, fix MAPPING's ranges,
-regenerate (sh tools/verify.sh litmus-gen), run sh tools/verify.sh
-litmus, then record the hashes:
-	sh tools/verify.sh litmus-hashes >regress/sys/kern/mplock/litmus/lines.sha256
+(litmus/README.md): change the sequence table in gen.awk or the
+pattern where the code changed, fix MAPPING's ranges, regenerate
+(sh tools/verify.sh litmus-gen), run sh tools/verify.sh litmus, then
+record the hashes:
+	sh tools/verify.sh litmus-hashes >litmus/lines.sha256
 EOF
 	fi
 	return $_lbad

@@ -1,10 +1,10 @@
 /*
  * Userland shim, ThreadSanitizer build: atomic(9) and membar_sync(9) on
  * the C11 __atomic builtins, which TSan instruments.  The orderings are
- * those of the normal shim (sys/atomic.h one directory up): swap
- * acquire only, the others sequentially consistent.  TSan ignores the
- * membar_*() fences; the lock does not use them in this build (see
- * machine/mplock.h here).
+ * those of the normal shim (its include/sys/atomic.h in
+ * regress/sys/kern/mplock/shim): swap acquire only, the others
+ * sequentially consistent.  TSan ignores the membar_*() fences; the lock
+ * does not use them in this build (see machine/mplock.h here).
  */
 #ifndef _SHIM_SYS_ATOMIC_H_
 #define _SHIM_SYS_ATOMIC_H_
