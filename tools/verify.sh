@@ -15,7 +15,8 @@
 #				re-checked
 #	tools/verify.sh litmus	the herd7 litmus tests and their mutants
 #				(litmus/README.md)
-#	tools/verify.sh litmus-gen	write the litmus tests again
+#	tools/verify.sh litmus-gen	write the litmus tests, to read or run
+#				by hand, under build/verify/litmus/tests
 #	tools/verify.sh litmus-hashes	the hashes of the source lines the
 #				litmus tests stand for, to be recorded in
 #				litmus/lines.sha256
@@ -42,7 +43,7 @@ hashes)	verify_print_hashes; exit 0 ;;
 map)	verify_print_map; exit 0 ;;
 litmus-hashes)	litmus_print_hashes; exit 0 ;;
 litmus-gen)
-	rm -rf "$LITMUS/tests" && litmus_gen "$LITMUS/tests"
+	litmus_tests && echo "$LTESTS"
 	exit ;;
 esac
 
