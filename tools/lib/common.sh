@@ -5,9 +5,9 @@
 # Not "obj": BSD make would chdir into it.
 OBJ=${OBJ:-$ROOT/build}
 REGRESS=$ROOT/regress/sys/kern/mplock
-# Beside it, what OpenBSD would not import: the seeded bugs, the
-# benchmark's sources (the litmus tests, the Spin models and the TSan
-# shim are litmus.sh's and verify.sh's).
+# Beside regress/, what OpenBSD would not import: the seeded bugs, the
+# benchmark's sources (and litmus/, model/, tsan/: litmus.sh and
+# verify.sh name those).
 MUTANTS=$ROOT/mutants
 BENCH=$ROOT/bench
 

@@ -1,6 +1,6 @@
 # Model checks and the ThreadSanitizer build (model/README.md).
-# Sourced after common.sh, testlib.sh and harness.sh
-# by tools/verify.sh and by the test suite tools/tests.d/70-verify.sh.
+# Sourced after common.sh, testlib.sh and harness.sh by tools/verify.sh
+# and by the test suite tools/tests.d/70-verify.sh.
 #
 #	verify_mapping		MAPPING and sources.sha256 agree with sys/
 #	verify_models		every backend's model, mutants, coverage
