@@ -5,6 +5,11 @@
 # Not "obj": BSD make would chdir into it.
 OBJ=${OBJ:-$ROOT/build}
 REGRESS=$ROOT/regress/sys/kern/mplock
+# Beside regress/, what OpenBSD would not import: the seeded bugs, the
+# benchmark's sources (and litmus/, model/, tsan/: litmus.sh and
+# verify.sh name those).
+MUTANTS=$ROOT/mutants
+BENCH=$ROOT/bench
 
 # mkvar FILE NAME: NAME's value in a Makefile (its first =, += or ?=
 # line, continuation lines joined).

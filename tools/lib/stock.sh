@@ -104,7 +104,7 @@ stock_build() {
 		_ss="$ROOT/sys/kern/kern_mplock_torture.c $REGRESS/mplocktest.c"
 	else
 		_sf="$_sf -UWITNESS -UMP_LOCKDEBUG"
-		_ss="$REGRESS/bench.c $REGRESS/mplockbench.c"
+		_ss="$BENCH/bench.c $BENCH/mplockbench.c"
 	fi
 	echo "$CC $_sf" >>"$_sd/build.log"
 	_so=

@@ -33,8 +33,8 @@
 #			returns after ddb
 #
 # The lock's comment below is the one place that states its invariants
-# and barrier pairs; regress/sys/kern/mplock/litmus (patterns kl-*)
-# checks those barriers per architecture.
+# and barrier pairs; the litmus tests (litmus/, patterns kl-*) check
+# those barriers per architecture.
 
 function rep(anchor, text) {
 	want[++na] = anchor

@@ -290,8 +290,8 @@ t_check "bench/no-peers" bench_nopeers
 if command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 &&
     echo '#include <ck_spinlock.h>' | cc -E - >/dev/null 2>&1; then
 	bench_ck_x86_only() {
-		! aarch64-linux-gnu-gcc -fsyntax-only -I"$REGRESS" \
-		    -I/usr/include "$REGRESS/ckbench.c" >"$OBJ/ck-arm.log" \
+		! aarch64-linux-gnu-gcc -fsyntax-only -I"$BENCH" \
+		    -I/usr/include "$BENCH/ckbench.c" >"$OBJ/ck-arm.log" \
 		    2>&1 && grep -q 'x86 only' "$OBJ/ck-arm.log"
 	}
 	t_check "bench/ck-x86-only" bench_ck_x86_only
@@ -315,8 +315,8 @@ bench_catches_nolock() {
 	int main(int argc, char *argv[])
 	{ return (bench_main(argc, argv, "test", &nl, 1, 8)); }
 	EOF
-	$CC -std=gnu99 -O2 -pthread -I"$REGRESS" -o "$_d/nolock" \
-	    "$_d/nolock.c" "$REGRESS/bench.c" || return 1
+	$CC -std=gnu99 -O2 -pthread -I"$BENCH" -o "$_d/nolock" \
+	    "$_d/nolock.c" "$BENCH/bench.c" || return 1
 	for _i in 1 2 3 4 5; do
 		"$_d/nolock" -d 0.1 -t 4 contended >"$_d/out" 2>&1
 		_rc=$?

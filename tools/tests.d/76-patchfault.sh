@@ -48,8 +48,7 @@ else
 	    sys/kern/kern_mplock.h sys/kern/kern_mplock_mlock.h \
 	    sys/kern/kern_mplock_debug.c sys/arch/amd64/include/mplock.h \
 	    share/man/man9/mplock.9 regress/sys/kern/mplock/Makefile \
-	    regress/sys/kern/mplock/Makefile.backends \
-	    regress/sys/kern/mplock/model/README.md; do
+	    regress/sys/kern/mplock/Makefile.backends; do
 		mkdir -p "$R/${_f%/*}"
 		cp "$ROOT/$_f" "$R/$_f"
 	done
