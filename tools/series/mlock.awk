@@ -110,6 +110,10 @@ function mlock() {
 " */")
 	rep(T "mpl->mpl_users = 0;", T "mpl->mpl_free = 0;")
 	rep(T "mpl->mpl_ticket = 1;", T "mpl->mpl_tail = &mpl->mpl_free;")
+	# The wait out of line: taking a free lock saves nothing for it.
+	rep("static __inline void", \
+	    "static void\t__mp_lock_spin(struct __mp_lock *, volatile u_int *)\n" \
+	    T T "    __attribute__((__noinline__));\n\nstatic void")
 	rep("__mp_lock_spin(struct __mp_lock *mpl, u_int me)", \
 	    "__mp_lock_spin(struct __mp_lock *mpl, volatile u_int *wait)")
 	rep(T "while (mpl->mpl_ticket != me) {", T "while (*wait != 0) {")
@@ -120,8 +124,8 @@ function mlock() {
 	rep(T T "cpu->mplc_ticket = atomic_inc_int_nv(&mpl->mpl_users);", \
 	    T T "/* Our last word is the tail if nobody queued since. */\n" \
 	    T T "tail = cpu->mplc_mine;\n" \
-	    T T "mine = &cpu->mplc_busy[cpu->mplc_next];\n" \
-	    T T "cpu->mplc_next ^= 1;\n" \
+	    T T "mine = tail == &cpu->mplc_busy[0] ? &cpu->mplc_busy[1] :\n" \
+	    T T "    &cpu->mplc_busy[0];\n" \
 	    T T "cpu->mplc_mine = mine;\n" \
 	    T T "*mine = 1;\n" \
 	    T T "membar_exit_before_atomic();\n" \
@@ -139,7 +143,9 @@ function mlock() {
 	# of this one trusts mplc_wait once the depth is not 0.
 	rep(T "if (cpu->mplc_depth++ == 0)", \
 	    T "/* Queue first: held() trusts mplc_wait once depth > 0. */\n" \
-	    T "if (cpu->mplc_depth == 0) {")
+	    T "if (__predict_true(cpu->mplc_depth == 0)) {")
+	rep(T "if (--cpu->mplc_depth == 0) {", \
+	    T "if (__predict_true(--cpu->mplc_depth == 0)) {")
 	# No spin, and no spin accounting, when the word is already 0.
 	rep(T "__mp_lock_spin(mpl, cpu->mplc_ticket);", \
 	    T "if (*wait != 0)\n" \
@@ -168,7 +174,6 @@ T "char\t\t\tmplc_pad[__MPL_CACHELINE - 2 * sizeof(u_int)];")
 	rep(T "u_int" T T T "mplc_ticket;", "")
 	rep(T "u_int" T T T "mplc_depth;", \
 	    T "u_int" T T T "mplc_depth;\n" \
-	    T "u_int" T T T "mplc_next;" T "/* mplc_busy[] to set next */\n" \
 	    T "volatile u_int" T T "*mplc_mine;" T "/* set, ours */\n" \
 	    T "volatile u_int" T T "*mplc_wait;" T "/* waited on */\n" \
 	    "} __aligned(__MPL_CACHELINE);")

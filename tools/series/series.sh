@@ -385,8 +385,9 @@ queue, membar_enter_after_atomic() after the spin as the ticket lock
 has it, membar_exit() before the releasing store.  On amd64 and i386
 the two _atomic barriers are compiler barriers: __mp_lock() is a lock
 cmpxchg and plain loads and stores, no fence, where the ticket lock
-has a lock xadd.  The comment above the code states the invariants
-and which barrier pairs with which.
+has a lock xadd; the spin is out of line, called only while the word
+is not 0.  The comment above the code states the invariants and which
+barrier pairs with which.
 
 Memory, sizeof(struct __mp_lock) without WITNESS (one, static):
 EOT

@@ -25,6 +25,9 @@ typedef unsigned long	u_long;
 #ifndef __predict_false
 #define __predict_false(e)	__builtin_expect(((e) != 0), 0)
 #endif
+#ifndef __predict_true
+#define __predict_true(e)	__builtin_expect(((e) != 0), 1)
+#endif
 
 #ifndef MAXCPUS
 #define MAXCPUS		64
