@@ -81,32 +81,28 @@ function mlock() {
 " * minimal-contention lock\", 2018; of the CLH family).  Each CPU has\n" \
 " * two lock words, mplc_busy[], in a cache line of their own, and uses\n" \
 " * them in turn.  To queue, a CPU sets its next word to 1 and puts its\n" \
-" * address into mpl_tail with a compare-and-swap, then spins on the\n" \
-" * word it replaced, its predecessor's (mpl_free, never set, for the\n" \
-" * first), until that reads 0.  To hand off, it stores 0 into its own\n" \
-" * word.  Each waiter spins on one line, which only its predecessor\n" \
-" * writes.\n" \
+" * address into mpl_tail with a compare-and-swap, then spins until the\n" \
+" * word it replaced (mpl_free, never set, for the first) reads 0; to\n" \
+" * hand off, it stores 0 into its own.  Each waiter spins on one line,\n" \
+" * which only its predecessor writes.\n" \
 " *\n" \
 " * Invariants: mplc_mine is 1 from the 0->1 lock to the 1->0 unlock.\n" \
 " * Each address put into mpl_tail is taken out by one CPU, the next to\n" \
 " * queue, so each word has one waiter.  mplc_wait, set with interrupts\n" \
 " * off before the depth leaves 0, is the word this CPU waits on: the\n" \
 " * lock is ours once it reads 0, and it reads 0 until this CPU has\n" \
-" * unlocked (below).  So an interrupt that takes the lock on a CPU that\n" \
-" * waits finds depth != 0 and waits on the same word: a CPU never\n" \
-" * queues twice, and its two waits end together.  Two words, because a\n" \
-" * CPU that unlocks and locks again must not set the word its successor\n" \
-" * may not have seen cleared: word k is set again at acquisition k + 2,\n" \
-" * which queues after k + 1, which queued behind that successor.\n" \
+" * unlocked.  So an interrupt that takes the lock on a waiting CPU\n" \
+" * waits on the same word: a CPU never queues twice.  Two words,\n" \
+" * because a CPU that unlocks and locks again must not set the word its\n" \
+" * successor may not have seen cleared: word k is set again at\n" \
+" * acquisition k + 2, which queues after k + 1, behind that successor.\n" \
 " *\n" \
 " * Barriers: membar_exit_before_atomic() orders the 1 before the\n" \
-" * compare-and-swap that publishes the word, and pairs with the\n" \
-" * successor's membar_enter_after_atomic() after its compare-and-swap,\n" \
-" * which orders its loads of our word after it.  The hand-off's\n" \
-" * membar_exit() before the store of 0 pairs with the\n" \
-" * membar_enter_after_atomic() that ends the wait, as in the ticket\n" \
-" * lock this replaces.  Both _atomic barriers are compiler barriers on\n" \
-" * amd64 and i386.\n" \
+" * compare-and-swap that publishes it, and pairs with the successor's\n" \
+" * membar_enter_after_atomic() after its own, which orders its loads of\n" \
+" * our word after it.  The hand-off's membar_exit() before the store of\n" \
+" * 0 pairs with the membar_enter_after_atomic() ending the wait, as in\n" \
+" * the ticket lock.  On amd64 and i386 all are compiler barriers.\n" \
 " */")
 	rep(T "mpl->mpl_users = 0;", T "mpl->mpl_free = 0;")
 	rep(T "mpl->mpl_ticket = 1;", T "mpl->mpl_tail = &mpl->mpl_free;")
