@@ -203,8 +203,8 @@ elif ! echo '#include <ck_spinlock.h>' | $CC $CK_CFLAGS -E - \
 else
 	echo "bench: building Concurrency Kit peers ..." >&2
 	mkdir -p "$out/ck"
-	if $CC -std=gnu99 -O2 -pthread $CK_CFLAGS -I"$REGRESS" \
-	    -o "$ckbin" "$REGRESS/ckbench.c" "$REGRESS/bench.c" \
+	if $CC -std=gnu99 -O2 -pthread $CK_CFLAGS -I"$BENCH" \
+	    -o "$ckbin" "$BENCH/ckbench.c" "$BENCH/bench.c" \
 	    >"$out/ck/build.log" 2>&1; then
 		ckrows=$("$ckbin" -i | sed -n 's/.*locks=//p' | tr , ' ')
 		max2=$("$ckbin" -i |

@@ -77,10 +77,10 @@ pages() {
 }
 
 # The payload: the files mplock-patch installs into an OpenBSD tree,
-# by its own list (our_files and what it leaves out, read from the tool
-# as configcheck.sh reads its tables), so that there is one list.
+# by its own list (our_files, read from the tool as configcheck.sh
+# reads its tables), so that there is one list.
 payload() {
-	ROOT=$ROOT sh -c "$(sed -n '/^REGRESS_NOT=/,/^}/p' \
+	ROOT=$ROOT sh -c "$(sed -n '/^our_files()/,/^}/p' \
 	    "$ROOT/tools/mplock-patch")
 our_files"
 }

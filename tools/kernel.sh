@@ -20,8 +20,8 @@
 #			may be repeated
 #	-S		the stock kernel: the tree unpatched (no torture),
 #			with the same qemu config less our options
-#	-m mutant	apply regress/sys/kern/mplock/mutants/MUTANT.sed to
-#			the patched tree first (a seeded bug)
+#	-m mutant	apply mutants/MUTANT.sed to the patched tree
+#			first (a seeded bug)
 #	-n name		the run's name (default from the options); its
 #			files go to build/kernel/run/NAME
 #	-s step		patch the tree with the first STEP diffs of
@@ -127,8 +127,8 @@ be=${be:-$DEFAULT_BACKEND}
     usage "$be: no such backend (one of: $BACKENDS; for measurement:" \
     "$MEASURE_BACKENDS)"
 if [ -n "$mutant" ]; then
-	MUT=$REGRESS/mutants/$mutant.sed
-	[ -f "$MUT" ] || usage "$mutant: no such mutant ($REGRESS/mutants)"
+	MUT=$MUTANTS/$mutant.sed
+	[ -f "$MUT" ] || usage "$mutant: no such mutant ($MUTANTS)"
 fi
 case $step in
 *[!0-9]*|0*)	usage "-s $step: a step number" ;;

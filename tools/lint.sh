@@ -5,7 +5,7 @@
 # Makefile.backends has its source file, its option in sys/sys/mplock.h
 # and its entries in mplock.9, and no backend file is left unregistered;
 # the source lines the herd7 litmus tests stand for are as they were
-# when the tests were last checked (regress/sys/kern/mplock/litmus);
+# when the tests were last checked (litmus/);
 # every measured figure of README.md and doc/*.md is held by a results
 # file under doc/results/, and each of the README's table of current
 # figures by the file its row links, the README at most 160 lines;

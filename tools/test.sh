@@ -11,9 +11,6 @@
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 # The tests build this checkout, whatever a user's MPLOCK_ROOT names.
 unset MPLOCK_ROOT
-# Until kcompile and patchfault read MPLOCK_FULL themselves.
-[ "${MPLOCK_FULL:-0}" = 1 ] && KCOMPILE_FULL=1 MPLOCK_FAULT_LONG=1 &&
-    export KCOMPILE_FULL MPLOCK_FAULT_LONG
 . "$ROOT/tools/lib/common.sh"
 PROG=test
 USAGE='usage: tools/test.sh [suite ...]'

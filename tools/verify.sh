@@ -1,9 +1,9 @@
 #!/bin/sh
 #
 # Model checks of the lock protocol and the ThreadSanitizer build
-# (regress/sys/kern/mplock/model/README.md).  Prints a PASS/FAIL line per
-# check, then a table of states explored, time and verdict per model
-# and mutant.  Exit status 0 when every check passed.
+# (model/README.md).  Prints a PASS/FAIL line per check, then a table
+# of states explored, time and verdict per model and mutant.  Exit
+# status 0 when every check passed.
 #
 #	tools/verify.sh [all]	everything ("make verify")
 #	tools/verify.sh models	the Spin models only
@@ -11,14 +11,15 @@
 #	tools/verify.sh mapping	MAPPING and the recorded source hashes
 #	tools/verify.sh map	where each MAPPING anchor is now
 #	tools/verify.sh hashes	the current hashes, to be recorded in
-#				regress/sys/kern/mplock/model/sources.sha256
-#				after the model was re-checked
+#				model/sources.sha256 after the model was
+#				re-checked
 #	tools/verify.sh litmus	the herd7 litmus tests and their mutants
-#				(regress/sys/kern/mplock/litmus/README.md)
-#	tools/verify.sh litmus-gen	write the litmus tests again
+#				(litmus/README.md)
+#	tools/verify.sh litmus-gen	write the litmus tests, to read or run
+#				by hand, under build/verify/litmus/tests
 #	tools/verify.sh litmus-hashes	the hashes of the source lines the
 #				litmus tests stand for, to be recorded in
-#				regress/sys/kern/mplock/litmus/lines.sha256
+#				litmus/lines.sha256
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
@@ -42,7 +43,7 @@ hashes)	verify_print_hashes; exit 0 ;;
 map)	verify_print_map; exit 0 ;;
 litmus-hashes)	litmus_print_hashes; exit 0 ;;
 litmus-gen)
-	rm -rf "$LITMUS/tests" && litmus_gen "$LITMUS/tests"
+	litmus_tests && echo "$LTESTS"
 	exit ;;
 esac
 

@@ -5,6 +5,11 @@
 # Not "obj": BSD make would chdir into it.
 OBJ=${OBJ:-$ROOT/build}
 REGRESS=$ROOT/regress/sys/kern/mplock
+# Beside regress/, what OpenBSD would not import: the seeded bugs, the
+# benchmark's sources (and litmus/, model/, tsan/: litmus.sh and
+# verify.sh name those).
+MUTANTS=$ROOT/mutants
+BENCH=$ROOT/bench
 
 # mkvar FILE NAME: NAME's value in a Makefile (its first =, += or ?=
 # line, continuation lines joined).
@@ -85,6 +90,14 @@ source_id() {
 stats_awk() {
 	sed -n '/^# stats.awk begin/,/^# stats.awk end/p' "$ROOT/tools/buildtime" |
 	    sed "s/'\"'\"'/'/g" >"$1"
+}
+
+# ticket_awk: the parser of the stock ticket lock block of kern_lock.c,
+# the one copy, tools/mplock-patch's TICKET_AWK, as an awk program
+# (awk -v mode=block|lines [-v any=1] "$(ticket_awk)" kern_lock.c).
+ticket_awk() {
+	sed -n '/^# ticket.awk begin/,/^# ticket.awk end/p' \
+	    "$ROOT/tools/mplock-patch"
 }
 
 upper() {

@@ -4,7 +4,7 @@
 # harness_build DIR BACKEND [CFLAGS ...]
 #	Compile the sys/kern lock sources of $MPLOCK_ROOT (default
 #	$ROOT) with the shim, for BACKEND, into DIR/mplocktest and
-#	DIR/mplockbench.
+#	DIR/mplockbench (bench/ of $ROOT).
 #	$CC is the compiler.  With $MDARCH set, <machine/mplock.h> is
 #	sys/arch/$MDARCH/include/mplock.h instead of the shim's MI one.
 #	Output goes to DIR/build.log; returns non-zero on failure.
@@ -90,15 +90,16 @@ harness_build() {
 		    return 1
 	done
 	for _p in ${HARNESS_PROGS:-mplocktest mplockbench}; do
-		_x=
+		_x= _ps=$_reg
 		if [ "$_p" = mplockbench ]; then
-			# The benchmark's measuring core is its own object.
-			_x=$_d/o/bench.o
-			$CC $_flags -c "$_reg/bench.c" -o "$_x" \
+			# The benchmark's measuring core is its own object;
+			# its sources are this checkout's (not mutated).
+			_x=$_d/o/bench.o _ps=$BENCH
+			$CC $_flags -c "$_ps/bench.c" -o "$_x" \
 			    >>"$_d/build.log" 2>&1 || return 1
 		fi
 		_harness_reuse "$_d/o/$_p.o" ||
-		    $CC $_flags -c "$_reg/$_p.c" -o "$_d/o/$_p.o" \
+		    $CC $_flags -c "$_ps/$_p.c" -o "$_d/o/$_p.o" \
 		    >>"$_d/build.log" 2>&1 || return 1
 		$CC $_flags -o "$_d/$_p" "$_d/o/$_p.o" $_x $_objs \
 		    >>"$_d/build.log" 2>&1 || return 1

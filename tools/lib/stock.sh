@@ -7,11 +7,10 @@
 # and the series' regress runs.  Sourced after common.sh and vendor.sh.
 #
 # stock_extract KERN_LOCK_C [any]
-#	Print the lock block of KERN_LOCK_C: from the "#ifdef
-#	__USE_MI_MPLOCK" line whose next non-blank line is "/* Ticket
-#	lock implementation */" (with "any": whatever it is, a series
-#	step's lock) to its "#endif /* __USE_MI_MPLOCK */", both
-#	included.  Fails, saying why on stderr and printing nothing,
+#	Print the ticket lock block of KERN_LOCK_C (with "any": the lock
+#	block whatever its first line, a series step's lock), after a
+#	#line, as tools/mplock-patch's parser finds and checks it
+#	(ticket_awk).  Fails, saying why on stderr and printing nothing,
 #	unless there is exactly one such block with both ends and the
 #	lock's functions: a changed file must stop the benchmark, not have
 #	it measure something else.
@@ -33,57 +32,8 @@
 
 stock_extract() {
 	[ -r "$1" ] || { echo "stock_extract: $1: not readable" >&2; return 1; }
-	awk -v file="$1" -v any="$([ "${2:-}" = any ] && echo 1)" '
-	function fail(msg) {
-		printf "stock_extract: %s: %s\n", file, msg > "/dev/stderr"
-		bad = 1
-		exit 1
-	}
-	# Looking for the opening line; then its next non-blank line.
-	state == 0 && /^#ifdef[ \t]+__USE_MI_MPLOCK[ \t]*$/ {
-		state = 1; start = NR; buf = $0 "\n"; next
-	}
-	state == 1 {
-		buf = buf $0 "\n"
-		if ($0 ~ /^[ \t]*$/)
-			next
-		if (any ||
-		    $0 ~ /^\/\* Ticket lock implementation \*\/[ \t]*$/) {
-			state = 2
-			if (++found > 1)
-				fail("more than one lock block")
-		} else
-			state = 0
-		next
-	}
-	state == 2 {
-		buf = buf $0 "\n"
-		if ($0 ~ /^#endif[ \t]+\/\* __USE_MI_MPLOCK \*\/[ \t]*$/) {
-			state = 3; end = NR; block = buf
-		} else if ($0 ~ /^#ifdef[ \t]+__USE_MI_MPLOCK[ \t]*$/)
-			fail("line " NR ": a new block before line " start \
-			    "\x27s block closed")
-		next
-	}
-	state == 3 && /^#ifdef[ \t]+__USE_MI_MPLOCK[ \t]*$/ {
-		state = 1; buf = $0 "\n"; next
-	}
-	END {
-		if (bad)
-			exit 1
-		if (state == 2)
-			fail("the block of line " start " does not close with" \
-			    " \"#endif /* __USE_MI_MPLOCK */\"")
-		if (found == 0 && any)
-			fail("no \"#ifdef __USE_MI_MPLOCK\" block")
-		if (found == 0)
-			fail("no \"#ifdef __USE_MI_MPLOCK\" block opening with" \
-			    " \"/* Ticket lock implementation */\"")
-		if (block !~ /\n__mp_lock\(struct __mp_lock \*mpl\)/ ||
-		    block !~ /\n___mp_lock_init\(/)
-			fail("the block has no __mp_lock() or ___mp_lock_init()")
-		printf "#line %d \"%s\"\n%s", start, file, block
-	}' "$1"
+	awk -v mode=block -v any="$([ "${2:-}" = any ] && echo 1)" \
+	    -v who="stock_extract: $1: " "$(ticket_awk)" "$1"
 }
 
 stock_build() {
@@ -154,7 +104,7 @@ stock_build() {
 		_ss="$ROOT/sys/kern/kern_mplock_torture.c $REGRESS/mplocktest.c"
 	else
 		_sf="$_sf -UWITNESS -UMP_LOCKDEBUG"
-		_ss="$REGRESS/bench.c $REGRESS/mplockbench.c"
+		_ss="$BENCH/bench.c $BENCH/mplockbench.c"
 	fi
 	echo "$CC $_sf" >>"$_sd/build.log"
 	_so=

@@ -1,6 +1,6 @@
-# Model checks and the ThreadSanitizer build (regress/sys/kern/mplock/
-# model/README.md).  Sourced after common.sh, testlib.sh and harness.sh
-# by tools/verify.sh and by the test suite tools/tests.d/70-verify.sh.
+# Model checks and the ThreadSanitizer build (model/README.md).
+# Sourced after common.sh, testlib.sh and harness.sh by tools/verify.sh
+# and by the test suite tools/tests.d/70-verify.sh.
 #
 #	verify_mapping		MAPPING and sources.sha256 agree with sys/
 #	verify_models		every backend's model, mutants, coverage
@@ -10,7 +10,9 @@
 # Each check is one PASS/FAIL line through testlib; model runs are also
 # appended to $VERIFY_TABLE (name, states, seconds, verdict).
 
-MODEL=$REGRESS/model
+MODEL=$ROOT/model
+# The TSan build's headers, put over the shim's.
+TSAN=$ROOT/tsan
 VOBJ=$OBJ/verify
 VERIFY_TABLE=${VERIFY_TABLE:-$VOBJ/table}
 # Memory models of the weak-memory scenario (lib/mem.pml).
@@ -115,7 +117,7 @@ Re-read the changed code against the model statements MAPPING maps to
 it, change the model where the behaviour changed, fix MAPPING's line
 numbers ("sh tools/verify.sh map" shows where each anchor is now), run
 "make verify", then record the new hashes:
-	sh tools/verify.sh hashes >regress/sys/kern/mplock/model/sources.sha256
+	sh tools/verify.sh hashes >model/sources.sha256
 EOF
 	fi
 	return $_bad
@@ -265,7 +267,7 @@ _v_is_mode() {
 	return 1
 }
 
-# verify_models: for every registered backend, regress/.../model/BE.pml:
+# verify_models: for every registered backend, model/BE.pml:
 # the model under each mode of its "*@ model" line, then every "*@
 # mutant" (must be caught), "*@ holds" (must not be: the barrier is not
 # needed under that memory model) and "*@ cover" (the scenario reaches
@@ -341,7 +343,7 @@ VERIFY_TSAN_TESTS="mutex:-n20000 multi:-n20000 intr:-n3000 fifo:-n50 recurse:"
 
 # TSan's settings: our suppressions, and exit status 66 when it
 # reported anything.
-_V_TSAN_OPTIONS="suppressions=$REGRESS/shim/tsan/suppressions exitcode=66"
+_V_TSAN_OPTIONS="suppressions=$TSAN/suppressions exitcode=66"
 
 _v_tsan_run() {
 	# _v_tsan_run DIR ARGS: exit 0 when the test passes and TSan
@@ -373,15 +375,15 @@ _v_tsan_seam() {
 	    "$ROOT/sys/kern/kern_mplock.h")
 	[ -n "$_ps" ] || { echo "no '#ifndef mpl_*' in kern_mplock.h"; return 1; }
 	for _p in $_ps; do
-		grep -q "^#define $_p(" "$REGRESS/shim/tsan/machine/mplock.h" ||
-		    { echo "shim/tsan/machine/mplock.h does not define $_p"
+		grep -q "^#define $_p(" "$TSAN/machine/mplock.h" ||
+		    { echo "tsan/machine/mplock.h does not define $_p"
 		    _bad=1; }
 	done
 	return $_bad
 }
 
 # verify_tsan: the harness built with -fsanitize=thread, the lock's
-# primitives as C11 atomics (shim/tsan/), for every backend: the stress
+# primitives as C11 atomics (tsan/), for every backend: the stress
 # tests report nothing; a relaxed hand-off store, a relaxed spin load
 # and (for a backend that uses them) a relaxed compare-and-swap that
 # empties the queue and a relaxed link store must each be reported.
@@ -401,8 +403,8 @@ verify_tsan() {
 	harness_tree "$VOBJ/tsan/src"
 	_tree=$VOBJ/tsan/src/tree
 	_s=$_tree/regress/sys/kern/mplock/shim
-	cp "$_s/tsan/machine/mplock.h" "$_s/include/machine/mplock.h"
-	cp "$_s/tsan/sys/atomic.h" "$_s/include/sys/atomic.h"
+	cp "$TSAN/machine/mplock.h" "$_s/include/machine/mplock.h"
+	cp "$TSAN/sys/atomic.h" "$_s/include/sys/atomic.h"
 	for _be in $BACKENDS; do
 		_d=$VOBJ/tsan/$_be
 		if ! CC=$_cc MPLOCK_ROOT=$_tree harness_build "$_d" "$_be" \

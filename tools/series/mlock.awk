@@ -19,11 +19,11 @@
 # N.  Only the stock lines that must change are replaced, each found by
 # its exact text, so the diffs are small and OpenBSD's code is never
 # stored here; every anchor must match (in kern_lock.c, inside the
-# ticket block; a line that occurs more than once there is replaced
+# ticket block, lines LO-HI; a line that occurs twice there is replaced
 # where it first occurs), or the edit fails with the first line it
-# missed in the file WHY.
+# missed in the file WHY.  LO, HI: tools/mplock-patch's parser's.
 #
-#	awk -v f=kern_lock -v step=N -v why=WHY -f mlock.awk kern_lock.c
+#	awk -v f=kern_lock -v step=N -v why=WHY -v lo=LO -v hi=HI -f mlock.awk
 #
 #	1  release-all	the stock ticket lock's __mp_release_all() at
 #			depth 0 hands nothing on (mplock.h unchanged)
@@ -33,8 +33,8 @@
 #			returns after ddb
 #
 # The lock's comment below is the one place that states its invariants
-# and barrier pairs; regress/sys/kern/mplock/litmus (patterns kl-*)
-# checks those barriers per architecture.
+# and barrier pairs; the litmus tests (litmus/, patterns kl-*) check
+# those barriers per architecture.
 
 function rep(anchor, text) {
 	want[++na] = anchor
@@ -179,11 +179,15 @@ T "char\t\t\tmplc_pad[__MPL_CACHELINE - 2 * sizeof(u_int)];")
 	    T "volatile u_int" T T "mpl_free;" T "/* first tail, never set */")
 }
 
-# kern_lock.c: only the ticket block is edited.
-f == "kern_lock" && $0 == "/* Ticket lock implementation */" { scope = 1 }
-f == "kern_lock" && scope && $0 == "#endif /* __USE_MI_MPLOCK */" {
-	scope = 0
+# kern_lock.c: only the ticket block is edited, lines lo to hi as
+# tools/mplock-patch's parser finds them (ticket_awk, mode=lines).
+BEGIN {
+	if (f == "kern_lock" && !(lo > 0 && hi > lo)) {
+		print "mlock.awk: lo=, hi=: the ticket block" > "/dev/stderr"
+		exit 2
+	}
 }
+f == "kern_lock" { scope = FNR >= lo + 0 && FNR <= hi + 0 }
 # mplock.h: the "};" that closes struct __mp_lock_cpu goes with the
 # mplc_depth line's replacement.
 f == "mplock" && cellend {

@@ -92,14 +92,19 @@ series_tree() {
 
 # inplace FROM TO STEP: the tree's kern_lock.c and <sys/mplock.h> from
 # $SP under FROM (the stock tree) as tech step STEP (1 to 4) of
-# mlock.awk leaves them, under TO.
+# mlock.awk leaves them, under TO.  mlock.awk edits kern_lock.c in the
+# ticket lock block only, as mplock-patch's parser finds it.
 inplace() {
+	_tl=$(awk -v mode=lines "$(ticket_awk)" "$1/${SP}kern/kern_lock.c" \
+	    2>"$W/why") || die "$S: ${SP}kern/kern_lock.c: not the stock" \
+	    "file this series edits: $(cat "$W/why")"
 	for _f in kern_lock:kern/kern_lock.c mplock:sys/mplock.h; do
 		: >"$W/why"
 		_to=$2/$SP${_f#*:}
 		mkdir -p "${_to%/*}" &&
 		    awk -v f="${_f%%:*}" -v step="$3" -v why="$W/why" \
-		    -f "$AWK_INPLACE" "$1/$SP${_f#*:}" >"$_to" || die "$S: $SP${_f#*:}: not the" \
+		    -v lo="${_tl% *}" -v hi="${_tl#* }" -f "$AWK_INPLACE" \
+		    "$1/$SP${_f#*:}" >"$_to" || die "$S: $SP${_f#*:}: not the" \
 		    "stock file this series edits: $(cat "$W/why")"
 	done
 }

@@ -12,20 +12,19 @@
 # refuses WITNESS or MP_LOCKDEBUG without DDB) of the default backend
 # and four of each other backend (none, all, MPLOCK_DEBUG alone, no
 # MULTIPROCESSOR: realtree_combos_slice; every one with
-# KCOMPILE_FULL=1); a
-# sample of the tree's files that include <sys/mplock.h> (those that
-# use its names, and one from each other top-level directory of sys/,
-# realtree_sample) under every MULTIPROCESSOR combination that changes
-# what <sys/mplock.h> declares (16: backend, WITNESS, MPLOCK_DEBUG;
-# realtree_combos_header), -fsyntax-only.  KCOMPILE_FULL=1 (make
-# kcompile-full) compiles our files under all 80 combinations, and
-# every file of the tree that includes it under every combination
-# instead of the sample.  A failure
-# counts when the file compiles unpatched with the same options.  Two
-# seeded bugs must fail: a backend calling an undeclared function, and
-# a <sys/mplock.h> whose WITNESS member no longer has the name the
-# tree's subr_witness.c uses (our own files renamed with it, so only
-# the tree's code can notice).  Skipped with a note when the vendored
+# MPLOCK_FULL=1); a sample of the tree's files that include
+# <sys/mplock.h> (those that use its names, and one from each other
+# top-level directory of sys/, realtree_sample) under every
+# MULTIPROCESSOR combination that changes what <sys/mplock.h> declares
+# (16: backend, WITNESS, MPLOCK_DEBUG; realtree_combos_header),
+# -fsyntax-only.  MPLOCK_FULL=1 (make kcompile-full, make test-full)
+# compiles our files under all 80 combinations, and every file of the
+# tree that includes it under every combination instead of the sample.
+# A failure counts when the file compiles unpatched with the same
+# options.  Two seeded bugs must fail: a backend calling an undeclared
+# function, and a <sys/mplock.h> whose WITNESS member no longer has the
+# name the tree's subr_witness.c uses (our own files renamed with it,
+# so only the tree's code can notice).  Skipped with a note when the vendored
 # tarball, bmake, byacc, flex or clang's OpenBSD targets are missing.
 #
 # The other machines, which the snapshot lacks: against the regress
@@ -134,9 +133,9 @@ RT=$OBJ/realtree/kcompile
 # one at least).
 # rt_includers ARCH: the sample of includers under every combination
 # that changes <sys/mplock.h> (realtree_combos_header), or with
-# KCOMPILE_FULL=1 every includer under every combination.
+# MPLOCK_FULL=1 every includer under every combination.
 rt_patched() {
-	if [ "${KCOMPILE_FULL:-0}" = 1 ]; then
+	if [ "${MPLOCK_FULL:-0}" = 1 ]; then
 		_rc=$(realtree_combos)
 	else
 		_rc=$(realtree_combos_slice)
@@ -155,7 +154,7 @@ rt_patched() {
 }
 
 rt_includers() {
-	if [ "${KCOMPILE_FULL:-0}" = 1 ]; then
+	if [ "${MPLOCK_FULL:-0}" = 1 ]; then
 		realtree_includers "$RT" "$1" || return 1
 		{
 			realtree_jobs "$RT" "$1" syntax "$RT/$1/includers-mp" \

@@ -1,7 +1,7 @@
-# mutants: seeded bugs the regress must catch.  Each
-# regress/sys/kern/mplock/mutants/NAME.sed edits one file of a copy of
-# the tree; the mutated harness must fail (or hang) on the tests the
-# mutant names, for each backend its "# backend:" line names ("all": every
+# mutants: seeded bugs the regress must catch.  Each mutants/NAME.sed
+# edits one file of a copy of the tree; the mutated harness must fail
+# (or hang) on the tests the mutant names, for each backend its
+# "# backend:" line names ("all": every
 # backend in Makefile.backends, for bugs of the front end; make test
 # takes the default backend and one other of them, slice_backends, and
 # MPLOCK_FULL=1 every one); "torture" in
@@ -11,7 +11,7 @@
 
 rm -rf "$OBJ/mutants/_base"
 mi=0
-for m in "$REGRESS"/mutants/*.sed; do
+for m in "$MUTANTS"/*.sed; do
 	[ -f "$m" ] || continue
 	mutant_meta "$m"
 	# A bug of the front end ("all"): make test runs it with the

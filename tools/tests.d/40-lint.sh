@@ -74,7 +74,7 @@ lint_litmus_catches() {
 	cp "$ROOT/tools/lib/common.sh" "$ROOT/tools/lib/litmus.sh" \
 	    "$_d/tools/lib/"
 	cp "$REGRESS/Makefile.backends" "$_d/regress/sys/kern/mplock/"
-	cp -R "$REGRESS/litmus" "$_d/regress/sys/kern/mplock/"
+	cp -R "$ROOT/litmus" "$_d/"
 	cp -R "$ROOT/sys" "$_d/"
 	mkdir -p "$_d/tools/series" &&
 	    cp "$ROOT/tools/series/mlock.awk" "$_d/tools/series/"
@@ -86,7 +86,7 @@ lint_litmus_catches() {
 	cmp -s "$ROOT/sys/kern/kern_mplock_mcs.h" \
 	    "$_d/sys/kern/kern_mplock_mcs.h" && { echo "sed did nothing"
 	    return 1; }
-	echo "pattern unmapped" >>"$_d/regress/sys/kern/mplock/litmus/patterns"
+	echo "pattern unmapped" >>"$_d/litmus/patterns"
 	_out=$(sh "$_d/tools/lint.sh" litmus 2>&1)
 	echo "$_out"
 	echo "$_out" | grep -Eq \

@@ -214,9 +214,13 @@ bench_stock_extract() {
 	"$_d/good/out/mplockbench" -d 0.02 uncontended | tee "$_d/run" &&
 	    grep -q '^backend=stock src=openbsd mode=uncontended' "$_d/run" ||
 	    return 1
-	# Seeded: without the comment line, without the closing line.
+	# Seeded: without the comment line, without the closing line, with
+	# a definition that belongs outside the block (mplock-patch's check:
+	# the parser is the same).
 	for _seed in '/^\/\* Ticket lock implementation \*\/$/d' \
-	    '/^#endif \/\* __USE_MI_MPLOCK \*\/$/d'; do
+	    '/^#endif \/\* __USE_MI_MPLOCK \*\/$/d' \
+	    '/^\/\* Ticket lock implementation \*\/$/a\
+long __mp_lock_spinout = 1;'; do
 		rm -rf "$_d/bad"
 		mkdir -p "$_d/bad/sys/kern" "$_d/bad/sys/sys"
 		sed "$_seed" "$_kl" >"$_d/bad/sys/kern/kern_lock.c"
@@ -257,7 +261,7 @@ bench_stock_loud() {
 		return 1
 	fi
 	cat "$_d/stderr"
-	grep -q 'stock_extract: .*no "#ifdef __USE_MI_MPLOCK" block' \
+	grep -q 'stock_extract: .*kern_lock.c: no "#ifdef __USE_MI_MPLOCK" followed by' \
 	    "$_d/stderr" && grep -q 'build of the stock peer failed' \
 	    "$_d/stderr" && [ ! -e "$_d/out/bench.txt" ]
 }
@@ -286,8 +290,8 @@ t_check "bench/no-peers" bench_nopeers
 if command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 &&
     echo '#include <ck_spinlock.h>' | cc -E - >/dev/null 2>&1; then
 	bench_ck_x86_only() {
-		! aarch64-linux-gnu-gcc -fsyntax-only -I"$REGRESS" \
-		    -I/usr/include "$REGRESS/ckbench.c" >"$OBJ/ck-arm.log" \
+		! aarch64-linux-gnu-gcc -fsyntax-only -I"$BENCH" \
+		    -I/usr/include "$BENCH/ckbench.c" >"$OBJ/ck-arm.log" \
 		    2>&1 && grep -q 'x86 only' "$OBJ/ck-arm.log"
 	}
 	t_check "bench/ck-x86-only" bench_ck_x86_only
@@ -311,8 +315,8 @@ bench_catches_nolock() {
 	int main(int argc, char *argv[])
 	{ return (bench_main(argc, argv, "test", &nl, 1, 8)); }
 	EOF
-	$CC -std=gnu99 -O2 -pthread -I"$REGRESS" -o "$_d/nolock" \
-	    "$_d/nolock.c" "$REGRESS/bench.c" || return 1
+	$CC -std=gnu99 -O2 -pthread -I"$BENCH" -o "$_d/nolock" \
+	    "$_d/nolock.c" "$BENCH/bench.c" || return 1
 	for _i in 1 2 3 4 5; do
 		"$_d/nolock" -d 0.1 -t 4 contended >"$_d/out" 2>&1
 		_rc=$?

@@ -95,7 +95,7 @@ for x in ${CROSS_TARGETS:-$(cross_targets)}; do
 		    $stress
 	done
 
-	for m in "$REGRESS"/mutants/*.sed; do
+	for m in "$MUTANTS"/*.sed; do
 		mutant_meta "$m"
 		[ "$cross" = "$x" ] || continue
 		for be in $backends; do

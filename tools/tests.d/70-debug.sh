@@ -142,7 +142,7 @@ done
 
 # Seeded bugs: as the mutants suite, with the option on.  "zero-cost" in
 # "# tests:" runs the zero-cost check on the mutated tree.
-for m in "$REGRESS"/mutants/debug/*.sed; do
+for m in "$MUTANTS"/debug/*.sed; do
 	[ -f "$m" ] || continue
 	mutant_meta "$m"
 	for be in $backends; do

@@ -14,9 +14,9 @@
 #
 # In make test the checkout installed is a small one with every kind of
 # file this one has (so every kind of step, and first, middle and last
-# of each, is covered; the steps repeat per file); MPLOCK_FAULT_LONG=1
-# (make test-patchfault) uses this whole checkout and every page size of
-# the disk.
+# of each, is covered; the steps repeat per file); MPLOCK_FULL=1 (make
+# test-patchfault, make test-full) uses this whole checkout and every
+# page size of the disk.
 
 . "$ROOT/tools/lib/fixture-tree.sh"
 
@@ -36,7 +36,7 @@ TMPDIR=$PF/tmp
 export TMPDIR
 TOOL=$ROOT/tools/mplock-patch
 unset MPLOCK_ROOT
-LONG=${MPLOCK_FAULT_LONG:-0}
+LONG=${MPLOCK_FULL:-0}
 
 # The checkout installed from.
 if [ "$LONG" = 1 ]; then
@@ -48,8 +48,7 @@ else
 	    sys/kern/kern_mplock.h sys/kern/kern_mplock_mlock.h \
 	    sys/kern/kern_mplock_debug.c sys/arch/amd64/include/mplock.h \
 	    share/man/man9/mplock.9 regress/sys/kern/mplock/Makefile \
-	    regress/sys/kern/mplock/Makefile.backends \
-	    regress/sys/kern/mplock/model/README.md; do
+	    regress/sys/kern/mplock/Makefile.backends; do
 		mkdir -p "$R/${_f%/*}"
 		cp "$ROOT/$_f" "$R/$_f"
 	done
