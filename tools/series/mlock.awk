@@ -48,7 +48,11 @@ BEGIN {
 		exit 2
 	}
 	if (f == "kern_lock") {
-		scope = 0
+		if (!(lo > 0 && hi > lo)) {
+			print "mlock.awk: lo=, hi=: the ticket block" \
+			    > "/dev/stderr"
+			exit 2
+		}
 		if (step >= 2)
 			mlock()
 		# __mp_release_all() (the unlock's lines are indented twice).
@@ -181,12 +185,6 @@ T "char\t\t\tmplc_pad[__MPL_CACHELINE - 2 * sizeof(u_int)];")
 
 # kern_lock.c: only the ticket block is edited, lines lo to hi as
 # tools/mplock-patch's parser finds them (ticket_awk, mode=lines).
-BEGIN {
-	if (f == "kern_lock" && !(lo > 0 && hi > lo)) {
-		print "mlock.awk: lo=, hi=: the ticket block" > "/dev/stderr"
-		exit 2
-	}
-}
 f == "kern_lock" { scope = FNR >= lo + 0 && FNR <= hi + 0 }
 # mplock.h: the "};" that closes struct __mp_lock_cpu goes with the
 # mplc_depth line's replacement.
