@@ -110,10 +110,6 @@ function mlock() {
 " */")
 	rep(T "mpl->mpl_users = 0;", T "mpl->mpl_free = 0;")
 	rep(T "mpl->mpl_ticket = 1;", T "mpl->mpl_tail = &mpl->mpl_free;")
-	# The wait out of line: taking a free lock saves nothing for it.
-	rep("static __inline void", \
-	    "static void\t__mp_lock_spin(struct __mp_lock *, volatile u_int *)\n" \
-	    T T "    __attribute__((__noinline__));\n\nstatic void")
 	rep("__mp_lock_spin(struct __mp_lock *mpl, u_int me)", \
 	    "__mp_lock_spin(struct __mp_lock *mpl, volatile u_int *wait)")
 	rep(T "while (mpl->mpl_ticket != me) {", T "while (*wait != 0) {")

@@ -129,6 +129,37 @@ shim_spin_draw(unsigned int mean)
 	return (1 + x % (2 * mean - 1));
 }
 
+#if defined(__x86_64__)
+/*
+ * fn_keepregs: fn() with the registers a call may change saved and the
+ * stack aligned, for SHIM_CALL(fn) (<machine/cpu.h>).
+ */
+#define KEEPREGS(fn)							\
+__asm(".pushsection .text\n"						\
+    ".globl " #fn "_keepregs\n"						\
+    #fn "_keepregs:\n"							\
+    "push %rbp; mov %rsp, %rbp; and $-16, %rsp\n"			\
+    ".irp r, rax, rcx, rdx, rsi, rdi, r8, r9, r10, r11\n"		\
+    "push %\\r\n"							\
+    ".endr\n"								\
+    "sub $264, %rsp\n"							\
+    ".irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15\n"	\
+    "movaps %xmm\\i, 16 * \\i(%rsp)\n"					\
+    ".endr\n"								\
+    "call " #fn "\n"							\
+    ".irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15\n"	\
+    "movaps 16 * \\i(%rsp), %xmm\\i\n"					\
+    ".endr\n"								\
+    "add $264, %rsp\n"							\
+    ".irp r, r11, r10, r9, r8, rdi, rsi, rdx, rcx, rax\n"		\
+    "pop %\\r\n"								\
+    ".endr\n"								\
+    "leave; ret\n"							\
+    ".popsection\n")
+KEEPREGS(shim_busy_cycle);
+KEEPREGS(shim_intr_deliver);
+#endif
+
 void
 shim_busy_cycle(void)
 {

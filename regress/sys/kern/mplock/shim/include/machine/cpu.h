@@ -41,8 +41,22 @@ void	shim_delay(unsigned int);
 #define curcpu()		(shim_curcpu)
 #define cpu_number()		(shim_curcpu->ci_cpuid)
 #define CPU_INFO_UNIT(ci)	((ci)->ci_cpuid)
+/*
+ * A kernel's CPU_BUSY_CYCLE() and intr_restore() call nothing; the
+ * shim's call C, to yield and to deliver a held-back interrupt.  On
+ * amd64 they call through a stub that keeps every register (shim.c),
+ * so that the lock code around them compiles as in a kernel, keeping
+ * no register across a call that a kernel does not make.
+ */
+#if defined(__x86_64__)
+#define SHIM_CALL(fn)							\
+	__asm volatile("lea -128(%%rsp), %%rsp\n\tcall " #fn "_keepregs\n\t" \
+	    "lea 128(%%rsp), %%rsp" : : : "memory", "cc")
+#else
+#define SHIM_CALL(fn)		fn()
+#endif
 #ifndef CPU_BUSY_CYCLE			/* unless the port has its own */
-#define CPU_BUSY_CYCLE()	shim_busy_cycle()
+#define CPU_BUSY_CYCLE()	SHIM_CALL(shim_busy_cycle)
 #endif
 #define delay(us)		shim_delay(us)	/* delay(9); mutants widen races */
 
@@ -65,7 +79,7 @@ intr_restore(unsigned long s)
 	if (s == 0) {
 		shim_kick_pending = 0;	/* a kick is taken: a no-op */
 		if (shim_intr_pending)
-			shim_intr_deliver();
+			SHIM_CALL(shim_intr_deliver);
 	}
 }
 
