@@ -405,3 +405,91 @@ tree_sig() {
 	find . -type f -exec cksum {} + | awk '{ print $3, "S", $1 "-" $2 }'
 	} | LC_ALL=C sort)
 }
+
+# The suites' helpers.  fixture_setup DIR: FX=DIR (made), DIR/tmp the
+# TMPDIR, DIR/pristine a fixture tree, DIR/pristine.sig its signature.
+fixture_setup() {
+	FX=$1 TOOL=$ROOT/tools/mplock-patch
+	mkdir -p "$FX/tmp" || return 1
+	TMPDIR=$FX/tmp
+	export TMPDIR
+	unset MPLOCK_ROOT
+	fixture_tree "$FX/pristine" && tree_sig "$FX/pristine" >"$FX/pristine.sig"
+}
+
+# fresh NAME [FROM]: a copy of the pristine tree (or of FX/FROM).
+fresh() {
+	rm -rf "${FX:?}/$1"
+	cp -Rp "$FX/${2:-pristine}" "$FX/$1"
+	echo "$FX/$1"
+}
+
+# sig DIR: DIR's signature now, in DIR.sig, for unchanged.
+sig() {
+	tree_sig "$1" >"$1.sig"
+}
+
+# same_as SIGFILE DIR: DIR's signature is SIGFILE's.  unchanged DIR:
+# the same as at sig DIR; pristine DIR: the pristine tree's.
+same_as() {
+	tree_sig "$2" >"$2.sig.now"
+	cmp -s "$1" "$2.sig.now" && return 0
+	echo "tree $2 differs from $1:"
+	diff "$1" "$2.sig.now" | head -n 20
+	return 1
+}
+unchanged() {
+	same_as "$1.sig" "$1"
+}
+pristine() {
+	same_as "$FX/pristine.sig" "$1"
+}
+
+# pt ARGS: the tool, under $PTSH (sh), installing from $PT_ROOT if set.
+pt() {
+	if [ -n "${PT_ROOT:-}" ]; then
+		MPLOCK_ROOT=$PT_ROOT ${PTSH:-sh} "$TOOL" "$@"
+	else
+		${PTSH:-sh} "$TOOL" "$@"
+	fi
+}
+
+# fails WANT CMD...: CMD exits non-zero saying WANT (a fixed string) on
+# stderr; its output in FX/out and FX/err.
+fails() {
+	_want=$1
+	shift
+	if "$@" >"$FX/out" 2>"$FX/err"; then
+		echo "$*: succeeded"
+		return 1
+	fi
+	grep -qF -- "$_want" "$FX/err" && return 0
+	echo "$*: no \"$_want\" in:"
+	cat "$FX/err"
+	return 1
+}
+
+# one_line FILE WORD: FILE is one line, and it says WORD.
+one_line() {
+	[ "$(wc -l <"$1")" -eq 1 ] && grep -q -- "$2" "$1" && return 0
+	echo "not one line saying \"$2\":"
+	cat "$1"
+	return 1
+}
+
+# status_is N TREE: status of TREE exits N; its output in FX/out.
+status_is() {
+	pt status "$2" >"$FX/out" 2>"$FX/err"
+	_rc=$?
+	[ "$_rc" -eq "$1" ] && return 0
+	echo "status $2: exit $_rc, not $1"
+	cat "$FX/out" "$FX/err"
+	return 1
+}
+
+# tmp_clean: the tool left nothing in TMPDIR.
+tmp_clean() {
+	[ -z "$(ls -A "$TMPDIR")" ] && return 0
+	echo "left in TMPDIR: $(ls -A "$TMPDIR")"
+	return 1
+}
