@@ -356,29 +356,13 @@ for _mk in make bmake; do
 	t_need $_mk "patch/make-targets/$_mk" make_targets $_mk
 done
 
-# A checkout with more in it: an MD header for an arch the tree has and
-# for one it lacks, and the debug layer's ddb command.
+# A checkout with an MD header for an arch the tree lacks (amd64's, and
+# the debug layer's ddb command, are this one's).
 EXT=$PT/root-ext
 mkroot "$EXT"
-mkdir -p "$EXT/sys/arch/amd64/include" "$EXT/sys/arch/nosuch/include"
-[ -f "$EXT/sys/arch/amd64/include/mplock.h" ] ||
-    printf '/* test */\n#define __USE_MI_MPLOCK\n' \
-    >"$EXT/sys/arch/amd64/include/mplock.h"
+mkdir -p "$EXT/sys/arch/nosuch/include"
 printf '/* test */\n#define __USE_MI_MPLOCK\n' \
     >"$EXT/sys/arch/nosuch/include/mplock.h"
-grep -q '^db_show_mplock(' "$EXT"/sys/kern/kern_mplock*.c ||
-    cat >"$EXT/sys/kern/kern_mplock_dbtest.c" <<'EOF'
-/* test: stands in for the debug layer's ddb command */
-#if defined(MULTIPROCESSOR) && defined(MPLOCK_DEBUG)
-typedef long db_expr_t;
-void	db_show_mplock(db_expr_t, int, db_expr_t, char *);
-
-void
-db_show_mplock(db_expr_t addr, int have_addr, db_expr_t count, char *modif)
-{
-}
-#endif
-EOF
 pte() {
 	MPLOCK_ROOT=$EXT sh "$TOOL" "$@"
 }
