@@ -13,8 +13,7 @@ fixture_setup "$PT"
 fixture_tree "$PT/pristine-old" old
 KL=sys/kern/kern_lock.c IM=sys/kern/init_main.c
 
-# mkroot DIR: a checkout to install from (MPLOCK_ROOT): this one's
-# sys, share, regress and tools.
+# mkroot DIR: a copy of this checkout to install from (MPLOCK_ROOT).
 mkroot() {
 	rm -rf "$1" && mkdir -p "$1" &&
 	    cp -R "$ROOT/sys" "$ROOT/share" "$ROOT/regress" "$ROOT/tools" "$1/"
@@ -27,8 +26,7 @@ p0() {
 	(cd "$_pd" && patch -p0 -s "$@" <"$_pf")
 }
 
-# t_need CMD NAME FUNCTION [ARGS]: t_check, or FAIL without CMD (.ci/run
-# installs it).
+# t_need CMD NAME FUNCTION [ARGS]: t_check; FAIL without CMD.
 t_need() {
 	_nc=$1
 	shift
@@ -50,8 +48,7 @@ expected_files() {
 	fi | LC_ALL=C sort
 }
 
-# make_var DIR VAR: bmake's view of a Makefile's variable, OpenBSD's .mk
-# files stubbed.
+# make_var DIR VAR: bmake's view of a variable, OpenBSD's .mk stubbed.
 mkdir -p "$PT/mk"
 cp "$ROOT/tools/fixtures/mk/sys.mk" "$PT/mk/"
 : >"$PT/mk/bsd.prog.mk"
@@ -155,8 +152,7 @@ for _sh in sh mksh; do
 	t_need $_sh "patch/roundtrip/$_sh" roundtrip $_sh
 done
 
-# The regress directory, as installed, builds in the patched tree with
-# its own Makefile, and its programs run.
+# The installed regress directory builds with its Makefile and runs.
 installed_regress() {
 	_t=$(fresh regress-tree)
 	pt apply "$_t" || return 1
@@ -178,7 +174,7 @@ R_DIFF=
 refuse_case() {
 	_rn=$1 _exp=$2 _mut=$3
 	shift 3
-	_t=$(fresh "refuse-$_rn")
+	_t=$(fresh "refuse-${_rn##*/}")
 	"$_mut" "$_t" "$@" || { echo "mutator failed"; return 1; }
 	sig "$_t"
 	for _c in check apply ${R_DIFF:+diff}; do
@@ -191,12 +187,6 @@ refuse_case() {
 refuse() {
 	t_check "patch/refuse/$1" refuse_case "$@"
 }
-# The same, and diff refuses too (it shares the checks; a few suffice).
-refuse_diff() {
-	R_DIFF=1
-	refuse "$@"
-	R_DIFF=
-}
 # Mutators: m_sh DIR SCRIPT, SCRIPT run in DIR; m_sed DIR FILE SED.
 m_sh() {
 	(cd "$1" && eval "$2")
@@ -205,82 +195,60 @@ m_sed() {
 	sed "$3" "$1/$2" >"$1/$2.new" && cat "$1/$2.new" >"$1/$2" &&
 	    rm "$1/$2.new"
 }
+# refusals: refuse for each line read, "NAME|WANT|FILE|SED": the file
+# edited by SED, or with FILE "-", SED a command run in the tree.  With
+# NAME+, diff refuses too (a few suffice: it shares the checks).
+refusals() {
+	while IFS='|' read -r _n _w _f _s; do
+		case $_n in
+		*+)	R_DIFF=1 _n=${_n%+} ;;
+		esac
+		if [ "$_f" = - ]; then
+			refuse "$_n" "$_w" m_sh "$_s"
+		else
+			refuse "$_n" "$_w" m_sed "$_f" "$_s"
+		fi </dev/null
+		R_DIFF=
+	done
+}
+refusals <<'EOF'
+empty-dir+|not an OpenBSD source tree|-|rm -rf ./* ./.[!.]*
+no-kern_lock|sys/kern/kern_lock.c: missing|-|rm sys/kern/kern_lock.c
+no-files|sys/conf/files: missing|-|rm sys/conf/files
+no-mplock.h|sys/sys/mplock.h: missing|-|rm sys/sys/mplock.h
+no-man9-makefile|share/man/man9/Makefile: missing|-|rm share/man/man9/Makefile
+no-regress-makefile|regress/sys/kern/Makefile: missing|-|rm regress/sys/kern/Makefile
+no-init_main|sys/kern/init_main.c: missing|-|rm sys/kern/init_main.c
+read-only-file+|sys/kern/kern_lock.c: not writable|-|chmod 444 sys/kern/kern_lock.c
+read-only-dir|sys/kern: directory not writable|-|chmod 555 sys/kern
+read-only-top|directory not writable|-|chmod 555 .
+stray-record+|an earlier apply did not finish|-|mkdir .mplock-patch
+state-is-a-file|.mplock-patch is not a directory|-|: >.mplock-patch
+state-is-a-link|.mplock-patch is not a directory|-|ln -s /tmp .mplock-patch
+partial-copy+|sys/kern/kern_mplock.c: already exists|-|cp "$ROOT/sys/kern/kern_mplock.c" sys/kern/
+partial-mplock.h|sys/sys/mplock.h: already ours|-|cp "$ROOT/sys/sys/mplock.h" sys/sys/
+patched-by-patch1+|no ticket lock block|-|pt diff "$PWD" >../m.diff && patch -p0 -s <../m.diff
+ticket-comment-moved+|no "#ifdef __USE_MI_MPLOCK" followed by "/* Ticket lock implementation */"|sys/kern/kern_lock.c|/^\/\* Ticket lock implementation \*\//i int mplock_moved;
+ticket-comment-reworded|no "#ifdef __USE_MI_MPLOCK" followed by|sys/kern/kern_lock.c|s,Ticket lock implementation,Ticket lock,
+ticket-block-twice|/* Ticket lock implementation */" found 2 times|sys/kern/kern_lock.c|/^\/\* Ticket lock implementation \*\//a #ifdef __USE_MI_MPLOCK\n/* Ticket lock implementation */\n#endif /* __USE_MI_MPLOCK */
+endif-comment-changed|not "#endif /* __USE_MI_MPLOCK */"|sys/kern/kern_lock.c|s,^#endif /\* __USE_MI_MPLOCK \*/,#endif,
+block-end-removed|with "#endif /* MULTIPROCESSOR */", not|sys/kern/kern_lock.c|/^#endif \/\* __USE_MI_MPLOCK \*\//d
+block-not-closed|is not closed|sys/kern/kern_lock.c|/^#endif \/\* __USE_MI_MPLOCK \*\//,$d
+spinout-inside-block|__mp_lock_spinout is defined inside the ticket lock block|sys/kern/kern_lock.c|/^\/\* Ticket lock implementation \*\//a long __mp_lock_spinout = 1;
+kernel_lock_held-missing|no definition of _kernel_lock_held|sys/kern/kern_lock.c|s/^_kernel_lock_held(/_kernel_lock_is_held(/
+no-ticket-code|does not define ___mp_lock_init()|sys/kern/kern_lock.c|s/^___mp_lock_init(/___mp_lock_setup(/
+files-no-kern_lock|"file kern/kern_lock.c" found 0 times|sys/conf/files|/kern_lock/d
+files-kern_lock-twice|"file kern/kern_lock.c" found 2 times|sys/conf/files|/kern_lock/p
+man9-no-man-list|share/man/man9/Makefile: no MAN= list|share/man/man9/Makefile|s/^MAN=/MANPAGES=/
+man9-already|already mentions mplock.9|share/man/man9/Makefile|s/^MAN=/MAN=	mplock.9/
+regress-no-include|".include <bsd.subdir.mk>" found 0 times|regress/sys/kern/Makefile|/^\.include/d
+regress-already|already mentions mplock|regress/sys/kern/Makefile|s/extent/extent mplock/
+mplock.h-not-mi|not the MI __mp_lock interface|sys/sys/mplock.h|s/__USE_MI_MPLOCK/__USE_MD_LOCK/
+init_main-no-boot|"cpu_boot_secondary_processors();" found 0 times|sys/kern/init_main.c|/cpu_boot_secondary_processors();/d
+init_main-boot-twice|"cpu_boot_secondary_processors();" found 2 times|sys/kern/init_main.c|/cpu_boot_secondary_processors();/p
+init_main-already+|already mentions mplock_torture|sys/kern/init_main.c|/cpu_boot_secondary_processors();/a \	mplock_torture_start();
+EOF
 
-refuse_diff empty-dir "not an OpenBSD source tree" m_sh 'rm -rf ./* ./.[!.]*'
-for _f in kern_lock:$KL files:sys/conf/files mplock.h:sys/sys/mplock.h \
-    man9-makefile:share/man/man9/Makefile init_main:$IM \
-    regress-makefile:regress/sys/kern/Makefile; do
-	refuse "no-${_f%%:*}" "${_f#*:}: missing" m_sh "rm ${_f#*:}"
-done
-refuse_diff ticket-comment-moved \
-    'no "#ifdef __USE_MI_MPLOCK" followed by "/* Ticket lock implementation */"' \
-    m_sed "$KL" '/^\/\* Ticket lock implementation \*\//i\
-int mplock_moved;'
-refuse ticket-comment-reworded 'no "#ifdef __USE_MI_MPLOCK" followed by' \
-    m_sed "$KL" 's|Ticket lock implementation|Ticket lock|'
-refuse ticket-block-twice '/* Ticket lock implementation */" found 2 times' \
-    m_sed "$KL" '/^\/\* Ticket lock implementation \*\//{
-a\
-#ifdef __USE_MI_MPLOCK\
-/* Ticket lock implementation */\
-#endif /* __USE_MI_MPLOCK */
-}'
-refuse endif-comment-changed 'not "#endif /* __USE_MI_MPLOCK */"' \
-    m_sed "$KL" 's|^#endif /\* __USE_MI_MPLOCK \*/|#endif|'
-refuse block-end-removed 'with "#endif /* MULTIPROCESSOR */", not' \
-    m_sed "$KL" '/^#endif \/\* __USE_MI_MPLOCK \*\//d'
-refuse block-not-closed "is not closed" \
-    m_sed "$KL" '/^#endif \/\* __USE_MI_MPLOCK \*\//,$d'
-refuse spinout-inside-block \
-    "__mp_lock_spinout is defined inside the ticket lock block" \
-    m_sed "$KL" '/^\/\* Ticket lock implementation \*\//a\
-long __mp_lock_spinout = 1;'
-refuse kernel_lock_held-missing "no definition of _kernel_lock_held" \
-    m_sed "$KL" 's/^_kernel_lock_held(/_kernel_lock_is_held(/'
-refuse no-ticket-code "does not define ___mp_lock_init()" \
-    m_sed "$KL" 's/^___mp_lock_init(/___mp_lock_setup(/'
-refuse files-no-kern_lock '"file kern/kern_lock.c" found 0 times' \
-    m_sed sys/conf/files '/kern_lock/d'
-refuse files-kern_lock-twice '"file kern/kern_lock.c" found 2 times' \
-    m_sed sys/conf/files '/kern_lock/p'
-refuse man9-no-man-list 'share/man/man9/Makefile: no MAN= list' \
-    m_sed share/man/man9/Makefile 's/^MAN=/MANPAGES=/'
-refuse regress-no-include '".include <bsd.subdir.mk>" found 0 times' \
-    m_sed regress/sys/kern/Makefile '/^\.include/d'
-refuse mplock.h-not-mi "not the MI __mp_lock interface" \
-    m_sed sys/sys/mplock.h 's/__USE_MI_MPLOCK/__USE_MD_LOCK/'
-refuse_diff read-only-file "$KL: not writable" m_sh "chmod 444 $KL"
-refuse read-only-dir "sys/kern: directory not writable" \
-    m_sh 'chmod 555 sys/kern'
-refuse read-only-top "directory not writable" m_sh 'chmod 555 .'
-refuse_diff stray-record "an earlier apply did not finish" \
-    m_sh 'mkdir .mplock-patch'
-refuse state-is-a-file ".mplock-patch is not a directory" \
-    m_sh ': >.mplock-patch'
-refuse state-is-a-link ".mplock-patch is not a directory" \
-    m_sh 'ln -s /tmp .mplock-patch'
-refuse_diff partial-copy "sys/kern/kern_mplock.c: already exists" \
-    m_sh 'cp "$ROOT/sys/kern/kern_mplock.c" sys/kern/'
-refuse partial-mplock.h "sys/sys/mplock.h: already ours" \
-    m_sh 'cp "$ROOT/sys/sys/mplock.h" sys/sys/'
-# Patched with patch(1), so no record.
-refuse_diff patched-by-patch1 "no ticket lock block" \
-    m_sh 'pt diff "$PWD" >../m.diff && patch -p0 -s <../m.diff'
-refuse man9-already "already mentions mplock.9" \
-    m_sed share/man/man9/Makefile 's/^MAN=/MAN=	mplock.9/'
-refuse regress-already "already mentions mplock" \
-    m_sed regress/sys/kern/Makefile 's/extent/extent mplock/'
-refuse init_main-no-boot \
-    '"cpu_boot_secondary_processors();" found 0 times' \
-    m_sed "$IM" '/cpu_boot_secondary_processors();/d'
-refuse init_main-boot-twice \
-    '"cpu_boot_secondary_processors();" found 2 times' \
-    m_sed "$IM" '/cpu_boot_secondary_processors();/p'
-refuse_diff init_main-already "already mentions mplock_torture" \
-    m_sed "$IM" '/cpu_boot_secondary_processors();/a\
-	mplock_torture_start();'
-
-# A tree that is a plain file, or does not exist.
 not_a_dir() {
 	: >"$PT/plainfile"
 	for _c in check apply revert diff; do
@@ -292,7 +260,6 @@ not_a_dir() {
 }
 t_check patch/refuse/not-a-directory not_a_dir
 
-# Older trees: recognised and refused, with the reason.
 old_tree_refused() {
 	_t=$(fresh old pristine-old)
 	sig "$_t"
@@ -325,7 +292,7 @@ revert_cases() {
 }
 t_check patch/revert/refusals-and-force revert_cases
 
-# diff: what apply does, as a patch(1) input for "cd SRC && patch -p0".
+# diff: what apply does, for "cd SRC && patch -p0".
 diff_patch() {
 	_a=$(fresh diff-apply) _p=$(fresh diff-patch)
 	pt diff "$_a" >"$PT/mplock.diff" && pristine "$_a" &&
@@ -337,7 +304,6 @@ diff_patch() {
 }
 t_check patch/diff/patch-p0-equals-apply diff_patch
 
-# The top-level Makefile targets, with GNU make and BSD make.
 make_targets() {	# make
 	_t=$(fresh "make-$1")
 	for _m in : -kernel:-k -regress:-r; do
@@ -395,21 +361,15 @@ ext_roundtrip() {
 }
 t_check patch/ext/md-headers-and-ddb-roundtrip ext_roundtrip
 
-refuse_ext() {	# name expected mutator args
-	PT_ROOT=$EXT
-	t_check "patch/refuse/ext/$1" refuse_case "$@"
-	PT_ROOT=
-}
-refuse_ext md-lock-header "does not use the MI lock" \
-    m_sed sys/arch/amd64/include/mplock.h 's/__USE_MI_MPLOCK/__HPPA_LIKE/'
-refuse_ext md-header-missing "sys/arch/amd64/include/mplock.h: missing" \
-    m_sh 'rm sys/arch/amd64/include/mplock.h'
-refuse_ext ddb-no-table '"db_show_cmds[] = {" table found 0 times' \
-    m_sed sys/ddb/db_command.c 's/db_show_cmds\[\]/db_show_table[]/'
-refuse_ext ddb-no-terminator "has no { NULL, ... } terminator" \
-    m_sed sys/ddb/db_command.c '/^	{ NULL,		NULL,			0,	NULL }/d'
-refuse_ext ddb-missing "sys/ddb/db_command.c: missing" \
-    m_sh 'rm sys/ddb/db_command.c'
+PT_ROOT=$EXT
+refusals <<'EOF'
+ext/md-lock-header|does not use the MI lock|sys/arch/amd64/include/mplock.h|s/__USE_MI_MPLOCK/__HPPA_LIKE/
+ext/md-header-missing|sys/arch/amd64/include/mplock.h: missing|-|rm sys/arch/amd64/include/mplock.h
+ext/ddb-no-table|"db_show_cmds[] = {" table found 0 times|sys/ddb/db_command.c|s/db_show_cmds\[\]/db_show_table[]/
+ext/ddb-no-terminator|has no { NULL, ... } terminator|sys/ddb/db_command.c|/^	{ NULL,		NULL,			0,	NULL }/d
+ext/ddb-missing|sys/ddb/db_command.c: missing|-|rm sys/ddb/db_command.c
+EOF
+PT_ROOT=
 
 # config: a kernel config and compile directory in a patched tree;
 # wrong arguments refused, changing nothing.
@@ -459,7 +419,6 @@ config_cases() {
 }
 t_check patch/config config_cases
 
-# config -d needs a checkout with the debug layer.
 config_no_debug() {
 	_t=$(fresh config-nd) _r=$PT/root-nodebug
 	mkroot "$_r" || return 1
@@ -499,10 +458,9 @@ unsafe_names() {
 }
 t_check patch/config/unsafe-names-refused unsafe_names
 
-# A list of the record whose last line is cut (by a disk error, or by
-# hand): status says damaged, revert and revert -f refuse in one line
-# saying what to do and delete nothing; never a path glued from two
-# lines.  With the list whole again, revert restores the tree.
+# A list of the record with its last line cut: status says damaged,
+# revert and revert -f refuse in one line, deleting nothing (never a
+# path glued from two lines).  Whole again, revert restores the tree.
 torn_record() {
 	_t=$(fresh torn-record)
 	pt apply "$_t" >/dev/null && pt config -s "$_t" amd64 >/dev/null ||
@@ -529,8 +487,8 @@ torn_record() {
 }
 t_check patch/revert/torn-record torn_record
 
-# A record of an earlier version of the tool (a journal): every command
-# refuses it in one line saying what to do, and changes nothing.
+# An earlier version's record (a journal): every command refuses it in
+# one line saying what to do, and changes nothing.
 old_record() {
 	_t=$(fresh old-record)
 	pt apply "$_t" >/dev/null || return 1
@@ -687,10 +645,9 @@ real_diff() {
 }
 real_check patch/real-tree/apply-revert-diff-kernel real_diff
 
-# Every config "mplock-patch config" can write (tools/lib/configcheck.sh):
-# written, the same file for the same choices in another order; with
-# MPLOCK_CONFIG8 set to a config(8) binary, run through it on the
-# patched vendored tree.
+# Every config that config can write, the same for the same choices in
+# another order (tools/lib/configcheck.sh); with MPLOCK_CONFIG8 (a
+# config(8) binary), run through it on the patched vendored tree.
 . "$ROOT/tools/lib/configcheck.sh"
 config_every() {	# config8 tree arch
 	config_check_all "$@" >"$PT/configcheck.out"
@@ -735,8 +692,8 @@ conv() {
 	cat "$PT/err"
 	return 1
 }
-# conv_table: conv for each line "WANT|ARGS" (TREE: the tree $_t) read,
-# and the tree unchanged.
+# conv_table NAME: conv for each line "WANT|ARGS" read (TREE: a tree,
+# left unchanged).
 conv_table() {
 	_t=$(fresh "conv-$1")
 	sig "$_t"
@@ -782,7 +739,6 @@ EOF
 }
 t_check patch/usage/conventions usage_conventions
 
-# Misuse says what was wrong before the usage.
 usage_reasons() {
 	conv_table reasons <<'EOF'
 no command|
@@ -921,9 +877,8 @@ installed_set() {
 }
 t_check patch/apply/installed-set installed_set
 
-# A tree that holds only sys/ (the vendored tree's sys/), and that sys
-# directory given itself: check, apply, status, config, diff, revert,
-# byte for byte and modes (diff -r and the signature).
+# A tree of only sys/ (the vendored tree's), and that sys directory
+# named itself: every command, and revert byte for byte, modes and all.
 sys_only() {
 	for _how in top sys; do
 		_t=$PT/sysonly-$_how _s=$PT/sysonly-$_how _l=sys/
@@ -1063,9 +1018,8 @@ not_a_tree() {
 }
 t_check patch/tree/not-a-source-tree not_a_tree
 
-# Printed commands paste: in a tree whose path has a blank and a quote,
-# the revert command apply prints and the cd config prints, run as
-# printed.
+# In a tree whose path has a blank and a quote, the revert command apply
+# prints and the cd config prints work as printed.
 paste_commands() {
 	_d="$PT/sp ace/it's"
 	rm -rf "$PT/sp ace"
@@ -1087,9 +1041,8 @@ paste_commands() {
 }
 t_check patch/printed-commands-paste paste_commands
 
-# The short help is the synopsis, word for word, of the manual page, for
-# mplock-patch(8) and buildtime(1); import's help names all four time
-# formats.
+# The help is the page's synopsis, word for word (mplock-patch(8),
+# buildtime(1)); import's help names all four time formats.
 help_is_page() {
 	command -v mandoc >/dev/null 2>&1 || { echo "no mandoc"; return 1; }
 	for _p in tools/mplock-patch:share/man/man8/mplock-patch.8 \
@@ -1111,8 +1064,7 @@ help_is_page() {
 }
 t_check patch/usage/help-is-the-page help_is_page
 
-# status: exit 2 for a hand edit too, which it says revert keeps unless
-# -f; revert refuses, revert -f reverts.
+# status: a hand edit, which it says revert keeps unless -f.
 status_hand_edit() {
 	_t=$(fresh status-edit)
 	pt apply "$_t" >/dev/null || return 1
