@@ -155,12 +155,9 @@ void
 __mp_lock(struct __mp_lock *mpl)
 {
 	struct __mpl_cpu *c = &mpl->mpl_cpus[cpu_number()];
-	u_long s;
 
-	s = intr_disable();
 	if (c->mplc_depth++ == 0)
 		c->mplc_ticket = atomic_inc_int_nv(&mpl->mpl_users);
-	intr_restore(s);
 	while (mpl->mpl_ticket != c->mplc_ticket)
 		CPU_BUSY_CYCLE();
 	membar_enter_after_atomic();
@@ -170,14 +167,11 @@ void
 __mp_unlock(struct __mp_lock *mpl)
 {
 	struct __mpl_cpu *c = &mpl->mpl_cpus[cpu_number()];
-	u_long s;
 
-	s = intr_disable();
 	if (--c->mplc_depth == 0) {
 		membar_exit();
 		mpl->mpl_ticket++;
 	}
-	intr_restore(s);
 }
 
 #endif /* __USE_MI_MPLOCK */

@@ -102,13 +102,8 @@ verify_applied() {
 	[ "$(sed -n '/kern_lock\.c/{n;p;}' "$_t/sys/conf/files" |
 	    cut -d' ' -f2 | cut -f1)" = kern/kern_mplock.c ] ||
 	    bad "sys/conf/files: kern_mplock.c does not follow kern_lock.c"
-	# init_main.c: the torture test's start, the three lines right after
-	# "cpu_boot_secondary_processors();", nothing else.
 	[ ! -f "$ROOT/sys/kern/kern_mplock_torture.c" ] ||
-	    sed '/cpu_boot_secondary_processors();/a\
-#ifdef MPLOCK_TORTURE\
-	mplock_torture_start();\
-#endif' "$PT/pristine/$IM" | cmp -s - "$_t/$IM" ||
+	    hook_want "$PT/pristine/$IM" | cmp -s - "$_t/$IM" ||
 	    bad "init_main.c: not the three-line hook"
 	# The Makefiles, as make reads them: every page in MAN, sorted in
 	# (makewhatis indexes the NAME section: no MLINKS); regress SUBDIR.
@@ -138,6 +133,14 @@ verify_applied() {
 bad() {
 	echo "$*"
 	_rc=1
+}
+# hook_want INIT_MAIN: the file with the torture test's start, the three
+# lines right after "cpu_boot_secondary_processors();", nothing else.
+hook_want() {
+	sed '/cpu_boot_secondary_processors();/a\
+#ifdef MPLOCK_TORTURE\
+	mplock_torture_start();\
+#endif' "$1"
 }
 
 # roundtrip SHELL: check, apply, the result, check refuses, revert.
@@ -604,17 +607,12 @@ real_roundtrip() {
 	pt check "$_t" >/dev/null && pt apply "$_t" || return 1
 	grep -q '__USE_MI_MPLOCK' "$_t/$KL" &&
 	    { echo "kern_lock.c keeps the ticket block"; return 1; }
-	awk '
-	    /^#if defined\(MULTIPROCESSOR\)$/ { mp = NR }
-	    /^[ \t]*cpu_boot_secondary_processors\(\);$/ { b = NR }
-	    b && NR == b + 1 && $0 == "#ifdef MPLOCK_TORTURE" { n++ }
-	    b && NR == b + 2 && $0 == "\tmplock_torture_start();" { n++ }
-	    b && NR == b + 3 && $0 == "#endif" { n++ }
-	    b && NR == b + 4 && /^#endif/ { n++ }
-	    /mplock_torture/ { m++ }
-	    END { exit !(n == 4 && m == 1 && mp && b - mp <= 3) }' \
-	    "$_t/$IM" && [ "$(diff "$VT/$IM" "$_t/$IM" | grep -c '^[<>]')" \
-	    -eq 3 ] || {
+	# (In the vendored main(), that line closes the MULTIPROCESSOR block.)
+	hook_want "$VT/$IM" | cmp -s - "$_t/$IM" &&
+	    grep -A4 'cpu_boot_secondary_processors();' "$_t/$IM" | tail -n 1 |
+	    grep -qx '#endif' &&
+	    grep -B2 'cpu_boot_secondary_processors();' "$_t/$IM" | head -n 1 |
+	    grep -qx '#if defined(MULTIPROCESSOR)' || {
 		echo "init_main.c: no hook after the secondary CPUs start:"
 		diff "$VT/$IM" "$_t/$IM"
 		return 1
