@@ -944,8 +944,11 @@ same_tree() {
 	pt apply "$_d/src" >/dev/null || return 1
 	for _n in src/sys syslink; do
 		pt config -n "X$(echo $_n | tr -d /).MP" -s "$_d/$_n" amd64 \
-		    >"$_d/out" 2>&1 && ! grep -q 'no record' "$_d/out" ||
-		    { echo "config -s $_n:"; cat "$_d/out"; return 1; }
+		    >"$_d/out" 2>&1 && ! grep -q 'no record' "$_d/out" || {
+			cat "$_d/out"
+			echo "config -s $_n: failed, or no record found"
+			return 1
+		}
 	done
 	for _n in src src/sys syslink; do
 		status_is 0 "$_d/$_n" &&
