@@ -1,8 +1,7 @@
 # A small stand-in for an OpenBSD source tree, for the tests of
-# tools/mplock-patch.  Written from the facts in the project brief (the
-# files, markers and declarations apply looks for), not copied from
-# OpenBSD: each file has what apply touches or checks and a little
-# around it, and the kernel C files compile.  Sourced.
+# tools/mplock-patch, written from the brief's facts (not copied from
+# OpenBSD): each file has what apply touches or checks and a little
+# around it.  Sourced; the suites' helpers follow.
 #
 # fixture_tree DIR [current | old]
 #	Make DIR (which must not exist) a tree.  "old" is OpenBSD 7.5 and
@@ -17,14 +16,20 @@ fixture_tree() {
 	umask 022
 	mkdir -p sys/sys sys/kern sys/conf sys/ddb share/man/man9 \
 	    regress/sys/kern/extent
+	# ft FILE: stdin to FILE, its lines "@old ..." only in an old tree,
+	# "@new ..." only in a current one.
+	ft() {
+		if [ "$_fl" = old ]; then
+			sed -e '/^@new/d' -e 's/^@old \{0,1\}//'
+		else
+			sed -e '/^@old/d' -e 's/^@new \{0,1\}//'
+		fi >"$1"
+	}
 
-	cat >README <<'EOF'
-A fixture tree for the tests of tools/mplock-patch; not OpenBSD.
-EOF
+	echo 'A fixture tree for the tests of tools/mplock-patch; not OpenBSD.' \
+	    >README
 
-	# --- sys/sys/mplock.h: the MI interface.
-	{
-	cat <<'EOF'
+	ft sys/sys/mplock.h <<'EOF'
 /*	fixture	*/
 
 #ifndef _MPLOCK_H_
@@ -36,7 +41,6 @@ EOF
 
 #include <sys/_lock.h>
 
-/* One cell per CPU: its ticket and its recursion depth. */
 struct __mpl_cpu {
 	volatile u_int		mplc_ticket;
 	volatile u_int		mplc_depth;
@@ -55,21 +59,11 @@ void	___mp_lock_init(struct __mp_lock *, const struct lock_type *);
 void	__mp_lock(struct __mp_lock *);
 void	__mp_unlock(struct __mp_lock *);
 int	__mp_release_all(struct __mp_lock *);
-EOF
-	[ "$_fl" = old ] &&
-	    echo 'int	__mp_release_all_but_one(struct __mp_lock *);'
-	cat <<'EOF'
+@old int	__mp_release_all_but_one(struct __mp_lock *);
 void	__mp_acquire_count(struct __mp_lock *, int);
 int	__mp_lock_held(struct __mp_lock *, struct cpu_info *);
 
-#ifdef WITNESS
-#define __mp_lock_init(mpl) do {					\
-	static const struct lock_type __lt = { .lt_name = #mpl };	\
-	___mp_lock_init((mpl), &__lt);					\
-} while (0)
-#else
 #define __mp_lock_init(mpl)	___mp_lock_init((mpl), NULL)
-#endif
 
 #endif /* __USE_MI_MPLOCK */
 
@@ -77,32 +71,22 @@ extern struct __mp_lock kernel_lock;
 
 #endif /* !_MPLOCK_H_ */
 EOF
-	} >sys/sys/mplock.h
 
-	# --- sys/sys/sched.h: what sched_lock is.
-	if [ "$_fl" = old ]; then
-		cat >sys/sys/sched.h <<'EOF'
+	ft sys/sys/sched.h <<'EOF'
 /*	fixture	*/
 
-extern struct __mp_lock sched_lock;
-
-#define SCHED_LOCK(s) do {						\
-	(s) = splsched();						\
-	__mp_lock(&sched_lock);						\
-} while (0)
+@new extern struct mutex sched_lock;
+@old extern struct __mp_lock sched_lock;
+@old
+@old #define SCHED_LOCK(s) do {						\
+@old 	(s) = splsched();						\
+@old 	__mp_lock(&sched_lock);						\
+@old } while (0)
 EOF
-	else
-		cat >sys/sys/sched.h <<'EOF'
-/*	fixture	*/
 
-extern struct mutex sched_lock;
-EOF
-	fi
-
-	# --- sys/kern/kern_lock.c: the kernel lock glue, the ticket lock
-	# block with its markers, then the mutex code.
-	{
-	cat <<'EOF'
+	# The kernel lock glue, the ticket lock block with its markers,
+	# then (in the real file) the mutex code.
+	ft sys/kern/kern_lock.c <<'EOF'
 /*	fixture	*/
 
 #include <sys/param.h>
@@ -114,11 +98,6 @@ EOF
 #include <machine/cpu.h>
 
 #ifdef MP_LOCKDEBUG
-#ifndef DDB
-#error "MP_LOCKDEBUG needs DDB"
-#endif
-#include <ddb/db_output.h>
-
 /* Spins before a waiter reports a spun-out lock; settable from ddb. */
 long __mp_lock_spinout = 0x7fffffffL;
 #endif /* MP_LOCKDEBUG */
@@ -165,13 +144,9 @@ ___mp_lock_init(struct __mp_lock *mpl, const struct lock_type *type)
 	if (mpl == &kernel_lock)
 		mpl->mpl_lock_obj.lo_flags = LO_WITNESS | LO_INITIALIZED |
 		    LO_SLEEPABLE | (LO_CLASS_KERNEL_LOCK << LO_CLASSSHIFT);
-EOF
-	[ "$_fl" = old ] && cat <<'EOF'
-	else if (mpl == &sched_lock)
-		mpl->mpl_lock_obj.lo_flags = LO_WITNESS | LO_INITIALIZED |
-		    LO_RECURSABLE | (LO_CLASS_SCHED_LOCK << LO_CLASSSHIFT);
-EOF
-	cat <<'EOF'
+@old 	else if (mpl == &sched_lock)
+@old 		mpl->mpl_lock_obj.lo_flags = LO_WITNESS | LO_INITIALIZED |
+@old 		    LO_RECURSABLE | (LO_CLASS_SCHED_LOCK << LO_CLASSSHIFT);
 	WITNESS_INIT(&mpl->mpl_lock_obj, type);
 #endif
 }
@@ -180,12 +155,9 @@ void
 __mp_lock(struct __mp_lock *mpl)
 {
 	struct __mpl_cpu *c = &mpl->mpl_cpus[cpu_number()];
-	u_long s;
 
-	s = intr_disable();
 	if (c->mplc_depth++ == 0)
 		c->mplc_ticket = atomic_inc_int_nv(&mpl->mpl_users);
-	intr_restore(s);
 	while (mpl->mpl_ticket != c->mplc_ticket)
 		CPU_BUSY_CYCLE();
 	membar_enter_after_atomic();
@@ -195,56 +167,41 @@ void
 __mp_unlock(struct __mp_lock *mpl)
 {
 	struct __mpl_cpu *c = &mpl->mpl_cpus[cpu_number()];
-	u_long s;
 
-	s = intr_disable();
 	if (--c->mplc_depth == 0) {
 		membar_exit();
 		mpl->mpl_ticket++;
 	}
-	intr_restore(s);
 }
 
 #endif /* __USE_MI_MPLOCK */
 
 #endif /* MULTIPROCESSOR */
-
-/* The mutex(9) code follows here in the real file. */
 EOF
-	} >sys/kern/kern_lock.c
 
-	# --- sys/kern/init_main.c: main(), where the secondary CPUs are
-	# started (MULTIPROCESSOR only) before the rest of boot goes on.
-	cat >sys/kern/init_main.c <<'EOF'
+	# main(), where the secondary CPUs are started.
+	ft sys/kern/init_main.c <<'EOF'
 /*	fixture	*/
 
 #include <sys/param.h>
 #include <sys/systm.h>
-#include <sys/mplock.h>
-
-#include <machine/cpu.h>
 
 void	cpu_boot_secondary_processors(void);
 void	start_init(void *);
-void	main(void *);
 
 void
 main(void *framep)
 {
-	/* Create the kernel threads of the VM system here. */
-
 #if defined(MULTIPROCESSOR)
 	/* Boot the secondary processors. */
 	cpu_boot_secondary_processors();
 #endif
 
-	/* Off to userland. */
 	start_init(framep);
 }
 EOF
 
-	# --- sys/conf/files: one line per source file.
-	cat >sys/conf/files <<'EOF'
+	ft sys/conf/files <<'EOF'
 #	fixture
 
 file ddb/db_command.c			ddb
@@ -255,16 +212,12 @@ file kern/subr_witness.c		witness
 EOF
 	chmod 640 sys/conf/files
 
-	# --- sys/ddb/db_command.c: the "show" command table.  Complete in
-	# itself (declares what the real one takes from ddb's headers).
-	cat >sys/ddb/db_command.c <<'EOF'
+	# ddb's "show" command table, and the prototypes of its commands
+	# defined elsewhere.
+	ft sys/ddb/db_command.c <<'EOF'
 /*	fixture	*/
 
 #include <sys/param.h>
-
-#ifndef NULL
-#define NULL	((void *)0)
-#endif
 
 typedef long	db_expr_t;
 
@@ -280,26 +233,13 @@ struct db_command {
 void	db_show_regs(db_expr_t, int, db_expr_t, char *);
 void	db_mount_print_cmd(db_expr_t, int, db_expr_t, char *);
 
-/*
- * 'show' commands
- */
-
-const struct db_command db_show_all_cmds[] = {
-	{ "mounts",	db_mount_print_cmd,	0, NULL },
-	{ NULL,		NULL,			0, NULL }
-};
-
 const struct db_command db_show_cmds[] = {
-	{ "all",	NULL,			0,	db_show_all_cmds },
 	{ "mount",	db_mount_print_cmd,	0,	NULL },
 	{ "registers",	db_show_regs,		0,	NULL },
 	{ NULL,		NULL,			0,	NULL }
 };
 EOF
-
-	# --- sys/ddb/db_interface.h: prototypes of ddb commands defined
-	# outside ddb.
-	cat >sys/ddb/db_interface.h <<'EOF'
+	ft sys/ddb/db_interface.h <<'EOF'
 /*	fixture	*/
 
 #ifndef _DDB_DB_INTERFACE_H_
@@ -311,15 +251,14 @@ void db_show_callout(db_expr_t, int, db_expr_t, char *);
 #endif /* _DDB_DB_INTERFACE_H_ */
 EOF
 
-	# --- sys/arch: the MD headers.  Most opt in to the MI lock; the
-	# machine directories of shared CPU archs include their CPU's.
+	# The MD headers: most opt in to the MI lock, the machine
+	# directories of shared CPU archs include their CPU's, hppa has its
+	# own lock.
 	for _a in alpha amd64 arm arm64 i386 m88k mips64 powerpc powerpc64 \
 	    riscv64 sparc64; do
 		mkdir -p "sys/arch/$_a/include"
-		printf '%s\n' '/*	fixture	*/' '' \
-		    '#ifndef _MACHINE_MPLOCK_H_' \
-		    '#define _MACHINE_MPLOCK_H_' '' \
-		    '#define __USE_MI_MPLOCK' '' \
+		printf '%s\n' '/*	fixture	*/' '' '#ifndef _MACHINE_MPLOCK_H_' \
+		    '#define _MACHINE_MPLOCK_H_' '' '#define __USE_MI_MPLOCK' '' \
 		    '#endif /* !_MACHINE_MPLOCK_H_ */' \
 		    >"sys/arch/$_a/include/mplock.h"
 	done
@@ -330,39 +269,25 @@ EOF
 		    "${_m#*:}" >"sys/arch/${_m%:*}/include/mplock.h"
 	done
 	mkdir -p sys/arch/hppa/include
-	cat >sys/arch/hppa/include/mplock.h <<'EOF'
-/*	fixture	*/
+	printf '/*\tfixture\t*/\n\nstruct __mp_lock {\n\tvolatile u_int\tmpl_lock;\n};\n' \
+	    >sys/arch/hppa/include/mplock.h
 
-/* hppa's own kernel lock, built on ldcw; not the MI one. */
-struct __mp_lock {
-	volatile u_int	mpl_lock;
-};
-EOF
-
-	# --- kernel configs and compile directories.
+	# Kernel configs and compile directories.
 	for _a in amd64 arm64 i386 hppa; do
 		mkdir -p "sys/arch/$_a/conf" "sys/arch/$_a/compile/GENERIC.MP"
 		printf '#\tfixture\n\nmachine\t%s\noption\tDDB\n' "$_a" \
 		    >"sys/arch/$_a/conf/GENERIC"
-		cat >"sys/arch/$_a/conf/GENERIC.MP" <<EOF
-#	fixture
-
-include "arch/$_a/conf/GENERIC"
-
-option	MULTIPROCESSOR
-#option	MP_LOCKDEBUG
-#option	WITNESS
-
-cpu*		at mainbus?
-EOF
+		printf '%s\n' '#	fixture' '' "include \"arch/$_a/conf/GENERIC\"" \
+		    '' 'option	MULTIPROCESSOR' '#option	MP_LOCKDEBUG' \
+		    '#option	WITNESS' '' 'cpu*		at mainbus?' \
+		    >"sys/arch/$_a/conf/GENERIC.MP"
 		printf '#\tfixture: config(8) and make for ${.CURDIR:T}\n' \
 		    >"sys/arch/$_a/compile/Makefile.inc"
 		echo '.include "../Makefile.inc"' \
 		    >"sys/arch/$_a/compile/GENERIC.MP/Makefile"
 	done
 
-	# --- share/man/man9/Makefile.
-	cat >share/man/man9/Makefile <<'EOF'
+	ft share/man/man9/Makefile <<'EOF'
 #	fixture
 
 MAN=	atomic_add_int.9 membar_sync.9 mutex.9 rwlock.9 spl.9
@@ -377,15 +302,8 @@ EOF
 		    "$(echo "$_p" | tr a-z A-Z)" >"share/man/man9/$_p.9"
 	done
 
-	# --- regress/sys/kern/Makefile.
-	cat >regress/sys/kern/Makefile <<'EOF'
-#	fixture
-
-SUBDIR+= extent
-SUBDIR+= fork-exit
-
-.include <bsd.subdir.mk>
-EOF
+	printf '%s\n' '#	fixture' '' 'SUBDIR+= extent' 'SUBDIR+= fork-exit' '' \
+	    '.include <bsd.subdir.mk>' >regress/sys/kern/Makefile
 	printf '#\tfixture\n\nPROG=\textenttest\n\n.include <bsd.regress.mk>\n' \
 	    >regress/sys/kern/extent/Makefile
 	# A file with an unusual mode, to see modes kept.
@@ -404,4 +322,92 @@ tree_sig() {
 	    { print $NF, "P", substr($1, 1, 10) }'
 	find . -type f -exec cksum {} + | awk '{ print $3, "S", $1 "-" $2 }'
 	} | LC_ALL=C sort)
+}
+
+# The suites' helpers.  fixture_setup DIR: FX=DIR (made), DIR/tmp the
+# TMPDIR, DIR/pristine a fixture tree, DIR/pristine.sig its signature.
+fixture_setup() {
+	FX=$1 TOOL=$ROOT/tools/mplock-patch
+	mkdir -p "$FX/tmp" || return 1
+	TMPDIR=$FX/tmp
+	export TMPDIR
+	unset MPLOCK_ROOT
+	fixture_tree "$FX/pristine" && tree_sig "$FX/pristine" >"$FX/pristine.sig"
+}
+
+# fresh NAME [FROM]: a copy of the pristine tree (or of FX/FROM).
+fresh() {
+	rm -rf "${FX:?}/$1"
+	cp -Rp "$FX/${2:-pristine}" "$FX/$1"
+	echo "$FX/$1"
+}
+
+# sig DIR: DIR's signature now, in DIR.sig, for unchanged.
+sig() {
+	tree_sig "$1" >"$1.sig"
+}
+
+# same_as SIGFILE DIR: DIR's signature is SIGFILE's.  unchanged DIR:
+# the same as at sig DIR; pristine DIR: the pristine tree's.
+same_as() {
+	tree_sig "$2" >"$2.sig.now"
+	cmp -s "$1" "$2.sig.now" && return 0
+	echo "tree $2 differs from $1:"
+	diff "$1" "$2.sig.now" | head -n 20
+	return 1
+}
+unchanged() {
+	same_as "$1.sig" "$1"
+}
+pristine() {
+	same_as "$FX/pristine.sig" "$1"
+}
+
+# pt ARGS: the tool, under $PTSH (sh), installing from $PT_ROOT if set.
+pt() {
+	if [ -n "${PT_ROOT:-}" ]; then
+		MPLOCK_ROOT=$PT_ROOT ${PTSH:-sh} "$TOOL" "$@"
+	else
+		${PTSH:-sh} "$TOOL" "$@"
+	fi
+}
+
+# fails WANT CMD...: CMD exits non-zero saying WANT (a fixed string) on
+# stderr; its output in FX/out and FX/err.
+fails() {
+	_want=$1
+	shift
+	if "$@" >"$FX/out" 2>"$FX/err"; then
+		echo "$*: succeeded"
+		return 1
+	fi
+	grep -qF -- "$_want" "$FX/err" && return 0
+	echo "$*: no \"$_want\" in:"
+	cat "$FX/err"
+	return 1
+}
+
+# one_line FILE WORD: FILE is one line, and it says WORD.
+one_line() {
+	[ "$(wc -l <"$1")" -eq 1 ] && grep -q -- "$2" "$1" && return 0
+	echo "not one line saying \"$2\":"
+	cat "$1"
+	return 1
+}
+
+# status_is N TREE: status of TREE exits N; its output in FX/out.
+status_is() {
+	pt status "$2" >"$FX/out" 2>"$FX/err"
+	_rc=$?
+	[ "$_rc" -eq "$1" ] && return 0
+	echo "status $2: exit $_rc, not $1"
+	cat "$FX/out" "$FX/err"
+	return 1
+}
+
+# tmp_clean: the tool left nothing in TMPDIR.
+tmp_clean() {
+	[ -z "$(ls -A "$TMPDIR")" ] && return 0
+	echo "left in TMPDIR: $(ls -A "$TMPDIR")"
+	return 1
 }

@@ -1,62 +1,55 @@
-# patchfault: tools/mplock-patch under faults, from outside: the tool
-# has no hooks.  Every destructive command (apply, revert, revert -f,
-# config) is stopped at every one of its steps (each cp, mv, mkdir, rm
-# and rmdir it runs on the tree is one: stand-ins for those on PATH
-# count them) in each way: killed (kill -9) before the step, killed in
-# the middle of it (a torn write: half the file written; a rename or a
-# removal done, the tool killed before it knows), the step failing (as
-# on a full disk: half the file written), SIGTERM.  After each, the tree
-# is byte for byte the pristine one, or check says in one line to run
-# revert and revert brings it back.  Then: a real full disk (tmpfs) at
-# every size from nothing free up to enough, read-only and immutable
-# files and file systems, a fuzzed set of config names and options, and
-# source directories with odd names.
-#
-# In make test the checkout installed is a small one with every kind of
-# file this one has (so every kind of step, and first, middle and last
-# of each, is covered; the steps repeat per file); MPLOCK_FULL=1 (make
-# test-patchfault, make test-full) uses this whole checkout and every
-# page size of the disk.
+# patchfault: tools/mplock-patch under faults, checked from outside (the
+# tool has no hooks).  apply, revert, revert -f and config are stopped
+# at every step (each cp, mv, mkdir, rm and rmdir on the tree, counted
+# by stand-ins on PATH), each way: killed before it, killed in it (torn:
+# half a file written, or a rename done), failing (a full disk), SIGTERM.
+# After each, the tree is the pristine one, or check says in one line to
+# run revert, which brings it back.  Then a real full disk at every size,
+# read-only and immutable files, fuzzed config names, odd tree names.
+# make test installs a small checkout with every kind of file (so every
+# kind of step); MPLOCK_FULL=1 this whole one, and every disk size.
 
 . "$ROOT/tools/lib/fixture-tree.sh"
 
 PF=$OBJ/patchfault
-for _m in "$PF/mnt" "$PF"; do
-	mountpoint -q "$_m" 2>/dev/null && umount "$_m"
-done
+MNT=$PF/mnt
+# The tmpfs mounts go however the suite ends: left mounted, build/
+# cannot be removed.
+pf_umount() {
+	cd "$ROOT" || return
+	for _m in "$MNT" "$PF"; do
+		mountpoint -q "$_m" 2>/dev/null &&
+		    { umount "$_m" 2>/dev/null || umount -l "$_m"; }
+	done
+}
+pf_umount
 chattr -R -i "$PF" 2>/dev/null
 chmod -R u+w "$PF" 2>/dev/null
 rm -rf "$PF"
 mkdir -p "$PF"
+trap pf_umount EXIT
+trap 'pf_umount; exit 130' INT
+trap 'pf_umount; exit 143' TERM
 # The trees on a tmpfs when we may mount one: the tool syncs what it
 # writes, which on a busy disk costs more than the rest of the suite.
 [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=256m tmpfs "$PF" 2>/dev/null
-mkdir -p "$PF/tmp"
-TMPDIR=$PF/tmp
-export TMPDIR
-TOOL=$ROOT/tools/mplock-patch
-unset MPLOCK_ROOT
+fixture_setup "$PF"
 LONG=${MPLOCK_FULL:-0}
 
-# The checkout installed from.
-if [ "$LONG" = 1 ]; then
-	R=$ROOT
-else
+# The checkout installed from (pt's PT_ROOT).
+PT_ROOT=$ROOT
+if [ "$LONG" != 1 ]; then
 	# A blank in its path, as a checkout may have.
-	R="$PF/the root"
+	PT_ROOT="$PF/the root"
 	for _f in sys/sys/mplock.h sys/kern/kern_mplock.c \
 	    sys/kern/kern_mplock.h sys/kern/kern_mplock_mlock.h \
 	    sys/kern/kern_mplock_debug.c sys/arch/amd64/include/mplock.h \
 	    share/man/man9/mplock.9 regress/sys/kern/mplock/Makefile \
 	    regress/sys/kern/mplock/Makefile.backends; do
-		mkdir -p "$R/${_f%/*}"
-		cp "$ROOT/$_f" "$R/$_f"
+		mkdir -p "$PT_ROOT/${_f%/*}"
+		cp "$ROOT/$_f" "$PT_ROOT/$_f"
 	done
 fi
-PTSH=sh
-pt() {
-	MPLOCK_ROOT=$R $PTSH "$TOOL" "$@"
-}
 
 # The stand-ins: one script, called as cp, mv, mkdir, rm or rmdir.  It
 # counts the calls that name the tree FAULT_TREE (in FAULT_COUNT), and
@@ -107,40 +100,8 @@ fpt() {
 	echo 0 >"$PF/calls"
 	FAULT_PATH=$PATH FAULT_TREE=$(cd "$_t" && pwd -P) \
 	    FAULT_COUNT=$PF/calls FAULT_MODE=$_fm FAULT_AT=$_fn \
-	    PATH=$PF/bin:$PATH MPLOCK_ROOT=$R setsid -w $PTSH "$TOOL" "$@"
-}
-
-fixture_tree "$PF/pristine" && tree_sig "$PF/pristine" >"$PF/pristine.sig"
-
-# fresh NAME [FROM]: a copy of the pristine tree (or of FROM).
-fresh() {
-	rm -rf "${PF:?}/$1"
-	cp -Rp "$PF/${2:-pristine}" "$PF/$1"
-	echo "$PF/$1"
-}
-
-# pristine DIR: DIR is the pristine tree, byte for byte, modes and all.
-pristine() {
-	tree_sig "$1" >"$1.sig.now"
-	cmp -s "$PF/pristine.sig" "$1.sig.now" && return 0
-	echo "$1 differs from the pristine tree:"
-	diff "$PF/pristine.sig" "$1.sig.now" | head -n 10
-	return 1
-}
-
-# tmp_clean: the tool left nothing in TMPDIR.
-tmp_clean() {
-	[ -z "$(ls -A "$TMPDIR")" ] && return 0
-	echo "left in TMPDIR: $(ls -A "$TMPDIR")"
-	return 1
-}
-
-# one_line FILE WORD: FILE is one line, and it says WORD.
-one_line() {
-	[ "$(wc -l <"$1")" -eq 1 ] && grep -q -- "$2" "$1" && return 0
-	echo "not one line saying \"$2\":"
-	cat "$1"
-	return 1
+	    PATH=$PF/bin:$PATH MPLOCK_ROOT=$PT_ROOT setsid -w ${PTSH:-sh} \
+	    "$TOOL" "$@"
 }
 
 # The stages the commands start from: applied; applied with a config
@@ -154,16 +115,6 @@ _t=$(fresh changed configured)
 echo "/* a local change */" >>"$_t/sys/kern/kern_lock.c"
 : >"$_t/regress/sys/kern/mplock/mine.c"
 
-# steps STAGE ARGS...: how many steps "mplock-patch ARGS TREE" takes
-# from STAGE.
-steps() {
-	_s=$1
-	shift
-	_t=$(fresh count "$_s")
-	fpt count 0 "$@" "$_t" $_tail >/dev/null 2>&1 && cat "$PF/calls"
-}
-
-NPOINTS=0
 # cmd_steps CMD: the tree stage CMD starts from (_stage), its arguments
 # (_args, the tree follows them, then _tail) and how many steps it
 # takes there (_n).
@@ -175,22 +126,25 @@ cmd_steps() {
 	revert-f) _stage=changed _args="revert -f" ;;
 	config)	_stage=applied _args="config $CONF_ARGS -s" _tail=amd64 ;;
 	esac
-	_n=$(steps "$_stage" $_args)
+	_t=$(fresh count "$_stage")
+	_n=$(fpt count 0 $_args "$_t" $_tail >/dev/null 2>&1 &&
+	    cat "$PF/calls")
 	[ "$_n" -gt 0 ] 2>/dev/null || { echo "no steps counted"; return 1; }
 }
 
-# sweep CMD MODE: the fault MODE at every step of CMD.
+# sweep CMD MODE [ends]: the fault MODE at every step of CMD (or at the
+# first, a middle and the last).
 sweep() {
 	_cmd=$1 _mode=$2
 	cmd_steps "$_cmd" || return 1
 	echo "$_cmd: $_n steps"
-	_i=1
-	while [ "$_i" -le "$_n" ]; do
+	_at=$(seq "$_n")
+	[ -z "${3:-}" ] || _at="1 $(((_n + 1) / 2)) $_n"
+	for _i in $_at; do
 		fault_at "$_i" || { echo "$_cmd, $_mode at step $_i of $_n"
 			return 1; }
-		_i=$((_i + 1))
 	done
-	echo "$_n" >>"$PF/points"
+	echo $_at | wc -w >>"$PF/points"
 }
 
 # fault_at N: one run of $_args from $_stage with $_mode at step N, and
@@ -225,8 +179,8 @@ fault_at() {
 			return 1; } ;;
 	config:*)
 		# Config runs again, to the same file.
-		pt config $CONF_ARGS -s "$_t" amd64 >/dev/null || return 1
-		cmp "$PF/FAULT.MP.want" "$_t/sys/arch/amd64/conf/FAULT.MP" ||
+		pt config $CONF_ARGS -s "$_t" amd64 >/dev/null &&
+		    cmp "$PF/FAULT.MP.want" "$_t/sys/arch/amd64/conf/FAULT.MP" ||
 		    return 1 ;;
 	esac
 	# Killed after its last step: done.
@@ -239,100 +193,72 @@ fault_at() {
 		    "$PF/err2" || { cat "$PF/err2"; return 1; }
 		pt revert -f "$_t" >/dev/null || return 1
 	fi
-	tmp_clean || return 1
-	pristine "$_t"
+	tmp_clean && pristine "$_t"
 }
 
+# Under sh every step; under mksh (a pdksh, as OpenBSD's ksh) the
+# first, a middle and the last.
 MODES="kill torn fail term"
-if ! command -v setsid >/dev/null 2>&1; then
-	t_skip "patchfault/every-step" "no setsid(1) (util-linux)"
-	MODES=
-fi
-for cmd in apply revert revert-f config; do
-	for mode in $MODES; do
-		t_check "patchfault/$cmd/$mode-at-every-step" sweep $cmd $mode
-	done
-done
-
-# The same under mksh (a pdksh, as OpenBSD's ksh), at the first, a
-# middle and the last step of each command, each way.
-sweep_ends() {
-	_cmd=$1 _mode=$2
-	cmd_steps "$_cmd" || return 1
-	for _i in 1 $(((_n + 1) / 2)) "$_n"; do
-		fault_at "$_i" || { echo "$_cmd, $_mode at step $_i of $_n"
-			return 1; }
-		echo 1 >>"$PF/points"
-	done
-}
-if [ -z "$MODES" ]; then
-	:
-elif command -v mksh >/dev/null 2>&1; then
-	PTSH=mksh
+command -v setsid >/dev/null 2>&1 ||
+    { t_skip patchfault/every-step "no setsid(1) (util-linux)"; MODES=; }
+command -v mksh >/dev/null 2>&1 || t_skip patchfault/mksh "mksh not installed"
+for PTSH in sh mksh; do
+	command -v $PTSH >/dev/null 2>&1 || continue
 	for cmd in apply revert revert-f config; do
 		for mode in $MODES; do
-			t_check "patchfault/mksh/$cmd/$mode-first-middle-last" \
-			    sweep_ends $cmd $mode
+			if [ $PTSH = sh ]; then
+				t_check "patchfault/$cmd/$mode-at-every-step" \
+				    sweep $cmd $mode
+			else
+				t_check "patchfault/mksh/$cmd/$mode-first-middle-last" \
+				    sweep $cmd $mode ends
+			fi
 		done
 	done
-	PTSH=sh
-else
-	t_skip "patchfault/mksh" "mksh not installed"
-fi
+done
+PTSH=sh
 
-# ---------------------------------------------------------------------
 # A full disk: a tmpfs, filled up to K pages free, for K from 0 up to
 # what apply needs (every page; in make test every 2nd), apply and then
 # revert at each; what fails says so and leaves the tree as it was, or
 # says to revert, which then (with room again) restores it.
-MNT=$PF/mnt
 mkdir -p "$MNT"
-can_mount() {
-	[ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=8m tmpfs "$MNT" \
-	    2>/dev/null
-}
 # fill K: leave K pages (4 KiB) free on $MNT.
 fill() {
 	rm -f "$MNT/filler"
-	_av=$(df -k "$MNT" | awk 'NR == 2 { print $4 }')
-	_fk=$((_av - 4 * $1))
+	_fk=$(($(df -k "$MNT" | awk 'NR == 2 { print $4 }') - 4 * $1))
 	[ "$_fk" -le 0 ] || head -c $((_fk * 1024)) /dev/zero \
 	    >"$MNT/filler" 2>/dev/null
 	return 0
 }
 full_disk() {
-	_step=2
+	_step=2 _k=0 _ok=0
 	[ "$LONG" = 1 ] && _step=1
-	_k=0
-	_ok=0
 	while [ "$_k" -le 400 ]; do
 		rm -rf "$MNT/t" "$MNT/filler"
 		cp -Rp "$PF/pristine" "$MNT/t"
 		fill "$_k"
 		rm -rf "${TMPDIR:?}"/*
+		_rv=
 		if pt apply "$MNT/t" >"$PF/out" 2>"$PF/err"; then
 			_ok=$((_ok + 1))
 			# Revert on the disk as full as apply left it.
 			fill 0
-			if ! pt revert "$MNT/t" >"$PF/out" 2>"$PF/err"; then
-				grep -q "mplock-patch revert" "$PF/err" ||
-				    { cat "$PF/err"; return 1; }
-				rm -f "$MNT/filler"
-				pt revert "$MNT/t" >/dev/null || return 1
-			fi
-		elif grep -q "nothing changed" "$PF/err"; then
-			:
-		else
+			pt revert "$MNT/t" >"$PF/out" 2>"$PF/err" || _rv=1
+		elif ! grep -q "nothing changed" "$PF/err"; then
 			echo "$_k pages free: apply failed:"
-			cat "$PF/err"
-			grep -q "mplock-patch revert" "$PF/err" || return 1
+			_rv=1
+		fi
+		if [ -n "$_rv" ]; then
+			# Said to revert: with room again, it restores.
+			grep -q "mplock-patch revert" "$PF/err" ||
+			    { cat "$PF/err"; return 1; }
 			rm -f "$MNT/filler"
 			pt revert "$MNT/t" >/dev/null || return 1
 		fi
-		tmp_clean || return 1
 		rm -f "$MNT/filler"
-		(cd "$MNT" && pristine t) ||
-		    { echo "at $_k pages free"; return 1; }
+		tmp_clean || return 1
+		(cd "$MNT" && pristine t) || { echo "at $_k pages free"; return 1; }
 		echo "$_k pages free: $(head -n 1 "$PF/err" | cut -c1-100)"
 		# Three sizes past the first that is enough, to see it stay so.
 		[ "$_ok" -ge 3 ] && break
@@ -341,37 +267,29 @@ full_disk() {
 	[ "$_ok" -ge 3 ] || { echo "apply never succeeded"; return 1; }
 	echo "$((_k / _step + 1)) sizes" >>"$PF/disk"
 }
-if can_mount; then
-	t_check "patchfault/full-disk/every-size" full_disk
-	umount "$MNT"
-else
-	t_skip "patchfault/full-disk" "cannot mount a tmpfs (not root?)"
-fi
 
 # A read-only file system: apply refuses; revert on it fails in one
 # line and, writable again, restores.
 read_only_fs() {
 	rm -rf "$MNT/t"
 	cp -Rp "$PF/pristine" "$MNT/t"
-	mount -o remount,ro "$MNT" || return 1
-	pt apply "$MNT/t" 2>"$PF/err" && return 1
-	cat "$PF/err"
-	grep -q "nothing changed" "$PF/err" || return 1
-	mount -o remount,rw "$MNT" && (cd "$MNT" && pristine t) || return 1
-	pt apply "$MNT/t" >/dev/null || return 1
-	mount -o remount,ro "$MNT" || return 1
-	pt revert "$MNT/t" 2>"$PF/err" && return 1
-	cat "$PF/err"
-	one_line "$PF/err" "nothing reverted" || return 1
-	mount -o remount,rw "$MNT" || return 1
-	pt revert "$MNT/t" >/dev/null || return 1
-	(cd "$MNT" && pristine t)
+	mount -o remount,ro "$MNT" &&
+	    fails "nothing changed" pt apply "$MNT/t" &&
+	    mount -o remount,rw "$MNT" && (cd "$MNT" && pristine t) &&
+	    pt apply "$MNT/t" >/dev/null && mount -o remount,ro "$MNT" &&
+	    fails "" pt revert "$MNT/t" &&
+	    one_line "$PF/err" "nothing reverted" &&
+	    mount -o remount,rw "$MNT" && pt revert "$MNT/t" >/dev/null &&
+	    (cd "$MNT" && pristine t)
 }
-if can_mount; then
+if [ "$(id -u)" -eq 0 ] &&
+    mount -t tmpfs -o size=8m tmpfs "$MNT" 2>/dev/null; then
+	t_check "patchfault/full-disk/every-size" full_disk
 	t_check "patchfault/read-only-fs" read_only_fs
 	mount -o remount,rw "$MNT" 2>/dev/null
 	umount "$MNT"
 else
+	t_skip "patchfault/full-disk" "cannot mount a tmpfs (not root?)"
 	t_skip "patchfault/read-only-fs" "cannot mount a tmpfs (not root?)"
 fi
 
@@ -384,39 +302,35 @@ immutable() {
 		chattr +i "$_t/$_p" || return 1
 		pt apply "$_t" 2>"$PF/err" && return 1
 		chattr -i "$_t/$_p"
-		grep -q "nothing changed" "$PF/err" || { cat "$PF/err"
-			return 1; }
-		pristine "$_t" || return 1
+		grep -q "nothing changed" "$PF/err" && pristine "$_t" ||
+		    { cat "$PF/err"; return 1; }
 	done
 	for _p in .mplock-patch/files .mplock-patch sys/kern/kern_mplock.c \
 	    sys/kern/kern_lock.c regress/sys/kern/mplock; do
-		pt apply "$_t" >/dev/null || return 1
-		chattr +i "$_t/$_p" || return 1
+		pt apply "$_t" >/dev/null && chattr +i "$_t/$_p" || return 1
 		pt revert "$_t" 2>"$PF/err" && return 1
 		chattr -i "$_t/$_p"
 		echo "$_p: $(cat "$PF/err")"
 		grep -q "mplock-patch revert\|nothing reverted" "$PF/err" ||
 		    return 1
 		rm -rf "${TMPDIR:?}"/*
-		pt revert "$_t" >/dev/null || return 1
-		pristine "$_t" || return 1
+		pt revert "$_t" >/dev/null && pristine "$_t" || return 1
 	done
 	tmp_clean
 }
-_x=$PF/chattr-probe
-: >"$_x"
-if chattr +i "$_x" 2>/dev/null && chattr -i "$_x"; then
+: >"$PF/chattr-probe"
+if chattr +i "$PF/chattr-probe" 2>/dev/null && chattr -i "$PF/chattr-probe"
+then
 	t_check "patchfault/immutable" immutable
 else
 	t_skip "patchfault/immutable" "chattr +i not supported here"
 fi
 
-# ---------------------------------------------------------------------
-# Names.  config -n and -o with a fuzzed set: each is refused in one
+# config -n and -o with a fuzzed set of names: each is refused in one
 # line, changing nothing, or written as given (and reverted).
 fuzz_names() {
 	_t=$(fresh fuzz applied)
-	tree_sig "$_t" >"$_t.sig"
+	sig "$_t"
 	{
 		printf '%s\n' '*' '?' '[a]' 'a b' ' a' 'a ' 'X"Y' "a'b" \
 		    '-x' '--' '-' '.' '..' '.a' 'a/b' '/a' 'a\b' '$x' \
@@ -441,40 +355,29 @@ fuzz_names() {
 			    -s "$_t" amd64) >"$PF/out" 2>"$PF/err"; then
 				_acc=$((_acc + 1))
 				if [ "$_how" = -n ]; then
-					[ -f "$_t/sys/arch/amd64/conf/$_n" ] ||
-					    { echo "-n '$_n': no such file"
-					    return 1; }
+					[ -f "$_t/sys/arch/amd64/conf/$_n" ]
 				else
 					grep -qx "option		$_n" \
-					    "$_t/sys/arch/amd64/conf/MLOCK.MP" ||
-					    { echo "-o '$_n' not written"
-					    return 1; }
-				fi
+					    "$_t/sys/arch/amd64/conf/MLOCK.MP"
+				fi || { echo "$_how '$_n' not written"
+					return 1; }
 			else
 				_ref=$((_ref + 1))
-				[ "$(wc -l <"$PF/err")" -eq 1 ] || {
-					echo "$_how '$_n': not one line:"
-					cat "$PF/err"
-					return 1
-				}
-				case $_n in
-				OK.MP|ok-2_x.MP)
-					echo "$_how '$_n' refused: $(cat "$PF/err")"
-					[ "$_how" = -o ] || return 1 ;;
+				one_line "$PF/err" . || return 1
+				case $_how$_n in
+				-nOK.MP|-nok-2_x.MP)
+					echo "$_how '$_n' refused"; return 1 ;;
 				esac
 			fi
 			# Nothing but the config and its directory.
 			(cd "$_t" && find . -newer "$_t.sig" ! -type d) |
-			    grep -v '^\./\.mplock-patch/\|^\./sys/arch/amd64/conf/\|^\./sys/arch/amd64/compile/' && {
-				echo "$_how '$_n' wrote elsewhere"
-				return 1
-			}
+			    grep -v '^\./\.mplock-patch/\|^\./sys/arch/amd64/conf/\|^\./sys/arch/amd64/compile/' &&
+			    { echo "$_how '$_n' wrote elsewhere"; return 1; }
 			tmp_clean || return 1
 		done
 	done <"$PF/names"
 	echo "$_acc accepted, $_ref refused"
-	pt revert "$_t" >/dev/null || return 1
-	pristine "$_t"
+	pt revert "$_t" >/dev/null && pristine "$_t"
 }
 t_check "patchfault/fuzz/config-names-and-options" fuzz_names
 
@@ -482,20 +385,15 @@ t_check "patchfault/fuzz/config-names-and-options" fuzz_names
 odd_src() {
 	for _n in 'a b' '*' 'x"y' "it's" '-lead' 'a$b' 'a\b' '[ab]' 'ü'; do
 		mkdir -p "$PF/odd"
-		rm -rf "$PF/odd/$_n"
 		cp -Rp "$PF/pristine" "$PF/odd/$_n"
 		(cd "$PF/odd" && pt apply -- "$_n" >/dev/null &&
 		    pt config -s "$_n" amd64 >/dev/null &&
 		    pt status -- "$_n" >/dev/null &&
-		    pt revert -- "$_n" >/dev/null) || {
-			echo "'$_n' failed"
-			return 1
-		}
-		(cd "$PF/odd" && pristine "./$_n") || return 1
-		[ "$(ls "$PF/odd" | grep -vc '\.sig\.now$')" -eq 1 ] || {
-			echo "'$_n': other files made: $(ls "$PF/odd")"
-			return 1
-		}
+		    pt revert -- "$_n" >/dev/null) &&
+		    (cd "$PF/odd" && pristine "./$_n") ||
+		    { echo "'$_n' failed"; return 1; }
+		[ "$(ls "$PF/odd" | grep -vc '\.sig\.now$')" -eq 1 ] ||
+		    { echo "'$_n': other files: $(ls "$PF/odd")"; return 1; }
 		rm -rf "$PF/odd"
 	done
 	tmp_clean
@@ -508,36 +406,32 @@ t_check "patchfault/odd-source-names" odd_src
 tmp_every_exit() {
 	_t=$(fresh tmpx)
 	rm -rf "${TMPDIR:?}"/*
-	for _c in "check" "diff" "diff -k" "diff -r -q" "revert" "status" \
-	    "config -s"; do
-		case $_c in
-		config*)	pt $_c "$_t" amd64 ;;
-		*)		pt $_c "$_t" ;;
+	for _c in pristine:check pristine:diff "pristine:diff -k" \
+	    "pristine:diff -r -q" pristine:revert pristine:status \
+	    "pristine:config -s:amd64" apply patched:check patched:diff \
+	    patched:apply patched:status "patched:config -s:vax" \
+	    "patched:config -n * -s:amd64" "patched:config -s:amd64 -x" \
+	    "patched:diff -x" patched:nosuch "patched:config -b"; do
+		[ "$_c" = apply ] && { pt apply "$_t" >/dev/null || return 1
+			continue; }
+		_a=${_c#*:}
+		case $_a in
+		*:*)	(set -f; pt ${_a%:*} "$_t" ${_a#*:}) ;;
+		*)	(set -f; pt $_a "$_t") ;;
 		esac >/dev/null 2>&1
-		tmp_clean || { echo "after $_c on the pristine tree"; return 1; }
-	done
-	pt apply "$_t" >/dev/null || return 1
-	for _c in "check" "diff" "apply" "status" "config -s:vax" \
-	    "config -n * -s:amd64" "config -s:amd64 -x" "diff -x" \
-	    "nosuch" "config -b"; do
-		case $_c in
-		*:*)	(set -f; pt ${_c%:*} "$_t" ${_c#*:}) ;;
-		*)	(set -f; pt $_c "$_t") ;;
-		esac >/dev/null 2>&1
-		tmp_clean || { echo "after $_c on the patched tree"; return 1; }
+		tmp_clean || { echo "after $_a on the ${_c%%:*} tree"
+			return 1; }
 	done
 	pt revert "$_t" >/dev/null || return 1
 	# This whole checkout's diff: long enough to be signalled halfway.
 	_sigs="INT TERM HUP"
-	command -v perl >/dev/null 2>&1 || {
-		echo "no perl: SIGINT not tested"
-		_sigs="TERM HUP"
-	}
+	command -v perl >/dev/null 2>&1 ||
+	    { echo "no perl: SIGINT not tested"; _sigs="TERM HUP"; }
 	for _sig in $_sigs; do
 		for _d in 0.02 0.05 0.1 0.2; do
-			# The tool itself in the background (not a
-			# function: a subshell would take the signal), with
-			# SIGINT not ignored (as sh makes it for "&").
+			# The tool itself in the background (a function's
+			# subshell would take the signal), with SIGINT not
+			# ignored (as sh makes it for "&").
 			if [ "$_sig" = INT ]; then
 				MPLOCK_ROOT=$ROOT perl -e '$SIG{INT} = "DEFAULT";
 				    exec @ARGV' sh "$TOOL" diff "$_t" \
@@ -560,5 +454,3 @@ t_check "patchfault/temp-dir-removed-on-every-exit" tmp_every_exit
 _pts=$(awk '{ s += $1 } END { print s + 0 }' "$PF/points" 2>/dev/null)
 _disk=$(awk '{ s += $1 } END { print s + 0 }' "$PF/disk" 2>/dev/null)
 t_pass "patchfault/points" "$_pts fault points (steps x ways), $_disk disk sizes"
-
-mountpoint -q "$PF" 2>/dev/null && { cd "$ROOT" && umount "$PF"; }
