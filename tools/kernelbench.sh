@@ -453,65 +453,57 @@ verdict() {
 	END { print v == "" ? "not compared" : v }' "$1"
 }
 
-# stats FILE: boots, mean, standard deviation and coefficient of
-# variation (sd over mean, %) of its data lines.
+# stats FILE [MEAN]: boots, mean, standard deviation, coefficient of
+# variation (sd over mean) of its data lines, their mean over MEAN.
 stats() {
-	[ -f "$1" ] || { echo "0 - - -"; return; }
-	awk "$STATS"'
+	[ -f "$1" ] || { echo "0 - - - -"; return; }
+	awk -v t="${2:-0}" "$STATS"'
 	!/^#/ && NF { a[++n] = $1 + 0 }
 	END {
-		if (!n) { print "0 - - -"; exit }
-		m = meansd(a, n)
-		printf "%d %.1f %.1f %s\n", n, m, SD,
-		    (m > 0 ? sprintf("%.1f%%", 100 * SD / m) : "-")
+		if (!n) { print "0 - - - -"; exit }
+		m = sprintf("%.1f", meansd(a, n))
+		printf "%d %s %.1f %s %s\n", n, m, SD,
+		    (m > 0 ? sprintf("%.1f%%", 100 * SD / m) : "-"),
+		    (t > 0 ? sprintf("%.3f", m / t) : "-")
 	}' "$1"
 }
 
+row() {
+	printf '%-10s %4s %-8s %5s %11s %10s %6s %6s %-10s %s\n' "$@"
+}
 table=$out/table.txt
 {
-	printf '%-10s %4s %-8s %5s %11s %10s %6s %6s %-10s %s\n' peer cpus \
-	    figure boots mean sd cv ratio base verdict
+	row peer cpus figure boots mean sd cv ratio base verdict
 	for s in $smps; do
 		for f in $FIGURES; do
 			# The base: the first peer with this figure here.
 			bn=
 			for n in $names; do
 				set -- $(stats "$out/$n-smp$s-$f.txt")
-				[ "$1" -gt 0 ] && { bn=$n; break; }
+				[ "$1" -gt 0 ] && { bn=$n tm=$2; break; }
 			done
 			[ -n "$bn" ] || continue
 			tf=$out/$bn-smp$s-$f.txt
-			set -- $(stats "$tf")
-			tm=$2
 			for n in $names; do
 				bf=$out/$n-smp$s-$f.txt
-				set -- $(stats "$bf")
+				set -- $(stats "$bf" "$tm")
 				# No row for a figure a peer never has.
 				[ "$1" -gt 0 ] || [ "$f" = build ] ||
 				    grep -q "^[0-9]* $n $s PASS .* nsacq=" \
 				    "$out/boots.txt" || continue
-				ratio=-
-				[ "$1" -gt 0 ] && ratio=$(awk -v a="$2" \
-				    -v t="$tm" 'BEGIN { if (t > 0)
-					printf "%.3f", a / t
-				    else print "-" }')
+				c=$out/compare/$n-smp$s-$f.txt
 				if [ "$n" = "$bn" ]; then
 					v="(base)"
+				elif sh "$ROOT/tools/buildtime" compare "$tf" \
+				    "$bf" >"$c" 2>&1; then
+					v=$(verdict "$c")
 				else
-					c=$out/compare/$n-smp$s-$f.txt
-					if sh "$ROOT/tools/buildtime" compare \
-					    "$tf" "$bf" >"$c" 2>&1; then
-						v=$(verdict "$c")
-					else
-						v="not compared: $(grep \
-						    'buildtime: ' "$c" |
-						    sed -n '1s/^buildtime: //p' |
-						    sed "s|$out/||g")"
-					fi
+					v="not compared: $(sed -n \
+					    's/^buildtime: //p' "$c" | sed 1q |
+					    sed "s|$out/||g")"
 				fi
-				printf '%-10s %4s %-8s %5s %11s %10s %6s %6s %-10s %s\n' \
-				    "$n" "$s" "$f" "$1" "$2" "$3" "$4" \
-				    "$ratio" "$bn" "$v"
+				row "$n" "$s" "$f" "$1" "$2" "$3" "$4" "$5" \
+				    "$bn" "$v"
 			done
 		done
 	done
@@ -703,18 +695,14 @@ if command -v gnuplot >/dev/null 2>&1; then
 		set grid
 		set offsets 0.5, 0.5, 0, 0
 		set logscale y
-		set ylabel "build-like load, median of the rounds, ms"
-		plot for [i = 1:words(names)] "$out/plot/build.dat" \
-		    using (\$1 + (i - 1) * 0.1):(column(2 * i)):(column(2 * i + 1)) \
-		    with yerrorlines title word(names, i)
-		set ylabel "torture ns per acquisition"
-		plot for [i = 1:words(names)] "$out/plot/nsacq.dat" \
-		    using (\$1 + (i - 1) * 0.1):(column(2 * i)):(column(2 * i + 1)) \
-		    with yerrorlines title word(names, i)
-		set ylabel "torture longest wait for the turn, us"
-		plot for [i = 1:words(names)] "$out/plot/maxwait.dat" \
-		    using (\$1 + (i - 1) * 0.1):(column(2 * i)):(column(2 * i + 1)) \
-		    with yerrorlines title word(names, i)
+		yl = "build-like load, median of the rounds, ms|torture ns per acquisition|torture longest wait for the turn, us|"
+		do for [f in "$FIGURES"] {
+			set ylabel substr(yl, 1, strstrt(yl, "|") - 1)
+			yl = yl[strstrt(yl, "|") + 1:]
+			plot for [i = 1:words(names)] "$out/plot/".f.".dat" \
+			    using (\$1 + (i - 1) * 0.1):(column(2 * i)):(column(2 * i + 1)) \
+			    with yerrorlines title word(names, i)
+		}
 		unset multiplot
 		EOP
 			echo "kernelbench: gnuplot $term failed, see" \
