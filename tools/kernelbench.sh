@@ -661,6 +661,10 @@ if grep -q ' samples=' "$out/boots.txt"; then
 	} >"$out/breakdown.txt"
 fi
 
+for t in table waits cptime breakdown; do
+	[ ! -s "$out/$t.txt" ] || { [ $t = table ] || echo; cat "$out/$t.txt"; }
+done >"$out/tables.txt"
+
 # --- The plot: each figure's mean and standard deviation by CPUs.
 plot=
 if command -v gnuplot >/dev/null 2>&1; then
@@ -749,12 +753,7 @@ host=$(awk '{ for (i = 5; i <= NF; i++) if ($i ~ /^others=[0-9.]+$/) {
 	    "base, verdict"
 	echo "# failures: $failures"
 	echo
-	cat "$table"
-	for t in waits cptime breakdown; do
-		[ -s "$out/$t.txt" ] || continue
-		echo
-		cat "$out/$t.txt"
-	done
+	cat "$out/tables.txt"
 	echo
 	echo "boots (round peer smp verdict figures):"
 	cat "$out/boots.txt"
@@ -765,12 +764,7 @@ host=$(awk '{ for (i = 5; i <= NF; i++) if ($i ~ /^others=[0-9.]+$/) {
 	fi
 } >"$results"
 
-cat "$table"
-for t in waits cptime breakdown; do
-	[ -s "$out/$t.txt" ] || continue
-	echo
-	cat "$out/$t.txt"
-done
+cat "$out/tables.txt"
 [ -n "$plot" ] && echo "plot:$plot" ||
     echo "plot: skipped, gnuplot not installed or failed"
 echo "boots: $out/logs; results files: $out/PEER-smpN-FIGURE.txt"
