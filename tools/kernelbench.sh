@@ -43,13 +43,13 @@ USAGE='usage: tools/kernelbench.sh [-i] [-L cpus] [-n runs] [-o dir]
            [-p "peer ..."] [-r rounds] [-s "ncpu ..."] [-t tasks] [-W seconds]
        tools/kernelbench.sh -l dir'
 
-# count N WHAT MAX: N is a whole number from 1 to MAX, or usage.
+# count OPTION N MIN MAX: N is a whole number from MIN to MAX, or usage.
 count() {
 	case $2 in
 	''|*[!0-9]*)	usage "$1 $2: not a number" ;;
 	esac
-	[ "${#2}" -le 6 ] && [ "$2" -ge 1 ] && [ "$2" -le "$3" ] ||
-	    usage "$1 $2: 1 to $3"
+	[ "${#2}" -le 6 ] && [ "$2" -ge "$3" ] && [ "$2" -le "$4" ] ||
+	    usage "$1 $2: $3 to $4"
 }
 
 runs=5 peers=${KBENCH_PEERS:-$PEERS_DEFAULT} smps=${KBENCH_SMP:-2 4 8}
@@ -71,21 +71,15 @@ while getopts :iL:l:n:o:p:r:s:t:W: ch; do
 done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] || usage "$1: no operands"
-count -n "$runs" 9999
-count -r "$rounds" 64
-count -t "$tasks" 100000
-case $maxwait in
-''|*[!0-9]*)	usage "-W $maxwait: a number of seconds" ;;
-esac
+count -n "$runs" 1 9999
+count -r "$rounds" 1 64
+count -t "$tasks" 1 100000
+count -W "$maxwait" 0 999999
 seconds_ok "$limit" || usage "-L $limit: a number of CPUs over 0"
 [ -n "$smps" ] || usage "-s: no CPU count"
 for s in $smps; do
-	case $s in
-	''|*[!0-9]*)	usage "-s $s: not a number" ;;
-	esac
-	# qemu's pc machine and the kernel's MAXCPUS allow more, the
-	# init's MAXPROCS (64) not.
-	[ "$s" -ge 1 ] && [ "$s" -le 64 ] || usage "-s $s: 1 to 64"
+	# qemu and MAXCPUS allow more, init's MAXPROCS (64) not.
+	count -s "$s" 1 64
 done
 
 # peer SPEC: a peer NAME or NAME=KERNEL[+OPTION...], checked: pn its
