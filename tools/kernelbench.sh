@@ -311,16 +311,13 @@ fi
 stats_awk "$out/stats.awk" || die "cannot write $out/stats.awk"
 STATS=$(cat "$out/stats.awk")
 for n in $names; do
+	k=$(awk -v n="$n" '$1 == n { print $2 }' "$out/peers.txt" 2>/dev/null)
 	for s in $smps; do
 		for f in $FIGURES; do
-			{
-				echo "# buildtime results"
-				echo "# label: $n-smp$s-$f"
-				echo "# kernel: peer $n" \
-				    "($(awk -v n="$n" '$1 == n { print $2 }' \
-				    "$out/peers.txt" 2>/dev/null)), qemu -smp $s"
-				echo "# command: tools/kernelbench.sh, figure $f"
-			} >"$out/$n-smp$s-$f.txt"
+			printf '# %s\n' "buildtime results" "label: $n-smp$s-$f" \
+			    "kernel: peer $n ($k), qemu -smp $s" \
+			    "command: tools/kernelbench.sh, figure $f" \
+			    >"$out/$n-smp$s-$f.txt"
 		done
 	done
 done
