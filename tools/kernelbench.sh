@@ -393,37 +393,27 @@ for log in "$out"/logs/r*-*-smp*.log; do
 			printf " others=%s qemu=%s", others, qemu
 		printf " crashes=%d\n", crashes
 	}' "$log")
-	st=${line%% *}
 	echo "$r $n $s $line" >>"$out/boots.txt"
-	if [ "$st" != PASS ]; then
-		# The verdict's reason, where there is one, with the log.
+	at="round $r, $n, -smp $s"
+	case $line in
+	PASS" "*" median="*)
+		set -- $(echo "$line" |
+		    sed 's/.* build=\([0-9]*\).* median=\([0-9]*\).*/\2 \1/')
+		failed "$at: the median of the rounds is $1, not the log's $2" \
+		    "($log)" ;;
+	PASS" "*)
+		for f in $FIGURES; do
+			# A figure named without a value: the format changed.
+			case " $line" in *" $f="*) ;; *) continue ;; esac
+			v=$(echo "$line" | sed -n "s/.* $f=\([0-9][0-9]*\).*/\1/p")
+			[ -n "$v" ] && echo "$v" >>"$out/$n-smp$s-$f.txt" ||
+			    failed "$at: no $f figure in a passed boot ($log)"
+		done ;;
+	*)	# The verdict's reason, where there is one.
 		why=$(grep '^kernel: [^:]*: [A-Z]*:' "$log" | tail -n 1 |
 		    sed 's/^kernel: [^:]*: [A-Z]*: *//' | cut -c1-160)
-		failed "round $r, $n, -smp $s: boot $st${why:+: $why}" \
-		    "($log)"
-		continue
-	fi
-	case $line in
-	*" median="*)
-		md=$(echo "$line" | sed 's/.* median=\([0-9]*\).*/\1/')
-		failed "round $r, $n, -smp $s: the median of the rounds is" \
-		    "$md, not the log's $(echo "$line" |
-		    sed 's/.* build=\([0-9]*\).*/\1/') ($log)"
-		continue ;;
+		failed "$at: boot ${line%% *}${why:+: $why} ($log)" ;;
 	esac
-	for f in $FIGURES; do
-		case $f:$line in
-		nsacq:*" nsacq="* | maxwait:*" maxwait="* | build:*) ;;
-		*)	continue ;;
-		esac
-		v=$(echo "$line" | sed -n "s/.* $f=\([0-9][0-9]*\).*/\1/p")
-		if [ -z "$v" ]; then
-			failed "round $r, $n, -smp $s: no $f figure in a" \
-			    "passed boot ($log)"
-			continue
-		fi
-		echo "$v" >>"$out/$n-smp$s-$f.txt"
-	done
 done
 sort -k1,1n -k2,2 -k3,3n "$out/boots.txt" >"$out/boots.sorted" &&
     mv "$out/boots.sorted" "$out/boots.txt"
