@@ -14,94 +14,14 @@
 # ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
 # OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
 #
-#
-# kernelbench.sh: boot the test kernel of each peer several times under
-# qemu at several CPU counts, interleaved, and compare the peers on the
-# figures a boot prints (make kernel-bench).
-#
-#	tools/kernelbench.sh [-i] [-L cpus] [-n runs] [-o dir]
-#	    [-p "peer ..."] [-r rounds] [-s "ncpu ..."] [-t tasks]
-#	    [-W seconds]
-#	tools/kernelbench.sh -l dir
-#
-# -i		build every peer with the breakdown of where the CPU time
-#		goes (tools/kernel.sh -i): the results get its table and
-#		the bound it puts on any kernel lock (the figures are
-#		then those of instrumented kernels)
-# -L cpus	the host is busy when other processes use more than this
-#		many of its CPUs (0.3): a boot waits for it to calm down
-# -n runs	boots of each peer at each CPU count (5)
-# -o dir	where the run goes, its results file dir/results.txt
-#		(build/kernelbench/DATE and build/kernelbench/results-DATE.txt,
-#		DATE the UTC start, YYYY-MM-DD-HHMM)
-# -p peers	the peers ($KBENCH_PEERS, or the list below); each
-#		NAME or NAME=KERNEL[+OPTION]...: KERNEL is "stock" (the
-#		tree unpatched: tools/kernel.sh -S), a backend of
-#		Makefile.backends or one for measurement only
-#		(tools/kernel/NAME/), OPTION a kernel option
-#		(tools/kernel.sh -o), NAME alone the kernel of that name
-# -r rounds	measured rounds of the build-like load in a boot, after
-#		one round of warm-up (5): the boot's figure is their
-#		median
-# -s ncpus	the qemu -smp values ($KBENCH_SMP, or "2 4 8")
-# -t tasks	execs of the worker in a round of the build-like load (96)
-# -W seconds	the longest a boot waits for a busy host (600); then it
-#		is refused, counted and left out
-# -l dir	no builds, no boots: the boot logs already in dir/logs
-#		(named rR-PEER-smpS.log, as a run leaves them) are parsed
-#		and compared again; the tests feed canned logs so
-#
-# The peers by default: the stock kernel, our ticket backend, the
-# M-lock spinning only (option MPLOCK_NOGUEST), the M-lock as it ships
-# (its guest mode on when the CPU reports a hypervisor, as qemu's do),
-# and the test-and-set lock with back-off Linux runs in such guests.
-#
-# Each peer's kernel is built once (tools/kernel.sh -B, run name
-# kbench-PEER; KERNEL_BUILD_WARMUP=1, KERNEL_BUILD_ROUNDS, KERNEL_BUILD_TASKS
-# for init), then booted again and again with tools/kernel.sh -r,
-# interleaved: round r boots every peer at every CPU count, in an order
-# rotated each round, so that drift of the host's load hits all alike.
-# Before each boot the host's CPU use by other processes is measured
-# (/proc/stat over 3 s); above -L the boot waits.  During the boot the
-# host's busy time less qemu's own CPU time (the children's times) is
-# the other processes' share; both are kept with the boot.  A qemu
-# crash is booted again once by tools/kernel.sh, and counted.
-#
-# A boot's log (dir/logs/) is its console, kernel.sh's crash lines and
-# verdict, and the host's load.  From each boot that PASSes these
-# figures go to a results file per peer, CPU count and figure, in
-# buildtime's format (dir/PEER-smpS-FIGURE.txt, one number a line):
-#	build	the build-like load (init's make -j of fork and exec of a
-#		worker that writes and reads files): the median of the
-#		measured rounds' times, in ms.  The comparison figure.
-#	nsacq	the torture's ns per acquisition (its run time over the
-#		acquisitions of all CPUs); none for stock (no torture)
-#	maxwait	the torture's longest wait of one CPU for its turn, in us
-# For every figure and CPU count the base is the first peer (in the
-# order given) with that figure: stock for build, for the torture's the
-# first patched peer.  Every other peer is set against it by
-# "buildtime compare" (ministat where installed): a difference at 95%
-# confidence with its size, "slower by X% +- Y% (95%)" (or faster), or
-# "no difference proven".  The table (peer, CPUs, figure: boots, mean,
-# standard deviation, coefficient of variation, ratio of the means to
-# the base's, base, verdict) is printed and written to dir/table.txt;
-# then the torture's turn waits, where the vCPUs' time went during the
-# measured rounds (kern.cp_time2), with -i the breakdown and its bound;
-# with gnuplot a plot (dir/kernelbench.svg and .png); and the tables
-# with a header (date, machine, command, source, load, crashes) and
-# every boot's figures to the results file (-l: dir/results.txt).
-#
-# A boot that does not PASS keeps its log, is listed and counted, and
-# its figures are left out; the other boots still count.  Exit status:
-# 0 every boot passed; 1 a boot or a build failed or was refused, or
-# usage; 77 a needed tool or the OpenBSD snapshot is missing
-# (tools/kernel.sh).
-#
-# Under TCG the figures mostly measure how the host schedules the vCPU
-# threads (doc/kernel.md): they compare peers on this host only.
-#
-# For the tests only: KBENCH_KERNEL_SH, a stand-in for tools/kernel.sh;
-# KBENCH_OTHERS, the other processes' CPUs instead of a measurement.
+
+# kernelbench.sh: make kernel-bench.  Boot each peer's test kernel under
+# qemu at several CPU counts, interleaved rounds, and compare the peers
+# on the figures a boot prints, with their spread (doc/kernel.md says
+# what the options, peers, figures and tables are).  Exit 0 every boot
+# passed; 1 a failure (the other boots still compared) or usage; 77 a
+# missing tool or OpenBSD snapshot.  For the tests: KBENCH_KERNEL_SH
+# stands in for tools/kernel.sh, KBENCH_OTHERS for the host's load.
 
 # The command line as typed, for the results file.
 command=$0
@@ -114,9 +34,8 @@ done
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
 
-# The peers by default (see above): NAME=KERNEL+OPTION...
 PEERS_DEFAULT="stock ticket mlockspin=mlock+MPLOCK_NOGUEST mlock tas"
-# The build-like load's figure first: the one every peer has.
+# The build-like load's first: every peer has it.
 FIGURES="build nsacq maxwait"
 
 PROG=kernelbench
@@ -124,13 +43,13 @@ USAGE='usage: tools/kernelbench.sh [-i] [-L cpus] [-n runs] [-o dir]
            [-p "peer ..."] [-r rounds] [-s "ncpu ..."] [-t tasks] [-W seconds]
        tools/kernelbench.sh -l dir'
 
-# count N WHAT MAX: N is a whole number from 1 to MAX, or usage.
+# count OPTION N MIN MAX: N is a whole number from MIN to MAX, or usage.
 count() {
 	case $2 in
 	''|*[!0-9]*)	usage "$1 $2: not a number" ;;
 	esac
-	[ "${#2}" -le 6 ] && [ "$2" -ge 1 ] && [ "$2" -le "$3" ] ||
-	    usage "$1 $2: 1 to $3"
+	[ "${#2}" -le 6 ] && [ "$2" -ge "$3" ] && [ "$2" -le "$4" ] ||
+	    usage "$1 $2: $3 to $4"
 }
 
 runs=5 peers=${KBENCH_PEERS:-$PEERS_DEFAULT} smps=${KBENCH_SMP:-2 4 8}
@@ -152,76 +71,52 @@ while getopts :iL:l:n:o:p:r:s:t:W: ch; do
 done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] || usage "$1: no operands"
-count -n "$runs" 9999
-count -r "$rounds" 64
-count -t "$tasks" 100000
-case $maxwait in
-''|*[!0-9]*)	usage "-W $maxwait: a number of seconds" ;;
-esac
+count -n "$runs" 1 9999
+count -r "$rounds" 1 64
+count -t "$tasks" 1 100000
+count -W "$maxwait" 0 999999
 seconds_ok "$limit" || usage "-L $limit: a number of CPUs over 0"
 [ -n "$smps" ] || usage "-s: no CPU count"
 for s in $smps; do
-	case $s in
-	''|*[!0-9]*)	usage "-s $s: not a number" ;;
-	esac
-	# qemu's pc machine and the kernel's MAXCPUS allow more, the
-	# init's MAXPROCS (64) not.
-	[ "$s" -ge 1 ] && [ "$s" -le 64 ] || usage "-s $s: 1 to 64"
+	# qemu and MAXCPUS allow more, init's MAXPROCS (64) not.
+	count -s "$s" 1 64
 done
 
-# peer_args SPEC: the kernel.sh arguments of a peer; peer_name SPEC:
-# its name.  Checked once for every peer below.
-peer_name() {
-	echo "${1%%=*}"
-}
-peer_args() {
-	_pk=$1
-	case $_pk in
-	*=*)	_pk=${_pk#*=} ;;
-	esac
-	_pb=${_pk%%+*}
-	case $_pb in
-	stock)	printf '%s' "-S" ;;
-	*)	printf '%s' "-b $_pb" ;;
-	esac
-	[ "$_pb" = "$_pk" ] && return
-	echo "${_pk#*+}" | tr '+' '\n' | while read -r _po; do
-		printf ' -o %s' "$_po"
-	done
-}
-peer_check() {
-	_pn=$(peer_name "$1")
-	echo "$_pn" | grep -Eqx '[a-z][a-z0-9]{0,15}' ||
+# peer SPEC: a peer NAME or NAME=KERNEL[+OPTION...], checked: pn its
+# name, pk its kernel (stock or a backend), pa its kernel.sh arguments.
+peer() {
+	pn=${1%%=*} pk=${1#*=} pa=
+	pb=${pk%%+*}
+	echo "$pn" | grep -Eqx '[a-z][a-z0-9]{0,15}' ||
 	    usage "$1: a peer's name is a-z and 0-9, 16 at most"
-	_pk=$1
-	case $_pk in
-	*=*)	_pk=${_pk#*=} ;;
-	esac
-	_pb=${_pk%%+*}
-	echo " stock $BACKENDS $MEASURE_BACKENDS " | grep -q " $_pb " ||
-	    usage "$1: no such kernel $_pb (stock, a backend: $BACKENDS;" \
+	echo " stock $BACKENDS $MEASURE_BACKENDS " | grep -q " $pb " ||
+	    usage "$1: no such kernel $pb (stock, a backend: $BACKENDS;" \
 	    "for measurement: $MEASURE_BACKENDS)"
-	[ "$_pb" = "$_pk" ] && return
-	echo "${_pk#*+}" | tr '+' '\n' | grep -Evqx \
-	    '[A-Z][A-Z0-9_]*(=[A-Za-z0-9_.]+)?' &&
-	    usage "$1: an option is NAME or NAME=VALUE (A-Z, 0-9, _)"
-	return 0
+	[ "$pb" = stock ] && pa=-S || pa="-b $pb"
+	[ "$pb" = "$pk" ] && return
+	case +${pk#*+}+ in
+	*++*)	usage "$1: an option is NAME or NAME=VALUE (A-Z, 0-9, _)" ;;
+	esac
+	for _po in $(echo "${pk#*+}" | tr '+' ' '); do
+		echo "$_po" | grep -Eqx '[A-Z][A-Z0-9_]*(=[A-Za-z0-9_.]+)?' ||
+		    usage "$1: an option is NAME or NAME=VALUE (A-Z, 0-9, _)"
+		pa="$pa -o $_po"
+	done
 }
 [ -n "$peers" ] || usage "-p: no peer"
 names=
 for p in $peers; do
-	peer_check "$p"
-	n=$(peer_name "$p")
-	echo " $names " | grep -q " $n " && usage "$n: a peer named twice"
-	names="$names${names:+ }$n"
+	peer "$p"
+	echo " $names " | grep -q " $pn " && usage "$pn: a peer named twice"
+	names="$names${names:+ }$pn"
 done
 
 stamp=$(date -u +%Y-%m-%d-%H%M)
 if [ -n "$logsonly" ]; then
 	[ -d "$out/logs" ] || die "$out/logs: no such directory"
 	results=$out/results.txt
-	# What the logs hold: the peers in the run's order (peers.txt),
-	# else stock, the backends, then the rest by name; the CPUs.
+	# The peers in the run's order (peers.txt), else stock, the
+	# backends, the rest by name.
 	_l=$(cd "$out/logs" && ls -- r*-*-smp*.log 2>/dev/null)
 	[ -n "$_l" ] || die "$out/logs: no rR-PEER-smpS.log"
 	_have=$(echo "$_l" | sed -n 's/^r[0-9]*-\([a-z0-9]*\)-smp[0-9]*\.log$/\1/p' |
@@ -248,7 +143,6 @@ fi
 mkdir -p "$out/logs" "$out/compare" || die "cannot make $out"
 
 failures=0
-# failed WHAT: one more failure, said now and listed in the results.
 failed() {
 	failures=$((failures + 1))
 	echo "kernelbench: $*" >&2
@@ -256,13 +150,10 @@ failed() {
 }
 : >"$out/failures.txt"
 
-# --- The host's load.  cpustat: the host's busy and total jiffies so
-# far (/proc/stat), or nothing where there is none.  others SECS: the
-# CPUs other processes use, over SECS seconds in which we run nothing
-# (the 1-minute load average where there is no /proc/stat).  kidcpu:
-# the CPU seconds of our waited-for children so far, in kc (the shell's
-# "times", run in this shell: in a subshell, as $(kidcpu) would be, it
-# sees no children).
+# --- The host's load.  cpustat: busy and total jiffies (/proc/stat).
+# others SECS: the CPUs others use over SECS seconds in which we run
+# nothing (else the load average).  kidcpu: our children's CPU seconds
+# in kc (not run as $(kidcpu): a subshell's "times" sees no children).
 cpustat() {
 	awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, \
 	    $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat 2>/dev/null
@@ -301,19 +192,18 @@ t0=$(date +%s)
 
 # --- Builds and boots.
 if [ -z "$logsonly" ]; then
+	built=
 	: >"$out/peers.txt"
 	for p in $peers; do
-		echo "$(peer_name "$p") $p" >>"$out/peers.txt"
-	done
-	built=
-	for p in $peers; do
-		n=$(peer_name "$p")
-		echo "kernelbench: building $n ($(peer_args "$p")${instr:+ -i})" >&2
-		# shellcheck disable=SC2046
+		peer "$p"
+		n=$pn
+		echo "$n $p" >>"$out/peers.txt"
+		echo "kernelbench: building $n ($pa${instr:+ -i})" >&2
+		# shellcheck disable=SC2086
 		if KERNEL_BUILD_WARMUP=1 KERNEL_BUILD_ROUNDS=$rounds \
 		    KERNEL_BUILD_TASKS=$tasks \
 		    KERNEL_LOAD_ITERS=${KERNEL_LOAD_ITERS:-100} \
-		    sh "$KSH" -B $(peer_args "$p") ${instr:+-i} \
+		    sh "$KSH" -B $pa ${instr:+-i} \
 		    -n "kbench-$n" >"$out/build-$n.log" 2>&1; then
 			built="$built $n"
 		else
@@ -334,25 +224,16 @@ if [ -z "$logsonly" ]; then
 			pairs="$pairs $n:$s"
 		done
 	done
-	set -- $pairs
-	np=$#
-	total=$((np * runs))
+	np=$(echo $pairs | wc -w)
 	k=0
 	r=1
 	while [ "$r" -le "$runs" ] && [ "$np" -gt 0 ]; do
-		set -- $pairs
-		i=$(((r - 1) % np))
-		while [ "$i" -gt 0 ]; do
-			p=$1
-			shift
-			set -- "$@" "$p"
-			i=$((i - 1))
-		done
-		for p in "$@"; do
+		for p in $(echo $pairs $pairs | tr ' ' '\n' |
+		    sed -n "$(((r - 1) % np + 1)),$(((r - 1) % np + np))p"); do
 			n=${p%:*} s=${p#*:}
 			k=$((k + 1))
 			log=$out/logs/r$r-$n-smp$s.log
-			echo "kernelbench: boot $k of $total: round $r, $n," \
+			echo "kernelbench: boot $k of $((np * runs)): round $r, $n," \
 			    "-smp $s" >&2
 			# A busy host: wait, up to maxwait, then refuse.
 			waited=0
@@ -381,8 +262,7 @@ if [ -z "$logsonly" ]; then
 			_rc=$?
 			kidcpu
 			c1=$(cpustat) k1=$kc b1=$(date +%s)
-			# The console of this boot (boot.sh starts a new
-			# serial.log each time), kernel.sh's word of qemu
+			# The console (a new serial.log each boot), qemu's
 			# crashes, the verdict, the host's load.
 			{
 				tr -d '\r' \
@@ -393,10 +273,10 @@ if [ -z "$logsonly" ]; then
 				    "$out/logs/r$r-$n-smp$s.out"
 				grep '^kernel: ' "$out/logs/r$r-$n-smp$s.out" |
 				    tail -n 1
-				[ "$_rc" -eq 0 ] || [ "$_rc" -eq 1 ] ||
-				    [ "$_rc" -eq 3 ] || [ "$_rc" -eq 4 ] ||
-				    [ "$_rc" -eq 5 ] || echo "kernel:" \
-				    "kbench-$n: ERROR: kernel.sh exit $_rc"
+				case $_rc in
+				0|1|3|4|5) ;;
+				*) echo "kernel: kbench-$n: ERROR: kernel.sh exit $_rc"
+				esac
 				# The boot's length from /proc/stat's total
 				# (every CPU's jiffies), else from date.
 				awk -v hz="$HZ" -v ob="$ob" -v w="$waited" \
@@ -425,22 +305,19 @@ if [ -z "$logsonly" ]; then
 	done
 fi
 
-# --- The figures of every log.  A log whose verdict is not PASS (or
-# has none) is a failed boot; a PASS without the build's figure, or
-# with the torture's line but not its figures, is a failure too (the
-# console's format changed: the parser must follow).  Stock has no
-# torture, so no torture figures are asked of a log without its line.
+# --- The figures of every log.  No PASS, or a PASS without a figure
+# (the console's format changed: the parser must follow) is a failure.
+# No torture figures are asked of a log without its line (stock).
+stats_awk "$out/stats.awk" || die "cannot write $out/stats.awk"
+STATS=$(cat "$out/stats.awk")
 for n in $names; do
+	k=$(awk -v n="$n" '$1 == n { print $2 }' "$out/peers.txt" 2>/dev/null)
 	for s in $smps; do
 		for f in $FIGURES; do
-			{
-				echo "# buildtime results"
-				echo "# label: $n-smp$s-$f"
-				echo "# kernel: peer $n" \
-				    "($(awk -v n="$n" '$1 == n { print $2 }' \
-				    "$out/peers.txt" 2>/dev/null)), qemu -smp $s"
-				echo "# command: tools/kernelbench.sh, figure $f"
-			} >"$out/$n-smp$s-$f.txt"
+			printf '# %s\n' "buildtime results" "label: $n-smp$s-$f" \
+			    "kernel: peer $n ($k), qemu -smp $s" \
+			    "command: tools/kernelbench.sh, figure $f" \
+			    >"$out/$n-smp$s-$f.txt"
 		done
 	done
 done
@@ -454,8 +331,7 @@ for log in "$out"/logs/r*-*-smp*.log; do
 	n=${base#r*-} n=${n%-smp*}
 	echo " $names " | grep -q " $n " || continue
 	echo " $smps " | grep -q " $s " || continue
-	line=$(awk '
-	# The torture'"'"'s summary: "... maxwait 97606us 26939ns/acq PASS".
+	line=$(awk "$STATS"'
 	/^mplock_torture: / { torture = 1 }
 	/^mplock_torture: .* maxwait [0-9]+us [0-9]+ns\/acq / {
 		for (i = 1; i < NF; i++) {
@@ -465,21 +341,18 @@ for log in "$out"/logs/r*-*-smp*.log; do
 				nsacq = $i + 0
 		}
 	}
-	# Its turn waits by length: "... turns 9/8/.../0 ms 0/1/.../0".
 	/^mplock_torture: waits .*: turns [0-9\/]+ ms [0-9\/]+$/ {
 		turns = $(NF - 2)
 		waitms = $NF
 	}
-	# The build load: "mplock_build: ... errors 0 4937 ms PASS", the
-	# time the median of the rounds when there are several
-	# ("... rounds 4900/4937/5012 ms median 4937 ms PASS").
+	# "... errors 0 4937 ms PASS", or "... rounds 4900/4937/5012 ms
+	# median 4937 ms PASS".
 	/^mplock_build: .* [0-9]+ ms (PASS|FAIL)$/ {
 		build = $(NF - 2) + 0
 		for (i = 1; i < NF; i++)
 			if ($i == "rounds" && $(i + 1) ~ /^[0-9\/]+$/)
 				rounds = $(i + 1)
 	}
-	# The CPU time of the measured rounds, and the breakdown.
 	/^mplock_cptime: .* ticks user\/nice\/sys\/spin\/intr\/idle [0-9\/]+$/ {
 		cpt = $NF
 	}
@@ -492,8 +365,6 @@ for log in "$out"/logs/r*-*-smp*.log; do
 		st = $3
 		sub(/:$/, "", st)
 	}
-	# "kernelbench: host: others 0.05 CPUs before (waited 0s), 0.10
-	# during; qemu 1.98 CPUs; 63 s"
 	/^kernelbench: host: others / {
 		others = $9
 		qemu = $12
@@ -502,16 +373,12 @@ for log in "$out"/logs/r*-*-smp*.log; do
 		printf "%s build=%s", st == "" ? "NONE" : st, build
 		if (rounds != "") {
 			printf " rounds=%s", rounds
-			# The median init says, checked (its integer mean
-			# of the middle two, for an even count).
+			# The median init says, checked (init rounds down).
 			nr = split(rounds, R, "/")
-			for (i = 2; i <= nr; i++)
-				for (j = i; j > 1 && R[j - 1] + 0 > R[j] + 0; j--) {
-					t = R[j]; R[j] = R[j - 1]; R[j - 1] = t
-				}
-			md = nr % 2 ? R[(nr + 1) / 2] + 0 : \
-			    int((R[nr / 2] + R[nr / 2 + 1]) / 2)
-			if (md != build)
+			for (i = 1; i <= nr; i++)
+				R[i] += 0
+			isort(R, nr)
+			if ((md = int(mid(R, nr))) != build)
 				printf " median=%d", md
 		}
 		if (torture)
@@ -526,43 +393,33 @@ for log in "$out"/logs/r*-*-smp*.log; do
 			printf " others=%s qemu=%s", others, qemu
 		printf " crashes=%d\n", crashes
 	}' "$log")
-	st=${line%% *}
 	echo "$r $n $s $line" >>"$out/boots.txt"
-	if [ "$st" != PASS ]; then
-		# The verdict's reason, where there is one, with the log.
+	at="round $r, $n, -smp $s"
+	case $line in
+	PASS" "*" median="*)
+		set -- $(echo "$line" |
+		    sed 's/.* build=\([0-9]*\).* median=\([0-9]*\).*/\2 \1/')
+		failed "$at: the median of the rounds is $1, not the log's $2" \
+		    "($log)" ;;
+	PASS" "*)
+		for f in $FIGURES; do
+			# A figure named without a value: the format changed.
+			case " $line" in *" $f="*) ;; *) continue ;; esac
+			v=$(echo "$line" | sed -n "s/.* $f=\([0-9][0-9]*\).*/\1/p")
+			[ -n "$v" ] && echo "$v" >>"$out/$n-smp$s-$f.txt" ||
+			    failed "$at: no $f figure in a passed boot ($log)"
+		done ;;
+	*)	# The verdict's reason, where there is one.
 		why=$(grep '^kernel: [^:]*: [A-Z]*:' "$log" | tail -n 1 |
 		    sed 's/^kernel: [^:]*: [A-Z]*: *//' | cut -c1-160)
-		failed "round $r, $n, -smp $s: boot $st${why:+: $why}" \
-		    "($log)"
-		continue
-	fi
-	case $line in
-	*" median="*)
-		md=$(echo "$line" | sed 's/.* median=\([0-9]*\).*/\1/')
-		failed "round $r, $n, -smp $s: the median of the rounds is" \
-		    "$md, not the log's $(echo "$line" |
-		    sed 's/.* build=\([0-9]*\).*/\1/') ($log)"
-		continue ;;
+		failed "$at: boot ${line%% *}${why:+: $why} ($log)" ;;
 	esac
-	for f in $FIGURES; do
-		case $f:$line in
-		nsacq:*" nsacq="* | maxwait:*" maxwait="* | build:*) ;;
-		*)	continue ;;
-		esac
-		v=$(echo "$line" | sed -n "s/.* $f=\([0-9][0-9]*\).*/\1/p")
-		if [ -z "$v" ]; then
-			failed "round $r, $n, -smp $s: no $f figure in a" \
-			    "passed boot ($log)"
-			continue
-		fi
-		echo "$v" >>"$out/$n-smp$s-$f.txt"
-	done
 done
 sort -k1,1n -k2,2 -k3,3n "$out/boots.txt" >"$out/boots.sorted" &&
     mv "$out/boots.sorted" "$out/boots.txt"
 
-# --- The comparisons: buildtime compare against the base, its verdict.
-# verdict FILE: one line from buildtime compare's output.
+# --- The comparisons: buildtime compare against the base.
+# verdict FILE: its output in one line.
 verdict() {
 	awk '
 	/^No difference proven/ { v = "no difference proven" }
@@ -577,66 +434,57 @@ verdict() {
 	END { print v == "" ? "not compared" : v }' "$1"
 }
 
-# stats FILE: boots, mean, standard deviation and coefficient of
-# variation (sd over mean, %) of its data lines.
+# stats FILE [MEAN]: boots, mean, standard deviation, coefficient of
+# variation (sd over mean) of its data lines, their mean over MEAN.
 stats() {
-	[ -f "$1" ] || { echo "0 - - -"; return; }
-	awk '!/^#/ && NF { n++; s += $1; ss += $1 * $1 }
+	[ -f "$1" ] || { echo "0 - - - -"; return; }
+	awk -v t="${2:-0}" "$STATS"'
+	!/^#/ && NF { a[++n] = $1 + 0 }
 	END {
-		if (n == 0) { print "0 - - -"; exit }
-		m = s / n
-		v = n > 1 ? (ss - s * s / n) / (n - 1) : 0
-		sd = v > 0 ? sqrt(v) : 0
-		printf "%d %.1f %.1f %s\n", n, m, sd,
-		    (m > 0 ? sprintf("%.1f%%", 100 * sd / m) : "-")
+		if (!n) { print "0 - - - -"; exit }
+		m = sprintf("%.1f", meansd(a, n))
+		printf "%d %s %.1f %s %s\n", n, m, SD,
+		    (m > 0 ? sprintf("%.1f%%", 100 * SD / m) : "-"),
+		    (t > 0 ? sprintf("%.3f", m / t) : "-")
 	}' "$1"
 }
 
+row() {
+	printf '%-10s %4s %-8s %5s %11s %10s %6s %6s %-10s %s\n' "$@"
+}
 table=$out/table.txt
 {
-	printf '%-10s %4s %-8s %5s %11s %10s %6s %6s %-10s %s\n' peer cpus \
-	    figure boots mean sd cv ratio base verdict
+	row peer cpus figure boots mean sd cv ratio base verdict
 	for s in $smps; do
 		for f in $FIGURES; do
 			# The base: the first peer with this figure here.
 			bn=
 			for n in $names; do
 				set -- $(stats "$out/$n-smp$s-$f.txt")
-				[ "$1" -gt 0 ] && { bn=$n; break; }
+				[ "$1" -gt 0 ] && { bn=$n tm=$2; break; }
 			done
 			[ -n "$bn" ] || continue
 			tf=$out/$bn-smp$s-$f.txt
-			set -- $(stats "$tf")
-			tm=$2
 			for n in $names; do
 				bf=$out/$n-smp$s-$f.txt
-				set -- $(stats "$bf")
+				set -- $(stats "$bf" "$tm")
 				# No row for a figure a peer never has.
 				[ "$1" -gt 0 ] || [ "$f" = build ] ||
 				    grep -q "^[0-9]* $n $s PASS .* nsacq=" \
 				    "$out/boots.txt" || continue
-				ratio=-
-				[ "$1" -gt 0 ] && ratio=$(awk -v a="$2" \
-				    -v t="$tm" 'BEGIN { if (t > 0)
-					printf "%.3f", a / t
-				    else print "-" }')
+				c=$out/compare/$n-smp$s-$f.txt
 				if [ "$n" = "$bn" ]; then
 					v="(base)"
+				elif sh "$ROOT/tools/buildtime" compare "$tf" \
+				    "$bf" >"$c" 2>&1; then
+					v=$(verdict "$c")
 				else
-					c=$out/compare/$n-smp$s-$f.txt
-					if sh "$ROOT/tools/buildtime" compare \
-					    "$tf" "$bf" >"$c" 2>&1; then
-						v=$(verdict "$c")
-					else
-						v="not compared: $(grep \
-						    'buildtime: ' "$c" |
-						    sed -n '1s/^buildtime: //p' |
-						    sed "s|$out/||g")"
-					fi
+					v="not compared: $(sed -n \
+					    's/^buildtime: //p' "$c" | sed 1q |
+					    sed "s|$out/||g")"
 				fi
-				printf '%-10s %4s %-8s %5s %11s %10s %6s %6s %-10s %s\n' \
-				    "$n" "$s" "$f" "$1" "$2" "$3" "$4" \
-				    "$ratio" "$bn" "$v"
+				row "$n" "$s" "$f" "$1" "$2" "$3" "$4" "$5" \
+				    "$bn" "$v"
 			done
 		done
 	done
@@ -794,6 +642,10 @@ if grep -q ' samples=' "$out/boots.txt"; then
 	} >"$out/breakdown.txt"
 fi
 
+for t in table waits cptime breakdown; do
+	[ ! -s "$out/$t.txt" ] || { [ $t = table ] || echo; cat "$out/$t.txt"; }
+done >"$out/tables.txt"
+
 # --- The plot: each figure's mean and standard deviation by CPUs.
 plot=
 if command -v gnuplot >/dev/null 2>&1; then
@@ -828,18 +680,14 @@ if command -v gnuplot >/dev/null 2>&1; then
 		set grid
 		set offsets 0.5, 0.5, 0, 0
 		set logscale y
-		set ylabel "build-like load, median of the rounds, ms"
-		plot for [i = 1:words(names)] "$out/plot/build.dat" \
-		    using (\$1 + (i - 1) * 0.1):(column(2 * i)):(column(2 * i + 1)) \
-		    with yerrorlines title word(names, i)
-		set ylabel "torture ns per acquisition"
-		plot for [i = 1:words(names)] "$out/plot/nsacq.dat" \
-		    using (\$1 + (i - 1) * 0.1):(column(2 * i)):(column(2 * i + 1)) \
-		    with yerrorlines title word(names, i)
-		set ylabel "torture longest wait for the turn, us"
-		plot for [i = 1:words(names)] "$out/plot/maxwait.dat" \
-		    using (\$1 + (i - 1) * 0.1):(column(2 * i)):(column(2 * i + 1)) \
-		    with yerrorlines title word(names, i)
+		yl = "build-like load, median of the rounds, ms|torture ns per acquisition|torture longest wait for the turn, us|"
+		do for [f in "$FIGURES"] {
+			set ylabel substr(yl, 1, strstrt(yl, "|") - 1)
+			yl = yl[strstrt(yl, "|") + 1:]
+			plot for [i = 1:words(names)] "$out/plot/".f.".dat" \
+			    using (\$1 + (i - 1) * 0.1):(column(2 * i)):(column(2 * i + 1)) \
+			    with yerrorlines title word(names, i)
+		}
 		unset multiplot
 		EOP
 			echo "kernelbench: gnuplot $term failed, see" \
@@ -886,12 +734,7 @@ host=$(awk '{ for (i = 5; i <= NF; i++) if ($i ~ /^others=[0-9.]+$/) {
 	    "base, verdict"
 	echo "# failures: $failures"
 	echo
-	cat "$table"
-	for t in waits cptime breakdown; do
-		[ -s "$out/$t.txt" ] || continue
-		echo
-		cat "$out/$t.txt"
-	done
+	cat "$out/tables.txt"
 	echo
 	echo "boots (round peer smp verdict figures):"
 	cat "$out/boots.txt"
@@ -902,12 +745,7 @@ host=$(awk '{ for (i = 5; i <= NF; i++) if ($i ~ /^others=[0-9.]+$/) {
 	fi
 } >"$results"
 
-cat "$table"
-for t in waits cptime breakdown; do
-	[ -s "$out/$t.txt" ] || continue
-	echo
-	cat "$out/$t.txt"
-done
+cat "$out/tables.txt"
 [ -n "$plot" ] && echo "plot:$plot" ||
     echo "plot: skipped, gnuplot not installed or failed"
 echo "boots: $out/logs; results files: $out/PEER-smpN-FIGURE.txt"

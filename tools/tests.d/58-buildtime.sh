@@ -1,54 +1,63 @@
-# buildtime: the build timing tool (tools/buildtime).  Its comparison
-# on the 2022 figures from OpenBSD tech@ gives the verdicts they should,
-# with the same figures as ministat(1); both time formats parse; the
-# timing loop runs end to end on a small C build with every timer; the
-# awk also runs under the one-true-awk OpenBSD uses, and the script
-# under a pdksh-family shell, when those are installed; a failed run
-# leaves no complete-looking results file, compare names a file with
-# too few data points, and usage errors follow OpenBSD's conventions.
+# buildtime (tools/buildtime): compare gives the 2022 tech@ figures the
+# verdicts they should, with ministat(1)'s very lines; import reads
+# every time format exactly or refuses in one line; run times a small
+# build with every timer, and never loses or passes off a timing file;
+# OpenBSD's awk and ksh run it; usage follows OpenBSD's conventions.
 
 BT=$ROOT/tools/buildtime
 BTD=$OBJ/buildtime
 rm -rf "$BTD"
 mkdir -p "$BTD"
 
+# bt_dir NAME: an empty $BTD/NAME, in _d.
+bt_dir() {
+	_d=$BTD/$1
+	rm -rf "$_d"
+	mkdir -p "$_d"
+}
+
+# bt_fails CMD...: CMD exits 1, says nothing on stdout and one line on
+# stderr ($BTD/err), "buildtime: ...".
+bt_fails() {
+	"$@" >"$BTD/out" 2>"$BTD/err"
+	_rc=$?
+	echo "$*: exit $_rc: $(cat "$BTD/err")"
+	[ "$_rc" -eq 1 ] && [ ! -s "$BTD/out" ] &&
+	    [ "$(wc -l <"$BTD/err")" -eq 1 ] &&
+	    grep -q '^buildtime: ' "$BTD/err" && return 0
+	echo "not refused in one line: exit $_rc"
+	return 1
+}
+
 # bt_data FILE VALUE ...: a results file of real times only.
 bt_data() {
 	_f=$1
 	shift
 	{
-		echo "# buildtime results"
-		echo "# real user sys (seconds)"
-		for _v in "$@"; do
-			echo "$_v"
-		done
+		printf '# buildtime results\n# real user sys (seconds)\n'
+		printf '%s\n' "$@"
 	} >"$BTD/$_f"
 }
 
-# 16-thread amd64 (i7-10700K), make -j of libc, real seconds: the
-# three timings before and after the M-lock as posted.
+# The three timings before and after the M-lock as posted: 16-thread
+# amd64 (i7-10700K), make -j of libc, real seconds; a 4-core amd64 VM
+# and a 16-core Apple M1, whose posts give a range (2m00-2m01 and so
+# on): each range's ends and middle.
 bt_data amd64-before 55.83 55.07 55.44
 bt_data amd64-after 53.06 52.83 53.03
-# 4-core amd64 VM: the post gives only the range of three timings,
-# 2m00-2m01 before and 1m59-2m01 after; the three values taken are
-# each range's ends and its middle.
 bt_data vm-before 120 120.5 121
 bt_data vm-after 119 120 121
-# 16-core Apple M1: 1m55.9-1m56.9 before, 1m48.4-1m49.4 after, the
-# same way.
 bt_data m1-before 115.9 116.4 116.9
 bt_data m1-after 108.4 108.9 109.4
 
 # bt_verdict BEFORE AFTER WANT [LO HI]: the tool's own statistics give
-# the verdict WANT ("Difference" or "No difference"), and with a
-# difference a relative change between LO and HI percent.
+# the verdict WANT, and with a difference a change of LO to HI percent.
 bt_verdict() {
 	_out=$(sh "$BT" compare -s "$BTD/$1" "$BTD/$2") || return 1
 	echo "$_out"
 	echo "$_out" | grep -q "^$3 .*at 95.0% confidence" ||
 	    { echo "verdict is not: $3"; return 1; }
-	[ $# -eq 3 ] && return 0
-	echo "$_out" | awk -v lo="$4" -v hi="$5" '
+	[ $# -eq 3 ] || echo "$_out" | awk -v lo="$4" -v hi="$5" '
 	/^\t.*% \+\/- / { p = $1 + 0; found = 1 }
 	END {
 		if (!found || p < lo || p > hi) {
@@ -64,23 +73,31 @@ t_check "buildtime/2022-vm-no-difference" bt_verdict vm-before vm-after \
 t_check "buildtime/2022-m1-significant" bt_verdict m1-before m1-after \
     Difference -6.6 -6.2
 
-# bt_same [-c conf] FILE ...: ministat and the tool's own awk print the
-# same lines (all but the tool's own header lines).
-bt_same() {
-	sh "$BT" compare "$@" >"$BTD/m.out" 2>&1
-	sh "$BT" compare -s "$@" >"$BTD/o.out" 2>&1
-	grep -q 'statistics: ministat' "$BTD/m.out" ||
-	    { echo "ministat not used"; return 1; }
+# bt_both ARGS: compare with ministat and with -s give the same exit,
+# stderr and lines (the tool's own header lines aside), in $BTD/m.*.
+bt_both() {
+	sh "$BT" compare "$@" >"$BTD/m.out" 2>"$BTD/m.err"
+	_mrc=$?
+	sh "$BT" compare -s "$@" >"$BTD/o.out" 2>"$BTD/o.err"
+	[ $? -eq "$_mrc" ] || { echo "exit $_mrc, with -s not"; return 1; }
 	sed '/^column /,$!d' "$BTD/m.out" | sed 1d >"$BTD/m.cmp"
 	sed '/^column /,$!d' "$BTD/o.out" | sed 1d >"$BTD/o.cmp"
-	diff "$BTD/m.cmp" "$BTD/o.cmp" && grep -q 'confidence$' "$BTD/m.cmp"
+	diff "$BTD/m.cmp" "$BTD/o.cmp" && diff "$BTD/m.err" "$BTD/o.err" ||
+	    { echo "ministat and the tool differ"; return 1; }
+	[ "$_mrc" -ne 0 ] || grep -q 'confidence' "$BTD/m.cmp"
 }
 
-# A first set of 3 and sets of 3 to 101 after it, 6 to a comparison
-# (ministat takes 7 sets): degrees of freedom 4 to 12 (where ministat's
-# table has its oddities), 30, 100 (its table's last row), 101 and 102
-# (past it), at every confidence level ministat has.  Each comparison
-# must come to a verdict: the same error from both proves nothing.
+# bt_same ARGS: both come to a verdict, and ministat was used.
+bt_same() {
+	bt_both "$@" && [ "$_mrc" -eq 0 ] &&
+	    grep -q 'statistics: ministat' "$BTD/m.out" &&
+	    grep -q 'confidence$' "$BTD/m.cmp"
+}
+
+# A first set of 3 and sets of 3 to 101 after it, 6 to a comparison:
+# degrees of freedom 4 to 12 (where ministat's table has its oddities),
+# 30, 100 (its table's last row), 101 and 102, at every confidence
+# level ministat has.
 bt_same_sweep() {
 	awk 'BEGIN { srand(1); for (i = 0; i < 3; i++)
 	    printf "%.2f\n", 100 + 2 * rand() }' >"$BTD/s0"
@@ -94,10 +111,9 @@ bt_same_sweep() {
 			_files="$_files $BTD/s$_n"
 		done
 		for _c in 80 90 95 98 99 99.5; do
-			bt_same -c $_c "$BTD/s0" $_files || {
-				echo "differ: sets of $_g, confidence $_c"
-				return 1
-			}
+			bt_same -c $_c "$BTD/s0" $_files ||
+			    { echo "differ: sets of $_g, confidence $_c"
+			    return 1; }
 		done
 	done
 }
@@ -112,6 +128,11 @@ else
 	t_skip "buildtime/same-as-ministat" "ministat not installed"
 fi
 
+# bt_want [FILE]: the data lines of FILE (stdin) are want.data's.
+bt_want() {
+	grep -v '^#' ${1+"$1"} | diff "$BTD/want.data" -
+}
+
 # Both time formats, and the neighbours they come with.
 bt_parse() {
 	printf '%s\n' \
@@ -125,36 +146,28 @@ bt_parse() {
 	sh "$BT" import -l mixed -o "$BTD/imported" "$BTD/times.log" ||
 	    return 1
 	cat "$BTD/imported"
-	grep -v '^#' "$BTD/imported" >"$BTD/imported.data"
 	printf '%s\n' '119.73 160.26 263.76' '55.83 400.00 267.00' \
 	    '53.06 398.50 252.10' '55.07 401.20 269.00' \
 	    '55.440 401.000 271.000' '3601.50 0.25 0.00' >"$BTD/want.data"
-	diff "$BTD/want.data" "$BTD/imported.data" || return 1
-	# The sys column of the first three is a set ministat can read.
+	bt_want "$BTD/imported" || return 1
 	sh "$BT" compare -f sys "$BTD/imported" | grep -q '^x   6 '
 }
 t_check "buildtime/parse-both-formats" bt_parse
 
-# The timing loop end to end: a small C build in a temporary directory,
-# one warm-up and three timed runs with -j2, for each timer there is.
-bt_project() {
-	_p=$BTD/proj
-	mkdir -p "$_p"
-	for _i in 1 2; do
-		printf 'int f%d(int x) { return x * %d; }\n' $_i $_i \
-		    >"$_p/f$_i.c"
-	done
-	echo 'int main(void) { return 0; }' >"$_p/main.c"
-	printf '%s\n' 'OBJS=main.o f1.o f2.o' \
-	    'prog: $(OBJS)' '	$(CC) -o prog $(OBJS)' \
-	    '.c.o:' '	$(CC) -O2 -c $<' \
-	    'clean:' '	rm -f prog $(OBJS)' >"$_p/Makefile"
-}
+# The timing loop end to end: a small C build, one warm-up and three
+# timed runs with -j2, for each timer there is.
+_p=$BTD/proj
+mkdir -p "$_p"
+printf 'int f%d(int x) { return x * %d; }\n' 1 1 >"$_p/f1.c"
+printf 'int f%d(int x) { return x * %d; }\n' 2 2 >"$_p/f2.c"
+echo 'int main(void) { return 0; }' >"$_p/main.c"
+printf '%s\n' 'OBJS=main.o f1.o f2.o' 'prog: $(OBJS)' \
+    '	$(CC) -o prog $(OBJS)' '.c.o:' '	$(CC) -O2 -c $<' \
+    'clean:' '	rm -f prog $(OBJS)' >"$_p/Makefile"
 
 bt_loop() {
-	_t=$1
-	_r=$BTD/loop-$_t.txt
-	sh "$BT" run -C "$BTD/proj" -j 2 -n 3 -w 1 -T "$_t" -l "$_t" \
+	_r=$BTD/loop-$1.txt
+	sh "$BT" run -C "$BTD/proj" -j 2 -n 3 -w 1 -T "$1" -l "$1" \
 	    -o "$_r" || return 1
 	cat "$_r"
 	for _k in date host kernel dir command timer load; do
@@ -162,34 +175,25 @@ bt_loop() {
 	done
 	[ -x "$BTD/proj/prog" ] || { echo "nothing was built"; return 1; }
 	grep -q 'rm -f prog' "${_r%.txt}.log" || { echo "no log"; return 1; }
-	awk '!/^#/ {
-		n++
-		if (NF != 3 || $1 !~ /^[0-9]+\.[0-9][0-9]$/ ||
-		    $2 !~ /^[0-9]+\.[0-9][0-9]$/ ||
-		    $3 !~ /^[0-9]+\.[0-9][0-9]$/)
-			bad = 1
+	awk '!/^#/ { n++
+		for (i = 1; i <= 3; i++)
+			bad = bad || NF != 3 || $i !~ /^[0-9]+\.[0-9][0-9]$/
 	} END { exit bad || n != 3 }' "$_r" ||
 	    { echo "not 3 runs of real user sys"; return 1; }
 	# The same file twice: no difference (proven, or no spread at all).
 	sh "$BT" compare -s "$_r" "$_r" | grep -q '^No difference'
 }
-
-bt_project
-if [ -x /usr/bin/time ]; then
-	t_check "buildtime/loop/time" bt_loop time
-else
-	t_skip "buildtime/loop/time" "no /usr/bin/time (Debian: time)"
-fi
-if command -v bash >/dev/null 2>&1; then
-	t_check "buildtime/loop/bash" bt_loop bash
-else
-	t_skip "buildtime/loop/bash" "no bash"
-fi
-if command -v ksh >/dev/null 2>&1 || command -v mksh >/dev/null 2>&1; then
-	t_check "buildtime/loop/ksh" bt_loop ksh
-else
-	t_skip "buildtime/loop/ksh" "no ksh or mksh"
-fi
+while IFS='|' read -r _t _have _why; do
+	if eval "$_have" >/dev/null 2>&1; then
+		t_check "buildtime/loop/$_t" bt_loop "$_t" </dev/null
+	else
+		t_skip "buildtime/loop/$_t" "$_why"
+	fi
+done <<'EOT'
+time|[ -x /usr/bin/time ]|no /usr/bin/time (Debian: time)
+bash|command -v bash|no bash
+ksh|command -v ksh || command -v mksh|no ksh or mksh
+EOT
 
 # A build that fails stops the loop with an error.
 bt_loop_fails() {
@@ -197,7 +201,6 @@ bt_loop_fails() {
 	printf 'all:\n\tfalse\nclean:\n\t:\n' >"$BTD/broken/Makefile"
 	sh "$BT" run -C "$BTD/broken" -n 1 -w 0 -o "$BTD/broken.txt" \
 	    2>"$BTD/broken.err" && return 1
-	# Stopped by the failed build, not by anything else.
 	cat "$BTD/broken.err"
 	grep -q 'build failed, see' "$BTD/broken.err"
 }
@@ -214,7 +217,7 @@ bt_bsd() {
 	sh "$BT" compare -s "$BTD/amd64-before" "$BTD/amd64-after" |
 	    diff - "$BTD/bsd.out" || return 1
 	PATH=$BTD/bsdbin:$PATH mksh "$BT" import "$BTD/times.log" |
-	    grep -v '^#' | diff "$BTD/want.data" -
+	    bt_want
 }
 if command -v original-awk >/dev/null 2>&1 &&
     command -v mksh >/dev/null 2>&1; then
@@ -230,28 +233,26 @@ bt_import_append() {
 	sh "$BT" import "$BTD/times.log" >>"$BTD/notes" || return 1
 	cat "$BTD/notes"
 	[ "$(sed -n 1p "$BTD/notes")" = "my notes" ] || return 1
-	grep -v '^#' "$BTD/notes" | sed 1d | diff "$BTD/want.data" -
+	sed 1d "$BTD/notes" | bt_want
 }
 t_check "buildtime/import/appends-to-stdout" bt_import_append
 
-# A relative -o (or the default name) is where the user is,
-# not in -C's directory, and a failed build's message names the log
-# that has its output.
+# A relative -o (or the default name) is where the user is, not in
+# -C's directory, and a failed build's message names the log.
 bt_relative_out() {
-	rm -rf "$BTD/cwd"
-	mkdir -p "$BTD/cwd"
-	(cd "$BTD/cwd" && sh "$BT" run -C ../proj -n 1 -w 0 -o rel.txt) ||
+	bt_dir cwd
+	(cd "$_d" && sh "$BT" run -C ../proj -n 1 -w 0 -o rel.txt) ||
 	    return 1
-	[ -s "$BTD/cwd/rel.txt" ] && [ -s "$BTD/cwd/rel.log" ] ||
+	[ -s "$_d/rel.txt" ] && [ -s "$_d/rel.log" ] ||
 	    { echo "results or log not in the current directory"; return 1; }
 	[ ! -e "$BTD/proj/rel.txt" ] && [ ! -e "$BTD/proj/rel.log" ] ||
 	    { echo "written into -C's directory"; return 1; }
-	(cd "$BTD/cwd" && sh "$BT" run -C ../broken -n 1 -w 0 -l fails) \
+	(cd "$_d" && sh "$BT" run -C ../broken -n 1 -w 0 -l fails) \
 	    2>"$BTD/cwd.err" && return 1
 	cat "$BTD/cwd.err"
 	_log=$(sed -n 's/.*build failed, see //p' "$BTD/cwd.err")
 	case $_log in
-	"$BTD"/cwd/fails-*.log.failed)	;;
+	"$_d"/fails-*.log.failed)	;;
 	*)	echo "log named: $_log"; return 1 ;;
 	esac
 	grep -q false "$_log"
@@ -259,32 +260,33 @@ bt_relative_out() {
 t_check "buildtime/run/output-in-current-dir" bt_relative_out
 
 # Odd inputs to compare: every file gets the answer ministat gives (the
-# same lines from the tool's own statistics) or one line of error, the
-# same from both, never a silent misreading.  Files written by hand,
-# then random ones (seeded).
+# same from the tool's own statistics) or one line of error, never a
+# silent misreading.  Files written by hand, then random ones (seeded).
 bt_odd_inputs() {
-	_d=$BTD/odd
-	rm -rf "$_d"
-	mkdir -p "$_d"
-	printf '1\n2\n3\n' >"$_d/ok"
-	: >"$_d/empty"
-	printf '1\r\n2\r\n3\r\n' >"$_d/crlf"
-	printf '1 2 3\r\n4 5 6\r\n7 8 9\r\n' >"$_d/crlf3"
-	printf '1\000\n2\n3\n' >"$_d/nul"
-	printf '\377\376x\n2\n3\n' >"$_d/binary"
-	printf '1e300\n2e300\n3e300\n' >"$_d/huge"
-	printf '1e400\n2\n3\n' >"$_d/inf"
-	printf '12345678901234567890.5\n1\n2\n' >"$_d/digits"
-	printf '1 2 3\n4 5\n6 7 8\n9 1 2\n' >"$_d/missing"
-	printf '# c\n\n1\n2\n3\n' >"$_d/blank"
-	printf '1\n2\n3' >"$_d/nonl"
-	printf '0x10\n2\n3\n' >"$_d/hex"
-	printf 'nan\n2\n3\n' >"$_d/nan"
-	printf -- '-1\n2\n3\n' >"$_d/negative"
-	printf '1,5\n2,5\n3,5\n' >"$_d/comma"
-	printf '1\n2\n' >"$_d/two"
-	printf '55.83 400 260\n' >"$_d/oneline"
-	awk 'BEGIN { srand(7)
+	bt_dir odd
+	while IFS='|' read -r _f _fmt; do
+		printf -- "$_fmt" >"$_d/$_f"
+	done <<'EOT'
+ok|1\n2\n3\n
+empty|
+crlf|1\r\n2\r\n3\r\n
+crlf3|1 2 3\r\n4 5 6\r\n7 8 9\r\n
+nul|1\000\n2\n3\n
+binary|\377\376x\n2\n3\n
+huge|1e300\n2e300\n3e300\n
+inf|1e400\n2\n3\n
+digits|12345678901234567890.5\n1\n2\n
+missing|1 2 3\n4 5\n6 7 8\n9 1 2\n
+blank|# c\n\n1\n2\n3\n
+nonl|1\n2\n3
+hex|0x10\n2\n3\n
+nan|nan\n2\n3\n
+negative|-1\n2\n3\n
+comma|1,5\n2,5\n3,5\n
+two|1\n2\n
+oneline|55.83 400 260\n
+EOT
+	awk -v d="$_d" 'BEGIN { srand(7)
 	    for (f = 0; f < 12; f++) {
 		n = int(rand() * 6)
 		for (i = 0; i < n; i++) {
@@ -293,49 +295,27 @@ bt_odd_inputs() {
 			for (j = 0; j < m; j++)
 				l = l substr("0123456789.e- +#\t\r x", \
 				    int(rand() * 22) + 1, 1)
-			print l > ("'"$_d"'/rand" f)
+			print l > (d "/rand" f)
 		}
-		close("'"$_d"'/rand" f)
+		close(d "/rand" f)
 	    } }'
 	for _f in "$_d"/*; do
 		[ "$_f" = "$_d/ok" ] && continue
 		for _fld in real user; do
-			sh "$BT" compare -f $_fld "$_d/ok" "$_f" \
-			    >"$_d/m.out" 2>"$_d/m.err"
-			_mrc=$?
-			sh "$BT" compare -s -f $_fld "$_d/ok" "$_f" \
-			    >"$_d/o.out" 2>"$_d/o.err"
-			_orc=$?
-			echo "${_f##*/} ($_fld): exit $_mrc / $_orc:" \
-			    "$(cat "$_d/m.err")"
-			sed '/^column /,$!d' "$_d/m.out" | sed 1d >"$_d/m.cmp"
-			sed '/^column /,$!d' "$_d/o.out" | sed 1d >"$_d/o.cmp"
-			[ "$_mrc" -eq "$_orc" ] &&
-			    diff "$_d/m.cmp" "$_d/o.cmp" &&
-			    diff "$_d/m.err" "$_d/o.err" || {
-				echo "ministat and the tool differ"
-				return 1
-			}
-			if [ "$_mrc" -ne 0 ]; then
-				[ "$(wc -l <"$_d/m.err")" -eq 1 ] ||
-				    { echo "not one line"; return 1; }
-			else
-				grep -q 'confidence' "$_d/m.cmp" || return 1
-			fi
+			bt_both -f $_fld "$_d/ok" "$_f" || return 1
+			echo "${_f##*/} ($_fld): exit $_mrc: $(cat "$BTD/m.err")"
+			[ "$_mrc" -eq 0 ] || [ "$(wc -l <"$BTD/m.err")" -eq 1 ] ||
+			    { echo "not one line"; return 1; }
 		done
 	done
 	# The ones that must be refused, and the ones read as ministat does.
 	for _f in nul binary huge inf digits missing hex nan comma; do
-		sh "$BT" compare -s "$_d/ok" "$_d/$_f" >/dev/null 2>&1 && {
-			echo "$_f accepted"
-			return 1
-		}
+		sh "$BT" compare -s "$_d/ok" "$_d/$_f" >/dev/null 2>&1 &&
+		    { echo "$_f accepted"; return 1; }
 	done
 	for _f in crlf crlf3 blank nonl negative; do
-		sh "$BT" compare -s "$_d/ok" "$_d/$_f" >/dev/null || {
-			echo "$_f refused"
-			return 1
-		}
+		sh "$BT" compare -s "$_d/ok" "$_d/$_f" >/dev/null ||
+		    { echo "$_f refused"; return 1; }
 	done
 }
 if command -v ministat >/dev/null 2>&1; then
@@ -348,12 +328,9 @@ fi
 # report, a figure twice, a huge figure, a missing or binary file: one
 # line of error, nothing written.
 bt_odd_logs() {
-	_d=$BTD/oddlog
-	rm -rf "$_d"
-	mkdir -p "$_d"
+	bt_dir oddlog
 	sed 's/$/\r/' "$BTD/times.log" >"$_d/crlf.log"
-	sh "$BT" import "$_d/crlf.log" | grep -v '^#' |
-	    diff "$BTD/want.data" - || return 1
+	sh "$BT" import "$_d/crlf.log" | bt_want || return 1
 	printf 'real 1.00\nuser 2.00\nreal 3.00\nuser 4.00\nsys 5.00\n' \
 	    >"$_d/incomplete.log"
 	printf 'real 1.00\nuser 2.00\nsys 3.00\nreal 4.00\n' >"$_d/cut.log"
@@ -361,14 +338,8 @@ bt_odd_logs() {
 	printf '\000\001\377real\n' >"$_d/binary.log"
 	: >"$_d/empty.log"
 	for _l in incomplete cut huge binary empty nosuch; do
-		rm -f "$_d/out"
-		sh "$BT" import -o "$_d/out" "$_d/$_l.log" 2>"$_d/err" && {
-			echo "$_l: accepted"
-			return 1
-		}
-		echo "$_l: $(cat "$_d/err")"
-		[ "$(wc -l <"$_d/err")" -eq 1 ] || return 1
-		[ ! -e "$_d/out" ] || { echo "$_l: wrote a file"; return 1; }
+		bt_fails sh "$BT" import -o "$_d/out" "$_d/$_l.log" &&
+		    [ ! -e "$_d/out" ] || return 1
 	done
 }
 t_check "buildtime/odd-inputs/import" bt_odd_logs
@@ -376,37 +347,25 @@ t_check "buildtime/odd-inputs/import" bt_odd_logs
 # Names and numbers: a label that is no plain file name, -j 0, -n 0,
 # a -C that is no directory: one line of error, nothing written.
 bt_bad_args() {
-	rm -rf "$BTD/args"
-	mkdir -p "$BTD/args"
-	for _a in "-l a/b" "-l -x" "-l .x" "-l *" "-l a_b" "-j 0" "-n 0" \
-	    "-j x" "-C $BTD/nosuch"; do
-		_o=${_a%% *} _v=${_a#* }
-		(cd "$BTD/args" && sh "$BT" run -C ../proj -n 1 -w 0 "$_o" "$_v") \
-		    >/dev/null 2>"$BTD/args.err"
-		_rc=$?
-		case $_a in
-		"-l a_b")
-			[ "$_rc" -eq 0 ] || { cat "$BTD/args.err"; return 1; }
-			rm -f "$BTD/args"/*
-			continue ;;
-		esac
-		echo "$_a: $(cat "$BTD/args.err")"
-		[ "$_rc" -ne 0 ] && [ "$(wc -l <"$BTD/args.err")" -eq 1 ] &&
-		    [ -z "$(ls "$BTD/args")" ] || return 1
+	bt_dir args
+	(cd "$_d" && sh "$BT" run -C ../proj -n 1 -w 0 -l a_b) >/dev/null ||
+	    return 1
+	rm -f "$_d"/*
+	for _a in "-l a/b" "-l -x" "-l .x" "-l *" "-j 0" "-n 0" "-j x" \
+	    "-C $BTD/nosuch"; do
+		(cd "$_d" && bt_fails sh "$BT" run -C ../proj -n 1 -w 0 \
+		    "${_a%% *}" "${_a#* }") && [ -z "$(ls "$_d")" ] || return 1
 	done
-	sh "$BT" import -l 'a b' "$BTD/times.log" >/dev/null 2>&1 && return 1
-	return 0
+	! sh "$BT" import -l 'a b' "$BTD/times.log" >/dev/null 2>&1
 }
 t_check "buildtime/bad-arguments" bt_bad_args
 
-# A run that fails leaves no results file that looks complete.  Here
-# "make clean" fails on the first timed run: the results go to
-# NAME.txt.failed, the log to NAME.log.failed (nothing complete-looking
-# at all), stderr says both, the exit is not 0, and compare on the
-# .failed file names it and why.
+# A run that fails ("make clean" on the first timed run) leaves no
+# results file that looks complete: NAME.txt.failed and NAME.log.failed,
+# both named on stderr, exit not 0; and compare names the .failed file
+# and why.
 bt_failed_run() {
-	_d=$BTD/failrun
-	rm -rf "$_d"
+	bt_dir failrun
 	mkdir -p "$_d/proj"
 	printf 'all:\n\t:\nclean:\n\tfalse\n' >"$_d/proj/Makefile"
 	(cd "$_d" && sh "$BT" run -C proj -n 3 -w 0 -l before) \
@@ -419,25 +378,20 @@ bt_failed_run() {
 	[ -f "$1" ] || { echo "no .failed file"; return 1; }
 	_f=$1
 	_lf=${_f%.txt.failed}.log
-	[ -f "$_lf.failed" ] || { echo "no log"; return 1; }
-	[ ! -e "$_lf" ] || { echo "a log"; return 1; }
-	grep -q "^buildtime: make clean failed, see $_lf.failed" "$_d/err" ||
-	    return 1
-	grep -q "^buildtime: $_f: the runs so far" "$_d/err" || return 1
-	sh "$BT" compare "$_f" >/dev/null 2>"$_d/cmp.err" && return 1
-	cat "$_d/cmp.err"
-	[ "$(cat "$_d/cmp.err")" = "buildtime: $_f: 0 data points (a failed\
+	[ -f "$_lf.failed" ] && [ ! -e "$_lf" ] || { echo "log"; return 1; }
+	grep -q "^buildtime: make clean failed, see $_lf.failed" "$_d/err" &&
+	    grep -q "^buildtime: $_f: the runs so far" "$_d/err" &&
+	    bt_fails sh "$BT" compare "$_f" &&
+	    [ "$(cat "$BTD/err")" = "buildtime: $_f: 0 data points (a failed\
  run?); at least 3 needed" ]
 }
 t_check "buildtime/run/failed-run-not-complete" bt_failed_run
 
 # compare names the file with too few data points, and why: the header
 # of a run and no data (what a failed run used to leave), two points,
-# and fewer points than the runs the header names.
+# fewer points than the runs the header names.
 bt_compare_short() {
-	_d=$BTD/short
-	rm -rf "$_d"
-	mkdir -p "$_d"
+	bt_dir short
 	_h='# buildtime results\n# runs: 5 after 1 warm-up\n# real user sys\n'
 	printf "$_h" >"$_d/before.txt"
 	printf "$_h"'1 1 1\n2 2 2\n3 3 3\n4 4 4\n5 5 5\n' >"$_d/after.txt"
@@ -448,36 +402,31 @@ bt_compare_short() {
 	    "two.txt: 2 data points; at least 3 needed" \
 	    "cut.txt: 3 data points of the 5 runs it names (an interrupted\
  run?)"; do
-		_f=${_c%%:*}
 		for _s in "" -s; do
-			(cd "$_d" && sh "$BT" compare $_s after.txt "$_f") \
-			    >/dev/null 2>"$_d/err" && return 1
-			cat "$_d/err"
-			[ "$(cat "$_d/err")" = "buildtime: $_c" ] || return 1
+			(cd "$_d" && bt_fails sh "$BT" compare $_s after.txt \
+			    "${_c%%:*}") &&
+			    [ "$(cat "$BTD/err")" = "buildtime: $_c" ] || return 1
 		done
 	done
 }
 t_check "buildtime/compare/names-short-file" bt_compare_short
 
-# The usage conventions of OpenBSD's tools: a usage error says what was
-# wrong, each line prefixed "buildtime:", then one usage block on
-# stderr, exit 1; a bad option value is one line, exit 1; help and -h
-# print the summary on stdout and exit 0.
+# OpenBSD's usage conventions: a misuse says what was wrong
+# ("buildtime: ..."), then one usage block on stderr, exit 1; a bad
+# option value is one line, exit 1; help and -h print the synopsis on
+# stdout, exit 0.
 bt_usage() {
-	_d=$BTD/usage
-	rm -rf "$_d"
-	mkdir -p "$_d"
+	bt_dir usage
 	for _a in "" "bogus" "--help" "-x" "run -q" "run -C" "import -z" \
 	    "compare -y" "compare" "run extra"; do
 		sh "$BT" $_a >"$_d/out" 2>"$_d/err"
 		_rc=$?
 		echo "\"$_a\": exit $_rc: $(sed 1q "$_d/err")"
-		[ "$_rc" -eq 1 ] && [ ! -s "$_d/out" ] || return 1
-		sed 1q "$_d/err" | grep -q '^buildtime: ..*' || return 1
-		[ "$(grep -c '^usage: buildtime ' "$_d/err")" -eq 1 ] ||
+		[ "$_rc" -eq 1 ] && [ ! -s "$_d/out" ] &&
+		    sed 1q "$_d/err" | grep -q '^buildtime: ..*' &&
+		    [ "$(grep -c '^usage: buildtime ' "$_d/err")" -eq 1 ] ||
 		    return 1
-		# Every line is the message, the usage block or its
-		# continuation lines.
+		# The message, the usage block and its continuation lines.
 		sed 1d "$_d/err" |
 		    grep -Ev '^(usage: buildtime |	|       )' && return 1
 	done
@@ -489,12 +438,8 @@ bt_usage() {
 	for _a in "run -C $BTD/proj -T foo|-T foo" \
 	    "run -C $BTD/proj -j x|-j x" "run -C $BTD/proj -n 0|-n 0" \
 	    "compare -f x a|-f x" "compare -c 200 a|-c 200"; do
-		(cd "$_d" && sh "$BT" ${_a%|*}) >"$_d/out" 2>"$_d/err"
-		_rc=$?
-		echo "\"${_a%|*}\": exit $_rc: $(cat "$_d/err")"
-		[ "$_rc" -eq 1 ] && [ "$(wc -l <"$_d/err")" -eq 1 ] ||
-		    return 1
-		grep -q "^buildtime: ${_a#*|}: " "$_d/err" || return 1
+		(cd "$_d" && bt_fails sh "$BT" ${_a%|*}) &&
+		    grep -q "^buildtime: ${_a#*|}: " "$BTD/err" || return 1
 	done
 	for _a in help -h; do
 		sh "$BT" $_a >"$_d/out" 2>"$_d/err" || return 1
@@ -509,10 +454,10 @@ t_check "buildtime/usage-conventions" bt_usage
 # Nothing a user times is lost or misread; the first two are also run
 # against seeded copies of the tool that must fail them.
 
-# bt_guard_project DIR: a project whose build fails unless
-# DIR/guard.sh says the files it watches are as saved (so a run that
-# truncates or replaces them before its last build fails), and that
-# notes every build in DIR/built.
+# bt_guard_project DIR: a project that notes every build in DIR/built
+# and whose build fails unless DIR/guard.sh passes (bt_guard: the files
+# it watches are as saved), so that a run that truncates or replaces
+# them before its last build fails.
 bt_guard_project() {
 	rm -rf "$1"
 	mkdir -p "$1/proj"
@@ -522,53 +467,44 @@ bt_guard_project() {
 	    >"$1/proj/Makefile"
 }
 
-# bt_guard DIR FILE...: the guard checks FILE... against copies saved
-# now.
+# bt_guard DIR: a project whose guard checks DIR/r.txt and DIR/r.log,
+# which hold "my results" and "my log", against copies saved now.
 bt_guard() {
-	_gd=$1
-	shift
-	for _gf; do
+	bt_guard_project "$1"
+	echo "my results" >"$1/r.txt"
+	echo "my log" >"$1/r.log"
+	for _gf in "$1/r.txt" "$1/r.log"; do
 		cp "$_gf" "$_gf.saved"
-		echo "cmp -s '$_gf' '$_gf.saved' || exit 1" >>"$_gd/guard.sh"
+		echo "cmp -s '$_gf' '$_gf.saved' || exit 1" >>"$1/guard.sh"
 	done
 }
 
 # 1. run -o refuses an existing results file, log, or .failed or .new
 # file of that name without -f: one line, nothing built, the file the
-# same.  With -f the old files are the same until the last build (the
-# guard checks at every build) and then replaced; a run that fails
-# with -f leaves them as they were.
+# same.  With -f the old files stay until the last build (the guard
+# checks at every build), then are replaced; a run that fails with -f
+# leaves them as they were.  import -o the same.
 bt_no_clobber() {
 	_d=$BTD/clobber
 	for _x in txt log txt.failed log.failed txt.new log.new; do
 		bt_guard_project "$_d"
 		echo "my $_x" >"$_d/r.$_x"
-		(cd "$_d" && sh "$BT" run -C proj -n 3 -w 0 -o r.txt) \
-		    >"$_d.out" 2>"$_d.err" && { echo "$_x: exit 0"; return 1; }
-		echo "$_x: $(cat "$_d.err")"
-		[ "$(cat "$_d.err")" = "buildtime: $_d/r.$_x: exists; -f\
- replaces it (once the new one is complete)" ] || return 1
-		[ "$(cat "$_d/r.$_x")" = "my $_x" ] || return 1
+		(cd "$_d" && bt_fails sh "$BT" run -C proj -n 3 -w 0 -o r.txt) &&
+		    [ "$(cat "$BTD/err")" = "buildtime: $_d/r.$_x: exists; -f\
+ replaces it (once the new one is complete)" ] &&
+		    [ "$(cat "$_d/r.$_x")" = "my $_x" ] || return 1
 		[ ! -e "$_d/built" ] || { echo "$_x: built"; return 1; }
 		[ "$(ls "$_d" | wc -l)" -eq 3 ] || { ls "$_d"; return 1; }
 	done
-	# -f: kept until the run has its results, then replaced.
-	bt_guard_project "$_d"
-	echo "my results" >"$_d/r.txt"
-	echo "my log" >"$_d/r.log"
-	bt_guard "$_d" "$_d/r.txt" "$_d/r.log"
+	bt_guard "$_d"
 	(cd "$_d" && sh "$BT" run -f -C proj -n 3 -w 1 -o r.txt) ||
 	    { echo "-f: failed (a file changed before the last build?)"
 	    return 1; }
-	[ "$(grep -c build "$_d/built")" -eq 4 ] || return 1
-	[ "$(grep -vc '^#' "$_d/r.txt")" -eq 3 ] || return 1
-	grep -q "sh $_d/guard.sh" "$_d/r.log" || return 1
-	[ ! -e "$_d/r.txt.new" ] && [ ! -e "$_d/r.log.new" ] || return 1
-	# -f and a build that fails: the old files as they were.
-	bt_guard_project "$_d"
-	echo "my results" >"$_d/r.txt"
-	echo "my log" >"$_d/r.log"
-	bt_guard "$_d" "$_d/r.txt" "$_d/r.log"
+	[ "$(grep -c build "$_d/built")" -eq 4 ] &&
+	    [ "$(grep -vc '^#' "$_d/r.txt")" -eq 3 ] &&
+	    grep -q "sh $_d/guard.sh" "$_d/r.log" &&
+	    [ ! -e "$_d/r.txt.new" ] && [ ! -e "$_d/r.log.new" ] || return 1
+	bt_guard "$_d"
 	echo "exit 1" >>"$_d/guard.sh"
 	(cd "$_d" && sh "$BT" run -f -C proj -n 3 -w 0 -o r.txt) \
 	    2>"$_d.err" && { echo "a failing build: exit 0"; return 1; }
@@ -578,13 +514,11 @@ bt_no_clobber() {
 	    { echo "a failed run changed the old files"; return 1; }
 	grep -q '^# runs: 3' "$_d/r.txt.failed" &&
 	    grep -q 'guard.sh' "$_d/r.log.failed" || return 1
-	# import -o: the same.
-	echo "my results" >"$_d/i.txt"
-	sh "$BT" import -o "$_d/i.txt" "$BTD/times.log" 2>"$_d.err" &&
+	sh "$BT" import -o "$_d/r.txt" "$BTD/times.log" 2>"$_d.err" &&
 	    return 1
-	[ "$(cat "$_d/i.txt")" = "my results" ] || return 1
-	sh "$BT" import -f -o "$_d/i.txt" "$BTD/times.log" || return 1
-	grep -v '^#' "$_d/i.txt" | diff "$BTD/want.data" -
+	[ "$(cat "$_d/r.txt")" = "my results" ] &&
+	    sh "$BT" import -f -o "$_d/r.txt" "$BTD/times.log" &&
+	    bt_want "$_d/r.txt"
 }
 t_check "buildtime/run/keeps-existing-files" bt_no_clobber
 t_seeded_tool "buildtime/run/seeded/overwrites" BT \
@@ -595,10 +529,9 @@ t_seeded_tool "buildtime/run/seeded/truncates-first" BT \
 
 # 2. import: reports generated from known values in every documented
 # format (time -p, time(1) without -p, ksh's and bash's time keyword),
-# each on one line and on three, with blanks, tabs, CRLF, minutes and
-# hours, between lines of other output, read back exactly: the
-# expected figures are written from the same integers by integer
-# arithmetic, not by the tool's.
+# on one line and on three, with blanks, tabs, CRLF, minutes and hours,
+# between lines of other output, read back exactly: the expected
+# figures are written from the same integers by integer arithmetic.
 bt_gen_reports() {	# seed out-log out-want
 	awk -v seed="$1" -v logf="$2" -v want="$3" '
 	function dec(v, d,    p, w, f) {	# v: an integer of 10^-d s
@@ -679,13 +612,10 @@ bt_gen_reports() {	# seed out-log out-want
 }
 
 bt_import_generated() {
-	_d=$BTD/generated
-	rm -rf "$_d"
-	mkdir -p "$_d"
+	bt_dir generated
 	for _seed in 1 2 3 4; do
-		bt_gen_reports $_seed "$_d/$_seed.log" "$_d/$_seed.want" ||
-		    return 1
-		sh "$BT" import -o "$_d/$_seed.txt" "$_d/$_seed.log" ||
+		bt_gen_reports $_seed "$_d/$_seed.log" "$_d/$_seed.want" &&
+		    sh "$BT" import -o "$_d/$_seed.txt" "$_d/$_seed.log" ||
 		    { echo "seed $_seed: refused"; return 1; }
 		grep -v '^#' "$_d/$_seed.txt" | diff "$_d/$_seed.want" - ||
 		    { echo "seed $_seed: misread"; return 1; }
@@ -696,64 +626,52 @@ bt_import_generated() {
 	    diff "$_d/all.want" - || return 1
 	cat "$_d"/[1-4].log | sh "$BT" import | grep -v '^#' |
 	    diff "$_d/all.want" - || return 1
-	# The one-line report of the bug.
 	echo 'real 1.5 user 2 sys 3' | sh "$BT" import | grep -v '^#' |
 	    grep -qx '1.50 2.00 3.00'
 }
 t_check "buildtime/import/every-format" bt_import_generated
 
 # Malformed reports, each put in a good log: refused in one line that
-# names the line to blame (K: the report's line; P: the line of the
-# report it leaves incomplete), exit 1, no file written and an existing
-# one kept.
+# names the line to blame (5 but where said), exit 1, no file written
+# and an existing one kept.
 bt_import_malformed() {
-	_d=$BTD/malformed
-	rm -rf "$_d"
-	mkdir -p "$_d"
+	bt_dir malformed
 	printf 'real 1.00\nuser 2.00\nsys 3.00\ncc -c x.c\n' >"$_d/head"
 	printf '  4.00 real  5.00 user  6.00 sys\n' >"$_d/tail"
 	echo "my results" >"$_d/keep.txt"
-	while IFS='|' read -r _at _m; do
+	while IFS='|' read -r _line _m; do
 		{ cat "$_d/head"; printf "$_m\n"; cat "$_d/tail"; } \
 		    >"$_d/bad.log"
-		case $_at in
-		K)	_line=5 ;;
-		P)	_line=5 ;;
-		*)	_line=$_at ;;
-		esac
 		for _o in "-o $_d/new.txt" "-f -o $_d/keep.txt"; do
 			rm -f "$_d/new.txt"
-			sh "$BT" import $_o "$_d/bad.log" >"$_d/out" \
-			    2>"$_d/err" && { echo "accepted: $_m"; return 1; }
-			echo "$_m: $(cat "$_d/err")"
-			[ "$(wc -l <"$_d/err")" -eq 1 ] &&
-			    grep -q "^buildtime: $_d/bad.log, line $_line: " \
-			    "$_d/err" || { echo "not line $_line"; return 1; }
-			[ ! -e "$_d/new.txt" ] && [ ! -s "$_d/out" ] &&
+			bt_fails sh "$BT" import $_o "$_d/bad.log" || return 1
+			grep -q "^buildtime: $_d/bad.log, line ${_line:-5}: " \
+			    "$BTD/err" || { echo "not line ${_line:-5}"; return 1; }
+			[ ! -e "$_d/new.txt" ] &&
 			    [ "$(cat "$_d/keep.txt")" = "my results" ] ||
 			    { echo "wrote something"; return 1; }
 		done
 	done <<'EOT'
-K|real 55.1x
-K|real 1,5
-K|real\t0m1,500s
-K|real -1.00
-K|real .5
-K|real 2e3
-K|real 1000000000
-K|real
-K|real 1.5 user 2
-K|1.50 real 2.00
-K|real 1.5 user 2 sys 3 real 4
-K|real 1.5 real 2 sys 3
-K|1.00 real 2.00 user 3.00 user
-K|real 1.5 user 2 sys 3 4
-K|real 1 user 2 system 3 sys 4
-P|real 1\nuser 2\ncc -c y.c\nsys 3
-P|real 1\nuser 2\n\nsys 3
-P|real 1\nreal 1 user 2 sys 3
+|real 55.1x
+|real 1,5
+|real\t0m1,500s
+|real -1.00
+|real .5
+|real 2e3
+|real 1000000000
+|real
+|real 1.5 user 2
+|1.50 real 2.00
+|real 1.5 user 2 sys 3 real 4
+|real 1.5 real 2 sys 3
+|1.00 real 2.00 user 3.00 user
+|real 1.5 user 2 sys 3 4
+|real 1 user 2 system 3 sys 4
+|real 1\nuser 2\ncc -c y.c\nsys 3
+|real 1\nuser 2\n\nsys 3
+|real 1\nreal 1 user 2 sys 3
 7|real 1\nuser 2\nuser 3
-P|real 1\nuser 2
+|real 1\nuser 2
 EOT
 }
 t_check "buildtime/import/malformed-refused" bt_import_malformed
@@ -772,53 +690,37 @@ bt_unwritable() {
 	bt_guard_project "$_d"
 	mkdir -p "$_d/adir.txt" "$_d/cwd"
 	: >"$_d/afile"
-	_cases="-o $_d/nosuch/r.txt|-o $_d/afile/r.txt|-o $_d/adir.txt"
-	_cases="$_cases|-m nosuch-make|-C $_d/afile"
-	[ -d /proc/self ] && _cases="$_cases|-o /proc/buildtime-r.txt"
+	set -- "-o $_d/nosuch/r.txt" "-o $_d/afile/r.txt" "-o $_d/adir.txt" \
+	    "-m nosuch-make" "-C $_d/afile"
+	[ -d /proc/self ] && set -- "$@" "-o /proc/buildtime-r.txt"
 	if [ "$(id -u)" -ne 0 ]; then
 		mkdir -p "$_d/ro"
 		chmod 555 "$_d/ro"
-		_cases="$_cases|-o $_d/ro/r.txt"
+		set -- "$@" "-o $_d/ro/r.txt"
 	fi
-	echo "$_cases" | tr '|' '\n' >"$_d/cases"
-	while read -r _o _v; do
-		(cd "$_d/cwd" &&
-		    sh "$BT" run -C ../proj -n 3 -w 1 "$_o" "$_v") \
-		    >"$_d/out" 2>"$_d/err"
-		_rc=$?
-		echo "$_o $_v: exit $_rc: $(cat "$_d/err")"
-		[ "$_rc" -eq 1 ] && [ "$(wc -l <"$_d/err")" -eq 1 ] &&
-		    grep -q '^buildtime: ' "$_d/err" || return 1
+	for _a; do
+		(cd "$_d/cwd" && bt_fails sh "$BT" run -C ../proj -n 3 -w 1 \
+		    "${_a%% *}" "${_a#* }") || return 1
 		[ ! -e "$_d/built" ] || { echo "built"; return 1; }
 		[ -z "$(ls "$_d/cwd")" ] || { ls "$_d/cwd"; return 1; }
-	done <"$_d/cases"
-	sh "$BT" import -o "$_d/nosuch/r.txt" "$BTD/times.log" 2>"$_d/err"
-	[ $? -eq 1 ] && [ "$(wc -l <"$_d/err")" -eq 1 ] &&
-	    grep -q '^buildtime: ' "$_d/err"
+	done
+	bt_fails sh "$BT" import -o "$_d/nosuch/r.txt" "$BTD/times.log"
 }
 t_check "buildtime/run/unwritable-output-refused" bt_unwritable
 
 # 4. compare: more files than ministat takes (8, and 12), every one
 # compared with the first by the tool's own statistics, the first 7 as
-# ministat compares them; timings without spread (0.10 x3 against
-# 0.15 x4) and a first mean of 0: never nan or inf, the lack of spread
-# said.
+# ministat compares them.
 bt_compare_many() {
-	_d=$BTD/many
-	rm -rf "$_d"
-	mkdir -p "$_d"
-	_i=1
-	while [ $_i -le 12 ]; do
+	bt_dir many
+	for _i in 1 2 3 4 5 6 7 8 9 10 11 12; do
 		awk -v s=$_i 'BEGIN { srand(s); for (i = 0; i < 3 + s % 3; i++)
 		    printf "%.2f\n", 100 + s / 4 + 2 * rand() }' >"$_d/f$_i"
-		_i=$((_i + 1))
 	done
 	for _n in 8 12; do
 		set --
-		_i=1
-		while [ $_i -le $_n ]; do
-			set -- "$@" "$_d/f$_i"
-			_i=$((_i + 1))
+		for _i in 1 2 3 4 5 6 7 8 9 10 11 12; do
+			[ $_i -le $_n ] && set -- "$@" "$_d/f$_i"
 		done
 		sh "$BT" compare "$@" >"$_d/out" 2>"$_d/err" ||
 		    { cat "$_d/out" "$_d/err"; return 1; }
@@ -829,7 +731,6 @@ bt_compare_many() {
 		    { echo "not $_n sets compared"; return 1; }
 		grep -q 'statistics: own' "$_d/out" || return 1
 	done
-	# The rows and verdicts of the first 7, as ministat gives them.
 	command -v ministat >/dev/null 2>&1 || return 0
 	sh "$BT" compare "$_d"/f[1-7] >"$_d/seven"
 	grep -q 'statistics: ministat$' "$_d/seven" || return 1
@@ -838,10 +739,10 @@ bt_compare_many() {
 }
 t_check "buildtime/compare/more-than-seven" bt_compare_many
 
+# Timings without spread (0.10 x3 against 0.15 x4) and a first mean of
+# 0: never nan or inf, the lack of spread said.
 bt_zero_spread() {
-	_d=$BTD/flat
-	rm -rf "$_d"
-	mkdir -p "$_d"
+	bt_dir flat
 	printf '0.10\n0.10\n0.10\n' >"$_d/a"
 	printf '0.15\n0.15\n0.15\n0.15\n' >"$_d/b"
 	printf '1\n2\n3\n' >"$_d/c"
