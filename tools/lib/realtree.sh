@@ -285,40 +285,30 @@ realtree_run() {
 }
 
 # realtree_includers DIR ARCH: the snapshot's files a kernel compiles
-# that the patch does not change, compiled -fsyntax-only -MD with
-# WITNESS, MP_LOCKDEBUG and DDB (the most headers), with and without
-# MULTIPROCESSOR: those whose dependencies name sys/mplock.h or
-# machine/mplock.h in DIR/ARCH/includers-{mp,up}, those that do not
-# compile unpatched, with their first error, in DIR/ARCH/unbuildable-*.
+# that the patch does not change and whose dependencies (clang -M, with
+# WITNESS, MP_LOCKDEBUG and DDB: the most headers) name sys/mplock.h or
+# machine/mplock.h, with and without MULTIPROCESSOR, in
+# DIR/ARCH/includers-{mp,up}; those whose headers the snapshot lacks,
+# with the first error, in DIR/ARCH/unbuildable-{mp,up}.
 realtree_includers() {
 	_ad=$1/$2
 	for _k in mp up; do
 		_c=$DEFAULT_BACKEND,MULTIPROCESSOR,WITNESS,MP_LOCKDEBUG,DDB
 		[ $_k = up ] && _c=$DEFAULT_BACKEND,WITNESS,MP_LOCKDEBUG,DDB
 		_realtree_flags "$1" "$2" "$_c" || return 1
-		_dd=$_ad/deps-$_k
-		rm -rf "$_dd" && mkdir -p "$_dd" || return 1
-		grep -vxF -f "$1/patched" "$_ad/cfiles.$_c" >"$_dd/files"
-		DD=$_dd FF=$_ad/flags/base.$_c B=$1/base/sys \
-		    xargs -P "${KCOMPILE_JOBS:-2}" -L 1 sh -c '
-			d=$DD/$(echo "$1" | tr / _)
-			${CLANG:-clang} $(cat "$FF") -fsyntax-only -MD \
-			    -MF "$d.d" "$B/$1" >"$d.err" 2>&1 || : >"$d.bad"
-		    ' sh <"$_dd/files" || return 1
-		: >"$_ad/includers-$_k"
 		: >"$_ad/unbuildable-$_k"
-		while read -r _f; do
-			_d=$_dd/$(echo "$_f" | tr / _)
-			if [ -f "$_d.bad" ]; then
-				echo "$_f: $(grep -m1 'error:' "$_d.err")" \
-				    >>"$_ad/unbuildable-$_k"
-			elif grep -Eq '/(sys|machine)/mplock\.h' "$_d.d"; then
-				echo "$_f" >>"$_ad/includers-$_k"
-			fi
-		done <"$_dd/files"
-		echo "$2 $_k: $(wc -l <"$_dd/files") sources of the snapshot," \
+		grep -vxF -f "$1/patched" "$_ad/cfiles.$_c" |
+		    U=$_ad/unbuildable-$_k F=$_ad/flags/base.$_c B=$1/base/sys \
+		    xargs -P "${KCOMPILE_JOBS:-2}" -L 1 sh -c '
+			d=$(${CLANG:-clang} $(cat "$F") -M "$B/$1" 2>&1) || {
+				echo "$1: $(echo "$d" | grep -m1 error:)" >>"$U"
+				exit 0
+			}
+			echo "$d" | grep -Eq "/(sys|machine)/mplock\.h" && echo "$1"
+			exit 0' sh | sort >"$_ad/includers-$_k"
+		echo "$2 $_k: $(wc -l <"$_ad/cfiles.$_c") sources," \
 		    "$(wc -l <"$_ad/includers-$_k") include <sys/mplock.h>," \
-		    "$(wc -l <"$_ad/unbuildable-$_k") do not build unpatched"
+		    "$(wc -l <"$_ad/unbuildable-$_k") lack a header unpatched"
 	done
 }
 
