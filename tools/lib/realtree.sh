@@ -20,9 +20,12 @@
 #	patch adds or changes; 77 when a tool or the tarball is missing.
 # realtree_arch DIR ARCH: DIR/ARCH afresh; DIR/ARCH/ours the options
 #	only the patch's lines of sys/conf/files name (on in every kernel).
-# realtree_combos [mp | up]: "BACKEND,OPTION,...", every backend with
-#	and without MULTIPROCESSOR times every subset of REALTREE_OPTS but
-#	MP_LOCKDEBUG or WITNESS without DDB (the tree's #error): 80.
+# realtree_combos [mp | up | slice]: "BACKEND,OPTION,...", every backend
+#	with and without MULTIPROCESSOR times every subset of REALTREE_OPTS
+#	but MP_LOCKDEBUG or WITNESS without DDB (the tree's #error): 80.
+#	slice, make test's: every one of the default backend; of the
+#	others, none of the options, all, MPLOCK_DEBUG alone, and no
+#	MULTIPROCESSOR.
 # realtree_jobs DIR ARCH obj|syntax FILELIST COMBO...: a job for
 #	realtree_run per file of FILELIST (paths under sys/) each COMBO's
 #	kernel compiles; obj generates code, syntax is -fsyntax-only.
@@ -96,40 +99,31 @@ realtree_arch() {
 	    $(cat "$_ad/ours")
 }
 
-# realtree_combos_slice: make test's share: every combination of the
-# default backend; of the others, none of the options, all of them,
-# MPLOCK_DEBUG alone (no DDB), and without MULTIPROCESSOR.
 # realtree_combos_header DIR ARCH: of the MULTIPROCESSOR combinations,
 # one for each different <sys/mplock.h>: one per set of the options the
 # patched <sys/mplock.h> and <machine/mplock.h> test.
 realtree_combos() {
-	for _be in $BACKENDS; do
-	for _mp in MULTIPROCESSOR ""; do
-		case ${1:-all}/$_mp in
-		mp/ | up/MULTIPROCESSOR)	continue ;;
-		esac
-		for _w in WITNESS ""; do
-		for _l in MP_LOCKDEBUG ""; do
-		for _d in MPLOCK_DEBUG ""; do
-		for _b in DDB ""; do
-			[ -n "$_l$_w" ] && [ -z "$_b" ] && continue
-			echo "$_be,$_mp,$_w,$_l,$_d,$_b" | sed 's/,,*/,/g; s/,$//'
-		done
-		done
-		done
-		done
-	done
-	done
-}
-
-realtree_combos_slice() {
-	realtree_combos | awk -v def="$DEFAULT_BACKEND" '{
-		be = $0; sub(/,.*/, "", be)
-		opts = $0; sub(/^[^,]*,?/, "", opts)
-	}
-	be == def || opts == "MULTIPROCESSOR" || opts == "" ||
-	    opts == "MULTIPROCESSOR,MPLOCK_DEBUG" ||
-	    opts == "MULTIPROCESSOR,WITNESS,MP_LOCKDEBUG,MPLOCK_DEBUG,DDB"'
+	echo $BACKENDS | awk -v k="${1:-all}" -v def="$DEFAULT_BACKEND" \
+	    -v opts="MULTIPROCESSOR $REALTREE_OPTS" '{
+	    n = split(opts, o)
+	    for (b = 1; b <= NF; b++)
+		for (i = 0; i < 2 ^ n; i++) {
+			c = ""
+			for (j = 1; j <= n; j++)
+				if (int(i / 2 ^ (n - j)) % 2 == 0)
+					c = c "," o[j]
+			mp = c ~ /^,MULTIPROCESSOR/
+			if (k == "mp" && !mp || k == "up" && mp ||
+			    c ~ /WITNESS|MP_LOCKDEBUG/ && c !~ /DDB/)
+				continue
+			if (k == "slice" && $b != def && c != "" &&
+			    c != ",MULTIPROCESSOR" &&
+			    c != ",MULTIPROCESSOR,MPLOCK_DEBUG" &&
+			    c != ",MULTIPROCESSOR,WITNESS,MP_LOCKDEBUG,MPLOCK_DEBUG,DDB")
+				continue
+			print $b c
+		}
+	}'
 }
 
 realtree_combos_header() {

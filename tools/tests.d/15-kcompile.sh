@@ -3,7 +3,7 @@
 # off and on.  amd64 and i386 (tools/lib/realtree.sh): in the vendored
 # OpenBSD tree patched by tools/mplock-patch, each option combination a
 # kernel config run through the tree's config(8): every file the patch
-# adds or changes under realtree_combos_slice, and a sample of the
+# adds or changes under make test's slice of combinations, and a sample of the
 # tree's files that include <sys/mplock.h> under each combination that
 # changes it (realtree_combos_header), -fsyntax-only; MPLOCK_FULL=1
 # (make kcompile-full) takes all 80 combinations and every includer.
@@ -85,11 +85,7 @@ kc_insns() {
 # rt_patched ARCH: the patched files under every combination (each in
 # one at least).  rt_includers ARCH: the includers.
 rt_patched() {
-	if [ "${MPLOCK_FULL:-0}" = 1 ]; then
-		_rc=$(realtree_combos)
-	else
-		_rc=$(realtree_combos_slice)
-	fi
+	_rc=$(realtree_combos $([ "${MPLOCK_FULL:-0}" = 1 ] || echo slice))
 	echo "$(echo "$_rc" | wc -l | tr -d ' ') combinations"
 	realtree_jobs "$RT" "$1" obj "$RT/patched" $_rc \
 	    >"$RT/jobs-patched-$1" || return 1
