@@ -17,29 +17,14 @@
 /*
  * What a port's kernel has and the regress shim cannot: included first
  * in every file tools/lib/kcompile.sh compiles (-DKC_<MACHINE>), before
- * the shim's headers, which leave these to it.  MAXCPUS: OpenBSD's on
- * arm64, sparc64, powerpc64, riscv64, octeon and macppc, this check's
- * choice on the others.  The barriers are each port's instructions, so
- * that the MI fallbacks assemble as in a kernel; alpha and luna88k are
- * compiled with a stand-in target and get the builtin full barrier.
- * CPU_BUSY_CYCLE(): yield on arm64, the Zihintpause pause on riscv64,
- * a compiler barrier elsewhere (powerpc's without a memory clobber;
- * sparc64's real one is patched at boot, which has no place here).
+ * the shim's headers, which leave these to it.  The barriers are each
+ * port's instructions, so that the MI fallbacks assemble as in a kernel;
+ * alpha and luna88k are compiled with a stand-in target and get the
+ * builtin full barrier.  CPU_BUSY_CYCLE(): yield on arm64, the
+ * Zihintpause pause on riscv64, a compiler barrier elsewhere (powerpc's
+ * without a memory clobber; sparc64's real one is patched at boot, which
+ * has no place here).
  */
-
-#if defined(KC_ARM64) || defined(KC_SPARC64)
-#define MAXCPUS		256
-#elif defined(KC_POWERPC64)
-#define MAXCPUS		48
-#elif defined(KC_RISCV64) || defined(KC_ALPHA)
-#define MAXCPUS		32
-#elif defined(KC_OCTEON) || defined(KC_LOONGSON)
-#define MAXCPUS		16
-#elif defined(KC_MACPPC) || defined(KC_ARMV7) || defined(KC_LUNA88K)
-#define MAXCPUS		4
-#else
-#error "kcompile-port.h: no KC_<MACHINE> defined"
-#endif
 
 #define __membar(i)	__asm volatile(i : : : "memory")
 

@@ -10,45 +10,39 @@
 #	<sys/mplock.h> and the machine's <machine/mplock.h>.  Prints the
 #	command, then the compiler's messages.  A declaration of ours that
 #	disagrees with the kernel's own code shows in the real tree only.
-# kernel_machine_info MACHINE: "ARCH TRIPLE", the sys/arch directory
-#	and the clang target.  alpha and luna88k have none: a stand-in of
-#	the same word size and byte order checks their C, with no assembly.
+# kernel_machine_info MACHINE: the sys/arch directory, the clang target
+#	(alpha and luna88k have none: a stand-in of the same word size and
+#	byte order checks their C, with no assembly), and more.
 
 kernel_machines() {
 	echo arm64 armv7 riscv64 powerpc64 macppc octeon loongson sparc64 \
 	    alpha luna88k
 }
 
+# ARCH TRIPLE MAXCPUS (OpenBSD's, or this check's choice on alpha,
+# armv7, loongson and luna88k), then code generation flags close to the
+# port's kernel build.
 kernel_machine_info() {
 	case $1 in
 	amd64)		echo amd64 x86_64-unknown-openbsd ;;
 	i386)		echo i386 i386-unknown-openbsd ;;
-	arm64)		echo arm64 aarch64-unknown-openbsd ;;
-	armv7)		echo arm armv7-unknown-openbsd ;;
-	riscv64)	echo riscv64 riscv64-unknown-openbsd ;;
-	powerpc64)	echo powerpc64 powerpc64-unknown-openbsd ;;
-	macppc)		echo powerpc powerpc-unknown-openbsd ;;
-	octeon)		echo mips64 mips64-unknown-openbsd ;;
-	loongson)	echo mips64 mips64el-unknown-openbsd ;;
-	sparc64)	echo sparc64 sparc64-unknown-openbsd ;;
-	alpha)		echo alpha mips64el-unknown-openbsd ;;
-	luna88k)	echo m88k powerpc-unknown-openbsd ;;
+	arm64)		echo arm64 aarch64-unknown-openbsd 256 \
+			    -march=armv8-a+nofp+nosimd -mno-outline-atomics ;;
+	armv7)		echo arm armv7-unknown-openbsd 4 -mfloat-abi=soft ;;
+	riscv64)	echo riscv64 riscv64-unknown-openbsd 32 \
+			    -march=rv64imac -mabi=lp64 -mcmodel=medany -mno-relax ;;
+	powerpc64)	echo powerpc64 powerpc64-unknown-openbsd 48 -msoft-float ;;
+	macppc)		echo powerpc powerpc-unknown-openbsd 4 -msoft-float ;;
+	octeon)		echo mips64 mips64-unknown-openbsd 16 -march=octeon \
+			    -mabi=64 -mno-abicalls -G0 -msoft-float ;;
+	loongson)	echo mips64 mips64el-unknown-openbsd 16 \
+			    -mabi=64 -mno-abicalls -G0 -msoft-float ;;
+	sparc64)	echo sparc64 sparc64-unknown-openbsd 256 \
+			    -mcmodel=medlow -msoft-float ;;
+	alpha)		echo alpha mips64el-unknown-openbsd 32 \
+			    -mabi=64 -mno-abicalls -G0 -msoft-float ;;
+	luna88k)	echo m88k powerpc-unknown-openbsd 4 -msoft-float ;;
 	*)		return 1 ;;
-	esac
-}
-
-# Code generation flags close to each port's kernel build.
-_kc_machflags() {
-	case $1 in
-	arm64)		echo -march=armv8-a+nofp+nosimd -mno-outline-atomics ;;
-	armv7)		echo -mfloat-abi=soft ;;
-	riscv64)	echo -march=rv64imac -mabi=lp64 -mcmodel=medany \
-			    -mno-relax ;;
-	powerpc64 | macppc | luna88k)	echo -msoft-float ;;
-	octeon)		echo -march=octeon -mabi=64 -mno-abicalls -G0 \
-			    -msoft-float ;;
-	loongson | alpha)	echo -mabi=64 -mno-abicalls -G0 -msoft-float ;;
-	sparc64)	echo -mcmodel=medlow -msoft-float ;;
 	esac
 }
 
@@ -62,17 +56,15 @@ kernel_compile() {
 	mkdir -p "$_kc_inc/machine" || return 1
 	echo "#include \"$ROOT/sys/arch/$1/include/mplock.h\"" \
 	    >"$_kc_inc/machine/mplock.h"
-	_kc_t=$2 _kc_d=-DKC_$(upper "$_kc_m")
-	shift 2
-	echo "${CLANG:-clang} -target $_kc_t $(_kc_machflags "$_kc_m")" \
-	    "$_kc_d $* $_kc_src"
+	_kc_t="-target $2 -DMAXCPUS=$3" _kc_d=-DKC_$(upper "$_kc_m")
+	shift 3
+	echo "${CLANG:-clang} $_kc_t $_kc_d $* $_kc_src"
 	# -fno-stack-protector: upstream clang 14 crashes expanding the
 	# OpenBSD stack guard for arm64 and armv7 (OpenBSD's own clang
 	# does not).  -nostdlibinc: clang's <stddef.h> and <stdint.h> only.
-	${CLANG:-clang} -target "$_kc_t" -std=gnu99 -O2 -ffreestanding \
-	    -nostdlibinc -fno-pie -fno-common -fno-stack-protector \
-	    $(_kc_machflags "$_kc_m") $KERNEL_WARNINGS -D_KERNEL \
-	    -DMULTIPROCESSOR "$_kc_d" \
+	${CLANG:-clang} $_kc_t -std=gnu99 -O2 -ffreestanding -nostdlibinc \
+	    -fno-pie -fno-common -fno-stack-protector $KERNEL_WARNINGS \
+	    -D_KERNEL -DMULTIPROCESSOR "$_kc_d" \
 	    -include "$ROOT/tools/lib/kcompile-port.h" "$@" -I"$ROOT/sys" \
 	    -I"$_kc_inc" -I"$REGRESS/shim/include" \
 	    -c "$_kc_src" -o "${KCOMPILE_OUT:-/dev/null}"
