@@ -51,8 +51,10 @@ N?=
 test-flaky:
 	@n='${N}'; ${SH} tools/flaky.sh -n "$${n:-10}"
 
+# Every backend on every cross target (CROSS_TARGETS= for some), and
+# every kernel compile.
 test-cross:
-	@${SH} tools/cross.sh
+	@MPLOCK_FULL=1 ${SH} tools/test.sh kcompile cross
 
 # The kernel compile matrix in full: every file of the vendored OpenBSD
 # tree that includes <sys/mplock.h>, amd64 and i386, under every backend

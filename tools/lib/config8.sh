@@ -1,13 +1,9 @@
-# config(8), built from a tree's own usr.sbin/config on a Linux host:
-# byacc -d, flex, libbsd, MAKE_BOOTSTRAP (no interactive kernel editor,
-# which needs libkvm) and the forced-include compatibility header
-# tools/kernel/compat.h.  Sourced after common.sh.
-#
-# config8_build TREE
-#	Print the path of a config(8) built from TREE/usr.sbin/config,
-#	built once per set of sources and compatibility header and kept
-#	in $OBJ/config8.  Fails, with the build's messages, when it does
-#	not build; returns 77 when byacc or flex is missing.
+# config8_build TREE: the path of a config(8) built from
+# TREE/usr.sbin/config on this host (byacc -d, flex, libbsd,
+# MAKE_BOOTSTRAP: no kernel editor, which needs libkvm; the
+# compatibility header tools/kernel/compat.h), once per set of sources
+# in $OBJ/config8.  Fails with the build's messages; 77 when byacc or
+# flex is missing.  Sourced after common.sh.
 
 config8_build() {
 	_c8s=$1/usr.sbin/config

@@ -1,20 +1,16 @@
 # Every kernel config "mplock-patch config" can write, run through a
 # config(8) binary.  Sourced after common.sh.
 #
-# config_variants
-#	One line per config: the options of "mplock-patch config", which
-#	go before the arch: each backend with each set of -w, -l and -d,
-#	and each MPLOCK_* option of the tool's table (a number where it
-#	takes one).
-# config_check_all CONFIG8 SRC [ARCH ...]
-#	SRC patched by mplock-patch apply: for each arch (those SRC has a
-#	GENERIC.MP and compile/Makefile.inc for, of the tool's MI archs)
-#	and variant, write the
-#	config (mplock-patch config -n CK.MP), check it is the same file
-#	when written again with the arguments in another order, run
-#	"CONFIG8 -b DIR -s SRC/sys FILE" on it and print one line.  Fails
-#	if any config fails; SRC is left as the patch left it (revert
-#	removes the CK.MP files and directories too).
+# config_variants: one config a line, the options of "mplock-patch
+#	config": each backend with each subset of -w, -l and -d, and each
+#	MPLOCK_* option of the tool's table this checkout has the file of
+#	(64 where it takes a number).
+# config_check_all CONFIG8 SRC [ARCH ...]: in SRC, patched, for each
+#	ARCH (default: the tool's MI_ARCHS that SRC has GENERIC.MP and
+#	compile/Makefile.inc for) and variant, the config written (CK.MP),
+#	the same file written from the arguments reversed, and
+#	"CONFIG8 -b DIR -s SRC/sys" run on it: a line each.  Fails if one
+#	fails.  revert removes the CK.MP files.
 
 CC_TOOL=${CC_TOOL:-$ROOT/tools/mplock-patch}
 
@@ -24,7 +20,6 @@ config_variants() {
 		o = $1
 		if (o ~ /=$/)
 			o = o "64"
-		# Only those this checkout has the file for.
 		if ((getline l < (root "/" $2)) > 0)
 			print o
 		close(root "/" $2)
@@ -58,7 +53,6 @@ config_check_all() {
 		while read -r _ck_v; do
 			_ck_n=$((_ck_n + 1))
 			_ck_f=$_ck_src/sys/arch/$_ck_a/conf/CK.MP
-			# shellcheck disable=SC2086
 			sh "$CC_TOOL" config -n CK.MP -s "$_ck_src" \
 			    $_ck_v "$_ck_a" >/dev/null 2>"$_ck_b.err" || {
 				echo "FAIL $_ck_a $_ck_v: mplock-patch:" \
@@ -67,7 +61,6 @@ config_check_all() {
 				continue
 			}
 			cp "$_ck_f" "$_ck_b.first"
-			# The same choices reversed: the same file.
 			sh "$CC_TOOL" config -n CK.MP -s "$_ck_src" \
 			    $(echo "$_ck_v" | awk '{
 				for (i = 1; i <= NF; i++) {

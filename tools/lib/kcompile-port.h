@@ -16,60 +16,15 @@
 
 /*
  * What a port's kernel has and the regress shim cannot: included first
- * in every file tools/lib/kcompile.sh compiles for a machine the
- * vendored tree lacks (-DKC_<MACHINE>), before the shim's headers,
- * which leave these to it.  MAXCPUS: OpenBSD's on arm64, sparc64,
- * powerpc64, riscv64, octeon and macppc, this check's choice on the
- * others.  The barriers are each port's instructions, so that the MI
- * fallbacks assemble as in a kernel; alpha and luna88k are compiled
- * with a stand-in target and get the builtin full barrier.
- * CPU_BUSY_CYCLE(): yield on arm64, the Zihintpause pause on riscv64,
- * a compiler barrier elsewhere (powerpc's without a memory clobber;
- * sparc64's real one is patched at boot, which has no place here).
+ * in every file tools/lib/kcompile.sh compiles (-DKC_<MACHINE>), before
+ * the shim's headers, which leave these to it.  The barriers are each
+ * port's instructions, so that the MI fallbacks assemble as in a kernel;
+ * alpha and luna88k are compiled with a stand-in target and get the
+ * builtin full barrier.  CPU_BUSY_CYCLE(): yield on arm64, the
+ * Zihintpause pause on riscv64, a compiler barrier elsewhere (powerpc's
+ * without a memory clobber; sparc64's real one is patched at boot, which
+ * has no place here).
  */
-
-#if defined(KC_ARM64) || defined(KC_SPARC64)
-#define MAXCPUS		256
-#elif defined(KC_POWERPC64)
-#define MAXCPUS		48
-#elif defined(KC_RISCV64) || defined(KC_ALPHA)
-#define MAXCPUS		32
-#elif defined(KC_OCTEON) || defined(KC_LOONGSON)
-#define MAXCPUS		16
-#elif defined(KC_MACPPC) || defined(KC_ARMV7) || defined(KC_LUNA88K)
-#define MAXCPUS		4
-#else
-#error "kcompile-port.h: no KC_<MACHINE> defined"
-#endif
-
-/*
- * atomic(9) as weak as it allows: no ordering, but for the swap, which
- * acquires as the generic one does.
- */
-#define _kc_cas(p, e, n) __extension__ ({				\
-	__typeof__(*(p)) _e = (e);					\
-	__atomic_compare_exchange_n((p), &_e, (n), 0, __ATOMIC_RELAXED,	\
-	    __ATOMIC_RELAXED);						\
-	_e;								\
-})
-#define atomic_cas_uint(p, e, n)	_kc_cas((p), (e), (n))
-#define atomic_cas_ulong(p, e, n)	_kc_cas((p), (e), (n))
-#define atomic_cas_ptr(p, e, n)						\
-	_kc_cas((void **)(p), (void *)(e), (void *)(n))
-#define atomic_swap_uint(p, v)	__atomic_exchange_n((p), (v), __ATOMIC_ACQUIRE)
-#define atomic_swap_ulong(p, v)	__atomic_exchange_n((p), (v), __ATOMIC_ACQUIRE)
-#define atomic_swap_ptr(p, v)						\
-	__atomic_exchange_n((void **)(p), (void *)(v), __ATOMIC_ACQUIRE)
-#define atomic_add_int_nv(p, v)	__atomic_add_fetch((p), (v), __ATOMIC_RELAXED)
-#define atomic_sub_int_nv(p, v)	__atomic_sub_fetch((p), (v), __ATOMIC_RELAXED)
-#define atomic_inc_int_nv(p)		atomic_add_int_nv((p), 1)
-#define atomic_dec_int_nv(p)		atomic_sub_int_nv((p), 1)
-#define atomic_inc_int(p)		((void)atomic_inc_int_nv(p))
-#define atomic_dec_int(p)		((void)atomic_dec_int_nv(p))
-#define atomic_inc_long(p)						\
-	((void)__atomic_add_fetch((p), 1, __ATOMIC_RELAXED))
-#define membar_enter_after_atomic()	membar_enter()
-#define membar_exit_before_atomic()	membar_exit()
 
 #define __membar(i)	__asm volatile(i : : : "memory")
 
@@ -110,6 +65,10 @@
 #define membar_consumer()	__sync_synchronize()
 #define membar_sync()		__sync_synchronize()
 #endif
+
+/* atomic(9) relaxed, but for the swap, which acquires. */
+#define _ATOMIC_ORDER	__ATOMIC_RELAXED
+#include "../../tsan/sys/atomic.h"
 
 #if defined(KC_ARM64)
 #define CPU_BUSY_CYCLE()	__asm volatile("yield" : : : "memory")

@@ -1,108 +1,71 @@
-# Compile kernel sources for OpenBSD machines with clang's
-# <arch>-unknown-openbsd targets, against the regress shim's headers
-# (regress/sys/kern/mplock/shim/include, freestanding with _KERNEL) and
-# the port's own in tools/lib/kcompile-port.h: the machines the
-# vendored OpenBSD tree lacks (amd64 and i386 are compiled in that
-# tree, tools/lib/realtree.sh).  Sourced after common.sh.
+# Kernel sources compiled for the OpenBSD machines the vendored tree
+# lacks (realtree.sh compiles amd64 and i386), with clang's
+# <arch>-unknown-openbsd targets, freestanding with _KERNEL, against the
+# regress shim's headers and the port's own (kcompile-port.h).
+# Sourced after common.sh.
 #
-# kernel_compile MACHINE SRC [CFLAGS ...]
-#	Compile the kernel source file SRC for MACHINE (one of
-#	kernel_machines) with the kernel's warning flags, -D_KERNEL
-#	-DMULTIPROCESSOR and the extra CFLAGS (say -DWITNESS -DMPLOCK_TICKET).
-#	<sys/mplock.h> and <machine/mplock.h> are the real ones of the tree
-#	at $SRCROOT (default $ROOT): sys/sys/mplock.h and
-#	sys/arch/<arch>/include/mplock.h.  Prints the command, then the
-#	compiler's messages; returns the compiler's exit status.
-#	$KCOMPILE_OUT: where the object goes (default /dev/null).
-#	$KCOMPILE_MI=1: the shim's <machine/mplock.h>, which only opts in
-#	to the MI lock, so the MI fallbacks are compiled instead of the
-#	arch's.
-#	$CLANG: the compiler (default clang).
-#
-#	What a real tree would catch and this cannot: a declaration of
-#	ours that disagrees with the kernel's own headers or code (suite
-#	kcompile seeds one for amd64 and i386).
-#
-# kernel_machine_info MACHINE
-#	Prints "ARCH TRIPLE": the sys/arch directory and the clang target
-#	(amd64 and i386 too, for tools/lib/realtree.sh).
-#	alpha and luna88k have no clang target: they are compiled with a
-#	stand-in target of the same word size and byte order (mips64el,
-#	powerpc), which checks their headers' C and the MI fallbacks with
-#	their MAXCPUS, but no assembly (their headers hold none).
+# kernel_compile MACHINE SRC [CFLAGS ...]: compile SRC to $KCOMPILE_OUT
+#	(/dev/null) with the kernel's warnings, -DMULTIPROCESSOR and
+#	CFLAGS (first: an -I there comes before the others), our
+#	<sys/mplock.h> and the machine's <machine/mplock.h>.  Prints the
+#	command, then the compiler's messages.  A declaration of ours that
+#	disagrees with the kernel's own code shows in the real tree only.
+# kernel_machine_info MACHINE: the sys/arch directory, the clang target
+#	(alpha and luna88k have none: a stand-in of the same word size and
+#	byte order checks their C, with no assembly), and more.
 
-# The machines compiled against the shim: those the vendored OpenBSD
-# tree lacks.
 kernel_machines() {
 	echo arm64 armv7 riscv64 powerpc64 macppc octeon loongson sparc64 \
 	    alpha luna88k
 }
 
+# ARCH TRIPLE MAXCPUS (OpenBSD's, or this check's choice on alpha,
+# armv7, loongson and luna88k), then code generation flags close to the
+# port's kernel build.
 kernel_machine_info() {
 	case $1 in
 	amd64)		echo amd64 x86_64-unknown-openbsd ;;
 	i386)		echo i386 i386-unknown-openbsd ;;
-	arm64)		echo arm64 aarch64-unknown-openbsd ;;
-	armv7)		echo arm armv7-unknown-openbsd ;;
-	riscv64)	echo riscv64 riscv64-unknown-openbsd ;;
-	powerpc64)	echo powerpc64 powerpc64-unknown-openbsd ;;
-	macppc)		echo powerpc powerpc-unknown-openbsd ;;
-	octeon)		echo mips64 mips64-unknown-openbsd ;;
-	loongson)	echo mips64 mips64el-unknown-openbsd ;;
-	sparc64)	echo sparc64 sparc64-unknown-openbsd ;;
-	alpha)		echo alpha mips64el-unknown-openbsd ;;
-	luna88k)	echo m88k powerpc-unknown-openbsd ;;
+	arm64)		echo arm64 aarch64-unknown-openbsd 256 \
+			    -march=armv8-a+nofp+nosimd -mno-outline-atomics ;;
+	armv7)		echo arm armv7-unknown-openbsd 4 -mfloat-abi=soft ;;
+	riscv64)	echo riscv64 riscv64-unknown-openbsd 32 \
+			    -march=rv64imac -mabi=lp64 -mcmodel=medany -mno-relax ;;
+	powerpc64)	echo powerpc64 powerpc64-unknown-openbsd 48 -msoft-float ;;
+	macppc)		echo powerpc powerpc-unknown-openbsd 4 -msoft-float ;;
+	octeon)		echo mips64 mips64-unknown-openbsd 16 -march=octeon \
+			    -mabi=64 -mno-abicalls -G0 -msoft-float ;;
+	loongson)	echo mips64 mips64el-unknown-openbsd 16 \
+			    -mabi=64 -mno-abicalls -G0 -msoft-float ;;
+	sparc64)	echo sparc64 sparc64-unknown-openbsd 256 \
+			    -mcmodel=medlow -msoft-float ;;
+	alpha)		echo alpha mips64el-unknown-openbsd 32 \
+			    -mabi=64 -mno-abicalls -G0 -msoft-float ;;
+	luna88k)	echo m88k powerpc-unknown-openbsd 4 -msoft-float ;;
 	*)		return 1 ;;
-	esac
-}
-
-# Code generation flags close to each port's kernel build.
-_kc_machflags() {
-	case $1 in
-	arm64)		echo -march=armv8-a+nofp+nosimd -mno-outline-atomics ;;
-	armv7)		echo -mfloat-abi=soft ;;
-	riscv64)	echo -march=rv64imac -mabi=lp64 -mcmodel=medany \
-			    -mno-relax ;;
-	powerpc64 | macppc | luna88k)	echo -msoft-float ;;
-	octeon)		echo -march=octeon -mabi=64 -mno-abicalls -G0 \
-			    -msoft-float ;;
-	loongson | alpha)	echo -mabi=64 -mno-abicalls -G0 -msoft-float ;;
-	sparc64)	echo -mcmodel=medlow -msoft-float ;;
 	esac
 }
 
 kernel_compile() {
 	_kc_m=$1 _kc_src=$2
 	shift 2
-	_kc_info=$(kernel_machine_info "$_kc_m") || {
-		echo "kernel_compile: unknown machine $_kc_m" >&2
-		return 2
-	}
-	set -- $_kc_info "$@"
-	_kc_arch=$1 _kc_triple=$2
-	shift 2
-	_kc_root=${SRCROOT:-$ROOT}
+	_kc_i=$(kernel_machine_info "$_kc_m") ||
+	    { echo "kernel_compile: unknown machine $_kc_m" >&2; return 1; }
+	set -- $_kc_i "$@"
 	_kc_inc=$OBJ/kcompile-inc/$_kc_m
-	mkdir -p "$_kc_inc/sys" "$_kc_inc/machine" || return 2
-	echo "#include \"$_kc_root/sys/sys/mplock.h\"" >"$_kc_inc/sys/mplock.h"
-	if [ "${KCOMPILE_MI:-0}" = 1 ]; then
-		rm -f "$_kc_inc/machine/mplock.h"
-	else
-		echo "#include \"$_kc_root/sys/arch/$_kc_arch/include/mplock.h\"" \
-		    >"$_kc_inc/machine/mplock.h"
-	fi
-	_kc_def=KC_$(upper "$_kc_m")
-	echo "${CLANG:-clang} -target $_kc_triple $(_kc_machflags "$_kc_m")" \
-	    "-D$_kc_def $* $_kc_src"
+	mkdir -p "$_kc_inc/machine" || return 1
+	echo "#include \"$ROOT/sys/arch/$1/include/mplock.h\"" \
+	    >"$_kc_inc/machine/mplock.h"
+	_kc_t="-target $2 -DMAXCPUS=$3" _kc_d=-DKC_$(upper "$_kc_m")
+	shift 3
+	echo "${CLANG:-clang} $_kc_t $_kc_d $* $_kc_src"
 	# -fno-stack-protector: upstream clang 14 crashes expanding the
 	# OpenBSD stack guard for arm64 and armv7 (OpenBSD's own clang
-	# does not); the guard is not what this check is about.
-	# -nostdlibinc: clang's own <stddef.h> and <stdint.h>, no libc's.
-	${CLANG:-clang} -target "$_kc_triple" -std=gnu99 -O2 -ffreestanding \
-	    -nostdlibinc -fno-pie -fno-common -fno-stack-protector \
-	    $(_kc_machflags "$_kc_m") \
-	    $KERNEL_WARNINGS -D_KERNEL -DMULTIPROCESSOR -D"$_kc_def" \
-	    -include "$ROOT/tools/lib/kcompile-port.h" \
-	    -I"$_kc_inc" -I"$REGRESS/shim/include" "$@" \
+	# does not).  -nostdlibinc: clang's <stddef.h> and <stdint.h> only.
+	${CLANG:-clang} $_kc_t -std=gnu99 -O2 -ffreestanding -nostdlibinc \
+	    -fno-pie -fno-common -fno-stack-protector $KERNEL_WARNINGS \
+	    -D_KERNEL -DMULTIPROCESSOR "$_kc_d" \
+	    -include "$ROOT/tools/lib/kcompile-port.h" "$@" -I"$ROOT/sys" \
+	    -I"$_kc_inc" -I"$REGRESS/shim/include" \
 	    -c "$_kc_src" -o "${KCOMPILE_OUT:-/dev/null}"
 }

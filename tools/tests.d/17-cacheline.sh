@@ -49,18 +49,33 @@ _Static_assert(offsetof(struct __mp_lock_cpu, mplc_be) % CL_LINE == 0 &&
 #endif
 EOF
 
-# cl_probe HEADER LINE: does the layout with HEADER as <machine/mplock.h>
-# keep cells LINE bytes apart, for every backend?
+# cl_probe HEADER LINE [SYSDIR]: does the layout with HEADER as
+# <machine/mplock.h> (and SYSDIR/sys/mplock.h) keep cells LINE bytes
+# apart, for every backend?
 cl_probe() {
-	_h=$1 _line=$2
 	mkdir -p "$_cl_dir/inc/machine"
-	echo "#include \"$_h\"" >"$_cl_dir/inc/machine/mplock.h"
+	echo "#include \"$1\"" >"$_cl_dir/inc/machine/mplock.h"
 	for _be in $BACKENDS; do
-		$CC $HARNESS_CFLAGS -I"$_cl_dir/inc" -I"$REGRESS/shim/include" \
-		    -I"$REGRESS/shim" -DMPLOCK_$(upper "$_be") \
-		    -DCL_LINE="$_line" -fsyntax-only "$_cl_dir/probe.c" ||
-		    return 1
+		$CC $HARNESS_CFLAGS ${3:+-I"$3"} -I"$_cl_dir/inc" \
+		    -I"$REGRESS/shim/include" -I"$REGRESS/shim" \
+		    -DMPLOCK_$(upper "$_be") -DCL_LINE="$2" -fsyntax-only \
+		    "$_cl_dir/probe.c" || return 1
 	done
+}
+
+# cl_seeded NAME FILE SEEDED MESSAGE HEADER LINE [SYSDIR]: SEEDED, FILE
+# edited, must fail cl_probe HEADER LINE [SYSDIR] with MESSAGE.
+cl_seeded() {
+	_n=cacheline/seeded/$1 _l=$3.log
+	if cmp -s "$2" "$3"; then
+		t_fail "$_n" "nothing to seed in $2"
+	elif cl_probe "$5" "$6" ${7:+"$7"} >"$_l" 2>&1; then
+		t_fail "$_n" "not caught"
+	elif ! grep -q "$4" "$_l"; then
+		t_fail "$_n" "failed, but not with '$4'" "$_l"
+	else
+		t_pass "$_n" "caught: $(grep -m1 -o "$4.*" "$_l" | cut -c1-60)"
+	fi
 }
 
 for _e in $CL_LINES; do
@@ -72,46 +87,22 @@ for _e in $CL_LINES; do
 	fi
 	t_check "cacheline/$_a" cl_probe "$_h" "$_line"
 	[ "$_line" -gt 64 ] || continue
-	# Seeded: the header without its setting (the MI 64) must fail.
+	# The header without its setting (the MI 64).
 	_m=$_cl_dir/seeded-$_a.h
 	sed '/^#define[[:space:]]*__MPL_CACHELINE[[:space:]]/d' "$_h" >"$_m"
-	if cmp -s "$_h" "$_m"; then
-		t_fail "cacheline/seeded/$_a" "$_h does not set __MPL_CACHELINE"
-	elif cl_probe "$_m" "$_line" >"$_cl_dir/seeded-$_a.log" 2>&1; then
-		t_fail "cacheline/seeded/$_a" "the check passes without the" \
-		    "header's __MPL_CACHELINE"
-	else
-		t_pass "cacheline/seeded/$_a" "caught: $(grep -m1 -o \
-		    'static assertion failed.*\|static_assert.*' \
-		    "$_cl_dir/seeded-$_a.log" | cut -c1-60)"
-	fi
+	cl_seeded "$_a" "$_h" "$_m" "__MPL_CACHELINE shorter" "$_m" "$_line"
 done
 # The M-lock's variables in the line of the depth, as they once were.
-mkdir -p "$_cl_dir/seed/sys"
+_m=$_cl_dir/seed/sys/mplock.h
+mkdir -p "${_m%/*}"
 awk '/^struct __mp_lock_cpu_be \{$/ { be++ }
     be == 4 && /^} __aligned\(__MPL_CACHELINE\);$/ { print "};"; be++; next }
-    { print }' "$ROOT/sys/sys/mplock.h" >"$_cl_dir/seed/sys/mplock.h"
-if cmp -s "$ROOT/sys/sys/mplock.h" "$_cl_dir/seed/sys/mplock.h"; then
-	t_fail "cacheline/seeded/mlock-variables-by-depth" "nothing to seed"
-elif $CC $HARNESS_CFLAGS -I"$_cl_dir/seed" -I"$REGRESS/shim/include" \
-    -I"$REGRESS/shim" -DMPLOCK_MLOCK -DCL_LINE=64 -fsyntax-only \
-    "$_cl_dir/probe.c" >"$_cl_dir/seeded-mplock.log" 2>&1; then
-	t_fail "cacheline/seeded/mlock-variables-by-depth" "not caught"
-elif ! grep -q 'variables share a line with the rest' \
-    "$_cl_dir/seeded-mplock.log"; then
-	t_fail "cacheline/seeded/mlock-variables-by-depth" "failed, but not" \
-	    "on the layout" "$_cl_dir/seeded-mplock.log"
-else
-	t_pass "cacheline/seeded/mlock-variables-by-depth" "caught"
-fi
+    { print }' "$ROOT/sys/sys/mplock.h" >"$_m"
+cl_seeded mlock-variables-by-depth "$ROOT/sys/sys/mplock.h" "$_m" \
+    "variables share a line with the rest" \
+    "$REGRESS/shim/include/machine/mplock.h" 64 "$_cl_dir/seed"
 # The old powerpc value: four G5 cells to a line.
+_h=$ROOT/sys/arch/powerpc/include/mplock.h _m=$_cl_dir/seeded-ppc32.h
 sed 's/^\(#define[[:space:]]*__MPL_CACHELINE[[:space:]]*\)128/\132/' \
-    "$ROOT/sys/arch/powerpc/include/mplock.h" >"$_cl_dir/seeded-ppc32.h"
-if cmp -s "$ROOT/sys/arch/powerpc/include/mplock.h" \
-    "$_cl_dir/seeded-ppc32.h"; then
-	t_fail "cacheline/seeded/powerpc-32" "no '__MPL_CACHELINE 128' to seed"
-elif cl_probe "$_cl_dir/seeded-ppc32.h" 128 >/dev/null 2>&1; then
-	t_fail "cacheline/seeded/powerpc-32" "32-byte padding not caught"
-else
-	t_pass "cacheline/seeded/powerpc-32" "caught"
-fi
+    "$_h" >"$_m"
+cl_seeded powerpc-32 "$_h" "$_m" "__MPL_CACHELINE shorter" "$_m" 128

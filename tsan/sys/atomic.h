@@ -1,21 +1,27 @@
 /*
- * Userland shim, ThreadSanitizer build: atomic(9) and membar_sync(9) on
- * the C11 __atomic builtins, which TSan instruments.  The orderings are
- * those of the normal shim (its include/sys/atomic.h in
- * regress/sys/kern/mplock/shim): swap acquire only, the others
- * sequentially consistent.  TSan ignores the membar_*() fences; the lock
- * does not use them in this build (see machine/mplock.h here).
+ * atomic(9) and membar_sync(9) on the C11 __atomic builtins: the shim's
+ * for the ThreadSanitizer build, which instruments them, and included
+ * by tools/lib/kcompile-port.h for the kernel compiles of other
+ * machines.  _ATOMIC_ORDER orders the read-modify-write operations:
+ * sequentially consistent, as the normal shim's, unless set before (the
+ * kernel compiles: relaxed, as weak as atomic(9) allows).  The swap
+ * acquires only, as the generic one does.  Barriers defined before (a
+ * port's instructions) take the place of the C11 fences; TSan ignores
+ * those, and the lock does not use them in its build (machine/mplock.h).
  */
 #ifndef _SHIM_SYS_ATOMIC_H_
 #define _SHIM_SYS_ATOMIC_H_
 
+#ifndef _ATOMIC_ORDER
+#define _ATOMIC_ORDER	__ATOMIC_SEQ_CST
+#endif
+
 #define _shim_cas(p, e, n) __extension__ ({				\
 	__typeof__(*(p) + 0) _e = (e);	/* no volatile */		\
-	__atomic_compare_exchange_n((p), &_e, (n), 0, __ATOMIC_SEQ_CST,	\
-	    __ATOMIC_SEQ_CST);						\
+	__atomic_compare_exchange_n((p), &_e, (n), 0, _ATOMIC_ORDER,	\
+	    _ATOMIC_ORDER);						\
 	_e;								\
 })
-
 #define atomic_cas_uint(p, e, n)	_shim_cas((p), (e), (n))
 #define atomic_cas_ulong(p, e, n)	_shim_cas((p), (e), (n))
 #define atomic_cas_ptr(p, e, n)						\
@@ -26,20 +32,27 @@
 #define atomic_swap_ptr(p, v)						\
 	__atomic_exchange_n((void **)(p), (void *)(v), __ATOMIC_ACQUIRE)
 
-#define atomic_inc_int_nv(p)	__atomic_add_fetch((p), 1, __ATOMIC_SEQ_CST)
-#define atomic_dec_int_nv(p)	__atomic_sub_fetch((p), 1, __ATOMIC_SEQ_CST)
-#define atomic_add_int_nv(p, v)	__atomic_add_fetch((p), (v), __ATOMIC_SEQ_CST)
-#define atomic_sub_int_nv(p, v)	__atomic_sub_fetch((p), (v), __ATOMIC_SEQ_CST)
+#define atomic_add_int_nv(p, v)	__atomic_add_fetch((p), (v), _ATOMIC_ORDER)
+#define atomic_sub_int_nv(p, v)	__atomic_sub_fetch((p), (v), _ATOMIC_ORDER)
+#define atomic_inc_int_nv(p)	atomic_add_int_nv((p), 1)
+#define atomic_dec_int_nv(p)	atomic_sub_int_nv((p), 1)
 #define atomic_inc_int(p)	((void)atomic_inc_int_nv(p))
 #define atomic_dec_int(p)	((void)atomic_dec_int_nv(p))
-#define atomic_inc_long(p)	((void)__atomic_add_fetch((p), 1, __ATOMIC_SEQ_CST))
+#define atomic_inc_long(p)	((void)__atomic_add_fetch((p), 1, _ATOMIC_ORDER))
 
+#ifndef membar_enter
 #define membar_enter()		__atomic_thread_fence(__ATOMIC_SEQ_CST)
 #define membar_exit()		__atomic_thread_fence(__ATOMIC_RELEASE)
 #define membar_producer()	__atomic_thread_fence(__ATOMIC_RELEASE)
 #define membar_consumer()	__atomic_thread_fence(__ATOMIC_ACQUIRE)
 #define membar_sync()		__atomic_thread_fence(__ATOMIC_SEQ_CST)
+#endif
+#if _ATOMIC_ORDER == __ATOMIC_RELAXED
+#define membar_enter_after_atomic()	membar_enter()
+#define membar_exit_before_atomic()	membar_exit()
+#else
 #define membar_enter_after_atomic()	__atomic_signal_fence(__ATOMIC_SEQ_CST)
 #define membar_exit_before_atomic()	__atomic_signal_fence(__ATOMIC_SEQ_CST)
+#endif
 
 #endif /* _SHIM_SYS_ATOMIC_H_ */
