@@ -278,63 +278,41 @@ function resreg(name) {
 
 BEGIN {
 	if (ARCH == "" || PAT == "") die("ARCH and PAT must be set")
-	arch("amd64 i386", "X86_64",
-	    "sys/arch/@/include/mplock.h (xchg; plain stores and loads " \
-	    "under TSO); atomic_inc_int_nv: OpenBSD sys/arch/@/include/" \
-	    "atomic.h, lock xadd (modelled as lock inc: its value is not " \
-	    "used here); herd's X86_64 front end for both",
-	    "OpenBSD sys/arch/@/include/atomic.h: membar_exit(), " \
-	    "membar_exit_before_atomic() and membar_enter_after_atomic() " \
-	    "compiler barriers, atomic_cas_ptr lock cmpxchg")
-	arch("arm64", "AArch64",
-	    "sys/arch/arm64/include/mplock.h without LSE (ldaxr/stlxr " \
-	    "swap, ldxr/stlxr CAS, stlr, dmb ishld); atomic_inc_int_nv: " \
-	    "OpenBSD sys/sys/atomic.h __sync_add_and_fetch, an ldaxr/stlxr " \
-	    "loop from clang",
-	    "OpenBSD arm64: every membar_*() dmb sy; atomic_cas_ptr the " \
-	    "generic __sync_val_compare_and_swap, an ldaxr/stlxr loop from " \
-	    "clang without LSE")
-	arch("arm64-lse", "AArch64",
-	    "sys/arch/arm64/include/mplock.h with LSE (swpal, casl, stlr, " \
-	    "dmb ishld); atomic_inc_int_nv: OpenBSD sys/sys/atomic.h " \
-	    "__sync_add_and_fetch, ldaddal",
-	    "OpenBSD arm64: every membar_*() dmb sy; atomic_cas_ptr " \
-	    "__sync_val_compare_and_swap, casal with LSE")
-	arch("riscv64", "RISCV",
-	    "sys/arch/riscv64/include/mplock.h (amoswap.d.aqrl, " \
-	    "lr.d/sc.d.rl, fence rw,w, fence r,rw); atomic_inc_int_nv: " \
-	    "OpenBSD sys/sys/atomic.h __sync_add_and_fetch, amoadd.aqrl",
+	arch("amd64 i386", "X86_64", "sys/arch/@/include/mplock.h: xchg, " \
+	    "plain loads and stores; atomic_inc_int_nv: OpenBSD sys/arch/@/" \
+	    "include/atomic.h, lock xadd (as lock inc: its value is unused)",
+	    "OpenBSD sys/arch/@/include/atomic.h: membar_*() compiler " \
+	    "barriers, atomic_cas_ptr lock cmpxchg")
+	arch("arm64", "AArch64", "sys/arch/arm64/include/mplock.h without " \
+	    "LSE: ldaxr/stlxr swap, ldxr/stlxr CAS, stlr, dmb ishld; " \
+	    "atomic_inc_int_nv: clang's ldaxr/stlxr loop",
+	    "OpenBSD arm64: membar_*() dmb sy; atomic_cas_ptr: clang's " \
+	    "ldaxr/stlxr loop")
+	arch("arm64-lse", "AArch64", "sys/arch/arm64/include/mplock.h with " \
+	    "LSE: swpal, casl, stlr, dmb ishld; atomic_inc_int_nv: ldaddal",
+	    "OpenBSD arm64: membar_*() dmb sy; atomic_cas_ptr: casal")
+	arch("riscv64", "RISCV", "sys/arch/riscv64/include/mplock.h: " \
+	    "amoswap.d.aqrl, lr.d/sc.d.rl, fence rw,w, fence r,rw; " \
+	    "atomic_inc_int_nv: amoadd.aqrl",
 	    "OpenBSD riscv64: membar_exit() fence rw,w, membar_enter() " \
-	    "fence w,rw (the _atomic variants are these); atomic_cas_ptr " \
-	    "__sync_val_compare_and_swap, lr.d.aqrl/sc.d.rl")
-	arch("powerpc64 powerpc", "PPC",
-	    "sys/arch/@/include/mplock.h (lwsync, reservation loop, isync; " \
-	    "lwsync before stores; lwsync acquire); herd's PPC front end " \
-	    "has only the word-sized lwarx/stwcx., which order as " \
-	    "ldarx/stdcx. do; atomic_inc_int_nv: a lwarx/stwcx. loop " \
-	    "without barriers",
-	    "OpenBSD @: membar_exit() sync, membar_enter() isync (the " \
-	    "_atomic variants are these); atomic_cas_ptr a reservation " \
-	    "loop without barriers (herd: lwarx/stwcx.); isync after a " \
-	    "branch on the value loaded")
-	arch("mips64", "MIPS",
-	    "MI fallbacks of sys/kern/kern_mplock.h; membar_*: OpenBSD " \
-	    "sys/sys/atomic.h __sync_synchronize(), sync (mips64 defines " \
-	    "none); atomic_swap_ptr, atomic_cas_ptr, atomic_add_int_nv: " \
-	    "OpenBSD sys/arch/mips64/include/atomic.h, lld/scd and ll/sc " \
-	    "loops without barriers (herd's MIPS front end has only the " \
-	    "word-sized ll/sc)",
-	    "OpenBSD sys/sys/atomic.h: every membar_*() " \
-	    "__sync_synchronize(), sync; atomic_cas_ptr: sys/arch/mips64/" \
-	    "include/atomic.h, an ll/sc loop without barriers")
-	arch("arm", "ARM",
-	    "MI fallbacks of sys/kern/kern_mplock.h; membar_enter, " \
-	    "membar_exit, membar_sync: OpenBSD sys/arch/arm/include/" \
-	    "atomic.h, dmb sy (herd: DMB); atomic_swap_ptr, atomic_cas_ptr, " \
-	    "atomic_inc_int_nv: the same file, ldrex/strex loops without " \
-	    "barriers",
-	    "OpenBSD sys/arch/arm/include/atomic.h: every membar_*() dmb " \
-	    "sy; atomic_cas_ptr an ldrex/strex loop without barriers")
+	    "fence w,rw; atomic_cas_ptr: lr.d.aqrl/sc.d.rl")
+	arch("powerpc64 powerpc", "PPC", "sys/arch/@/include/mplock.h: " \
+	    "lwsync, reservation loop, branch on the value, isync; lwsync " \
+	    "before stores and as acquire; atomic_inc_int_nv: a reservation " \
+	    "loop (herd has only the word-sized lwarx/stwcx.)",
+	    "OpenBSD @: membar_exit() sync, membar_enter() isync after a " \
+	    "branch on the value; atomic_cas_ptr: a reservation loop")
+	arch("mips64", "MIPS", "MI fallbacks of sys/kern/kern_mplock.h: " \
+	    "membar_*() sync (sys/sys/atomic.h); atomic_swap_ptr, " \
+	    "atomic_cas_ptr, atomic_add_int_nv: ll/sc loops without barriers " \
+	    "(OpenBSD sys/arch/mips64/include/atomic.h)",
+	    "OpenBSD mips64: membar_*() sync; atomic_cas_ptr: an ll/sc loop")
+	arch("arm", "ARM", "MI fallbacks of sys/kern/kern_mplock.h: " \
+	    "membar_*() dmb sy; atomic_swap_ptr, atomic_cas_ptr, " \
+	    "atomic_inc_int_nv: ldrex/strex loops without barriers (OpenBSD " \
+	    "sys/arch/arm/include/atomic.h)",
+	    "OpenBSD arm: membar_*() dmb sy; atomic_cas_ptr: an ldrex/strex " \
+	    "loop")
 	if (HARCH == "") die("unknown architecture " ARCH)
 	# Per herd architecture: register prefix and numbers (result,
 	# address, scratch, compare, status: see rres()), plain load and
