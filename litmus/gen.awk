@@ -29,12 +29,7 @@
 # (acas a plain load and store), kl-exit-ba, kl-enter-aa, kl-enter-spin,
 # kl-exit (that barrier of the tech@ M-lock).
 
-function die(m) {
-	print "gen.awk: " m >"/dev/stderr"
-	err = 1
-	exit 1
-}
-
+function die(m) { print "gen.awk: " m >"/dev/stderr"; err = 1; exit 1 }
 function has(m) { return (MUT == m) }
 
 # arch NAMES HARCH SRC KLSRC: herd's name for the architectures NAMES,
@@ -53,15 +48,11 @@ function arch(names, harch, src, klsrc,    n, a, i) {
 # Registers: result i, address of location j, scratch, compare operand,
 # status of store-conditional k; reg(n) is the architecture's nth.
 function reg(n) { return (RP n) }
-function rres(i) {
-	return (HARCH == "X86_64" ? X86RES[i + 1] : reg(RB[1] + i))
-}
+function rres(i) { return (HARCH == "X86_64" ? X86RES[i + 1] : reg(RB[1] + i)) }
 function raddr(j) { return (reg(RB[2] + j)) }
 function rtmp() { return (HARCH == "X86_64" ? "RBX" : reg(RB[3])) }
 function rcmp() { return (HARCH == "X86_64" ? "RDI" : reg(RB[4])) }
-function rstat(k) {
-	return (HARCH == "AArch64" ? "W" (RB[5] + k) : reg(RB[5] + k))
-}
+function rstat(k) { return ((HARCH == "AArch64" ? "W" : RP) (RB[5] + k)) }
 function rstatc(k) { return (reg(RB[5] + k)) }
 
 # Emit instruction s for thread t; per-thread condition parts.
@@ -109,10 +100,7 @@ function arith(d, s) {
 }
 # powerpc: a branch on the value loaded into r (isync orders after it).
 function branch_on(r,    l) {
-	l = label()
-	I("cmpw " r "," r)
-	I("bne " l)
-	I(l ":")
+	l = label(); I("cmpw " r "," r); I("bne " l); I(l ":")
 }
 
 # A load-linked/store-conditional read-modify-write of loc: kind swap
