@@ -1,13 +1,10 @@
 /*
  * Anderson backend, sys/kern/kern_mplock_anderson.h, with the MI front
- * end (lib/frontend.pml).  Words: the word every CPU's mplc_wait points
- * to before its first enqueue, the slots, mlb_next, the critical
- * section's data.  NSLOTS is 4 here (the kernel's is at least 8): a
- * power of two of at least NCPU, as the C code requires, and small
- * enough that the scenarios reuse every slot.  Tickets count modulo
- * WORDMOD (256; 8 in the LOOP run), a multiple of NSLOTS as 2^32 is, and
- * the first ticket is NSLOTS below the wrap as in the C code, so every
- * run crosses it.
+ * end.  NSLOTS 4 (the kernel's is at least 8): a power of two of at least
+ * NCPU, small enough that the scenarios reuse every slot.  Tickets count
+ * modulo WORDMOD (256; 8 in LOOP), a multiple of NSLOTS as 2^32 is; the
+ * first is NSLOTS below the wrap, as in the C code, so every run crosses
+ * it.
  *
  *@ model    sc loop tso pso rmo alpha pso3
  *@ mutant   handoff-wrong-slot   MUT_HANDOFF_OWN_SLOT sc loop   hand-off stores the next ticket into the owner's slot
@@ -24,22 +21,11 @@
  *@ cover    slot-reuse           COVER_SLOT_REUSE    a CPU waits on a slot that still holds the ticket NSLOTS before its own
  */
 
-#ifndef NCPU
-#define NCPU	3
-#endif
-#ifdef LOOP
-#define WORDMOD	8
-#endif
-#ifndef WORDMOD
-#define WORDMOD	256
-#endif
-#ifdef MUT_TWO_SLOTS
-#define NSLOTS	2
-#else
+#ifndef NSLOTS
 #define NSLOTS	4				/* MPL_ANDERSON_NSLOTS */
 #endif
 #define FIRST		(WORDMOD - NSLOTS)	/* MPL_ANDERSON_FIRST */
-#define LOC_INIT	0			/* &mplc_depth, see README */
+#define LOC_INIT	0			/* &mplc_depth: reads 1 */
 #define SLOT(t)		(1 + (t) % NSLOTS)	/* MPL_SLOT(mpl, t) */
 #define LOC_NEXT	(1 + NSLOTS)		/* mlb_next */
 #define LOC_X		(LOC_NEXT + 1)

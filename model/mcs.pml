@@ -1,9 +1,7 @@
 /*
- * MCS backend, sys/kern/kern_mplock_mcs.h, with the MI front end
- * (lib/frontend.pml).  Words: the word every CPU's mplc_wait points to
- * before its first enqueue, each CPU's node {mmn_next, mmn_locked}, the
- * tail pointer, the critical section's data.  A node pointer is the index
- * of its mmn_next word (as &node == &node.mmn_next in C); NIL is 0.
+ * MCS backend, sys/kern/kern_mplock_mcs.h, with the MI front end.  A
+ * node pointer is the index of its mmn_next word (&node ==
+ * &node.mmn_next in C); NIL is 0.
  *
  *@ model    sc loop tso pso rmo alpha pso3
  *@ mutant   handoff-no-link-wait MUT_NO_LINK_WAIT    sc loop   hand-off returns when the CAS fails instead of waiting for the link
@@ -33,14 +31,7 @@
  *@ cover    reuse-after-link     COVER_REUSE         a node is re-armed after a successor linked into it
  */
 
-/*
- * arm64 without LSE: mpl_swap_ptr() is the ldaxr/stlxr loop, whose halves
- * are one-way (SWAP_ONEWAY, lib/mem.pml).  Two fixes of the link:
- * ARM64_LLSC stores it with release (stlr), so the stores before the
- * swap, locked = 1 among them, land before it; ARM64_LLSC_DMB keeps the
- * plain link store and ends the swap with dmb ish.  MUT_LLSC_PLAIN_LINK:
- * the swap alone with the plain link store, the sequence before a fix.
- */
+/* arm64 without LSE: the one-way ldaxr/stlxr swap (lib/mem.pml). */
 #if defined(ARM64_LLSC) || defined(ARM64_LLSC_DMB) || \
     defined(MUT_LLSC_PLAIN_LINK)
 #define SWAP_ONEWAY
@@ -54,11 +45,8 @@
 #define LINK_STORE(c, l, v)	STORE(c, l, v)
 #endif
 
-#ifndef NCPU
-#define NCPU	3
-#endif
 #define NIL		0
-#define LOC_INIT	0			/* &mplc_depth, see README */
+#define LOC_INIT	0			/* &mplc_depth: reads 1 */
 #define NODE(c)		(1 + 2 * (c))		/* mcb_node, its mmn_next */
 #define NEXT(p)		(p)			/* p->mmn_next */
 #define LOCKED(p)	((p) + 1)		/* p->mmn_locked */

@@ -1,8 +1,5 @@
 /*
- * M-lock backend, sys/kern/kern_mplock_mlock.h, with the MI front end
- * (lib/frontend.pml).  Words: the never-armed first variable, the word
- * every CPU's mplc_wait points to before its first enqueue, two lock
- * variables per CPU, the tail pointer, the critical section's data.
+ * M-lock backend, sys/kern/kern_mplock_mlock.h, with the MI front end.
  *
  *@ model    sc loop tso pso rmo alpha pso3 guest guestloop guesttso
  *@ mutant   publish-before-busy  MUT_PUBLISH_EARLY   sc   swap publishes the variable before *mine = 1
@@ -27,11 +24,9 @@
  *@ cover    reuse-after-waiter   COVER_REUSE         a variable is re-armed after a CPU waited on it
  *@ cover    halt-kicked          COVER_KICK          guest mode: a hand-off kicks a CPU out of its halt
  *@ cover    nested-halt          COVER_NESTED_HALT   guest mode: an interrupt handler halts on the mark its own CPU made
- *
- * Guest mode (GUEST, the modes guest*): a waiter may halt; the covers
- * above that name it imply it.
  */
 
+/* Guest mode (the modes guest*): a waiter may halt. */
 #if (defined(COVER_KICK) || defined(COVER_NESTED_HALT)) && !defined(GUEST)
 #define GUEST
 #endif
@@ -41,11 +36,8 @@
 #define SWAP_ONEWAY
 #endif
 
-#ifndef NCPU
-#define NCPU	3
-#endif
 #define LOC_FREE	0			/* mlb_free */
-#define LOC_INIT	1			/* &mplc_depth, see README */
+#define LOC_INIT	1			/* &mplc_depth: reads 1 */
 #define VAR(c, k)	(2 + 2 * (c) + (k))	/* mpl_cpus[c].mplc_be.mcb_busy[k] */
 #define LOC_TAIL	(2 + 2 * NCPU)		/* mlb_tail */
 #define LOC_X		(LOC_TAIL + 1)
@@ -117,9 +109,8 @@ inline be_handoff(c)
 #else
 /*
  * Guest mode.  A variable holds 0, 1 or HALTED + c (busy; CPU c halted
- * or halting on it).  A waiter may give up spinning at any step (its
- * cycle bound is not modelled); spinning itself changes nothing, so a
- * CPU that spins is one that takes no step.
+ * or halting on it).  A waiter may stop spinning at any step (spinning
+ * changes nothing: a CPU that spins is one that takes no step).
  */
 #define HALTED	2
 #define HAVE_BE_WAIT

@@ -1,9 +1,6 @@
 /*
- * Ticket backend, sys/kern/kern_mplock_ticket.h, with the MI front end
- * (lib/frontend.pml).  Words: the word every CPU's mplc_wait points to
- * before its first enqueue, mlb_next, mlb_serving, the critical
- * section's data.  Tickets count modulo WORDMOD (256; 8 in the LOOP
- * run, enough for 3 CPUs: see README).
+ * Ticket backend, sys/kern/kern_mplock_ticket.h, with the MI front end.
+ * Tickets count modulo WORDMOD (256; 8 in LOOP, enough for 2 CPUs).
  *
  *@ model    sc loop tso pso rmo alpha pso3
  *@ mutant   duplicate-ticket     MUT_TICKET_DUP      sc   ticket read and incremented in two steps
@@ -18,13 +15,7 @@
  *@ cover    three-queued         COVER_QUEUE_FULL    all three CPUs queued at once
  */
 
-#ifndef NCPU
-#define NCPU	3
-#endif
-#ifdef LOOP
-#define WORDMOD	8
-#endif
-#define LOC_INIT	0			/* &mplc_depth, see README */
+#define LOC_INIT	0			/* &mplc_depth: reads 1 */
 #define LOC_NEXT	1			/* mlb_next */
 #define LOC_SERVING	2			/* mlb_serving */
 #define LOC_X		3

@@ -1,7 +1,4 @@
-/*
- * The MI front end, sys/kern/kern_mplock.c, and the scenarios.  Included
- * last by a backend model (see lib/prims.pml).
- */
+/* The MI front end, sys/kern/kern_mplock.c, and the scenarios. */
 
 /* The lock became c's: ghost checks of mutual exclusion and FIFO. */
 inline acquired(c)
@@ -142,28 +139,22 @@ inline mp_lock_init()
 	}
 }
 
+/* CPU 0 initialises the lock, the others wait for it. */
+inline start(c)
+{
+	if
+	:: c == 0 -> mp_lock_init()
+	:: else -> go
+	fi
+}
+
 #if !defined(WM) && !defined(LOOP)
-/*
- * The SC scenario.
- *  CPU 0: lock, lock (recursive), unlock, unlock; lock, unlock; then
- *	   the thread CPU 2 switched away from resumes here:
- *	   acquire_count(2), unlock, unlock.
- *  CPU 1: lock, unlock, lock, unlock; its interrupt handler (below)
- *	   takes the lock once at any moment interrupts are enabled,
- *	   also while CPU 1 waits in the queue or after it finished.
- *  CPU 2: lock, lock, n = release_all, acquire_count(n) on the same
- *	   CPU, n = release_all, and the thread moves to CPU 0.
- * Acquisitions: CPU 0 and CPU 1 (with the interrupt) three each, so
- * each reuses its first per-CPU variable; CPU 2 two.
- */
+/* The SC scenario (model/README.md): CPU 2's thread moves to CPU 0. */
 active [NCPU] proctype cpu() provided (!inintr[_pid])
 {
 	byte c = _pid, s, w, wt, n, r, t, i, j;
 
-	if
-	:: c == 0 -> mp_lock_init()
-	:: else -> go
-	fi;
+	start(c);
 	if
 	:: c == 0 ->
 		mp_lock(c); mp_lock(c); mp_unlock(c); mp_unlock(c);
@@ -197,10 +188,7 @@ end:	atomic { go && ien[c] && !inintr[c] -> inintr[c] = 1; hlt[c] = 0 };
 #else
 end:	atomic { go && ien[c] && !inintr[c] -> inintr[c] = 1 };
 #endif
-	/*
-	 * Not in the suite: every model's nested-enqueue mutant is caught
-	 * only through this case.  spin -DCOVER_INTR_WAITING shows it.
-	 */
+	/* By hand (each nested-enqueue mutant shows it): it nests a wait. */
 #ifdef COVER_INTR_WAITING
 	assert(!(depth[c] > 0 && !HELD(c)));
 #endif
@@ -221,10 +209,7 @@ active [NCPU] proctype cpu()
 {
 	byte c = _pid, s, w, wt, t, i, j;
 
-	if
-	:: c == 0 -> mp_lock_init()
-	:: else -> go
-	fi;
+	start(c);
 	do
 	:: mp_lock(c); mp_unlock(c)
 	od
@@ -240,10 +225,7 @@ active [NCPU] proctype cpu()
 {
 	byte c = _pid, s, w, wt, r, n, t, i, j;
 
-	if
-	:: c == 0 -> mp_lock_init()
-	:: else -> go
-	fi;
+	start(c);
 	n = 0;
 	do
 	:: n < NACQ ->

@@ -1,44 +1,30 @@
 /*
- * Shared memory for the mplock models, and the ordering primitives of
- * sys/kern/kern_mplock.h on top of it.
+ * Shared memory for the models: mem[NLOC] (the including model defines
+ * NCPU and NLOC; a pointer is a word index), under one memory model:
  *
- * The including model defines NCPU and NLOC (number of words) first.
- * Memory is mem[NLOC]; a "pointer" is a word index.  One of these picks
- * the memory model (default: sequential consistency, each access one
- * atomic step):
+ *  (default)	sequential consistency, each access one atomic step
+ *  MM_TSO	per-CPU FIFO store buffer, own stores forwarded; a
+ *		read-modify-write first drains it (x86 locked ops)
+ *  MM_PSO	as TSO, but stores to different words drain in any order
+ *		unless a release fence separates them; a read-modify-write
+ *		waits only for its own word
+ *  MM_RMO	as PSO, and a load may return a stale value: each CPU reads
+ *		through a view that catches up when a load chooses to, a
+ *		spin re-reads, or a full fence; but not with respect to the
+ *		swap that returned the pointer it reads through (address
+ *		dependency: arm64, riscv64, powerpc)
+ *  MM_ALPHA	as MM_RMO without the address dependency
  *
- *  MM_TSO	per-CPU FIFO store buffer; a load sees its CPU's newest
- *		buffered store to the word, else memory; an atomic
- *		read-modify-write first drains the buffer (x86 locked ops).
- *  MM_PSO	as TSO, but buffered stores to different words drain in any
- *		order unless a release fence (membar_exit) separates them;
- *		a read-modify-write waits only for its own word.
- *  MM_RMO	as PSO, and a load not served by the buffer may return a
- *		stale value: each CPU reads memory through a view that only
- *		catches up (to the current value) when a load chooses to, a
- *		spin re-reads, or a full fence orders later loads.  Loads
- *		through a pointer returned by the swap are not stale with
- *		respect to the swap (address dependency, as arm64, riscv64
- *		and powerpc guarantee).
- *  MM_ALPHA	as MM_RMO without the address dependency.
+ * SWAP_ONEWAY: mpl_swap_ptr() is arm64's ldaxr/stlxr loop: an acquire
+ * read and a release write that waits in the buffer for the stores
+ * before it while later stores may drain before it (ONEWAY_SWAP,
+ * STORE_REL).  While its write is buffered no other CPU writes that
+ * word (the stlxr would fail and the loop retry).
  *
- * SWAP_ONEWAY (with a weak memory model) makes mpl_swap_ptr() the arm64
- * ldaxr/stlxr loop instead of a fence on each side: its read half is an
- * acquire (later loads see memory at least as fresh as the read), its
- * write half a release store that waits in the buffer for the stores
- * before it, but later stores may drain before it, and so before those
- * earlier stores too (ONEWAY_SWAP, STORE_REL below).  The exclusive
- * pair stays atomic: while c's write half is buffered, no other CPU
- * writes that word.
- *
- * The fences follow membar_sync(9):
- *  REL_FENCE	membar_exit(): earlier loads and stores before later
- *		stores.  Loads are performed in program order when they
- *		execute, so only store->store needs enforcing: the next
- *		buffered store may not drain before the ones buffered now.
- *  FULL_FENCE	membar_enter()/membar_sync(): earlier stores before later
- *		loads and stores: wait until the buffer is empty, then the
- *		view catches up with memory.
+ * Fences (membar_sync(9)): REL_FENCE, membar_exit(): loads execute in
+ * program order here, so only store->store is enforced: no later store
+ * drains before the ones buffered now.  FULL_FENCE, membar_enter() and
+ * membar_sync(): the buffer drains, then the view catches up.
  */
 
 #if defined(MM_TSO) || defined(MM_PSO) || defined(MM_RMO) || defined(MM_ALPHA)
@@ -48,10 +34,13 @@
 #define STALE_LOADS
 #endif
 
-#define SBSIZE	3		/* SBHAS, SBVAL, DRAINABLE assume 3 */
+#define SBSIZE	3		/* SBHAS, SBVAL, DRAIN_CPU assume 3 */
 
-#ifndef WORDMOD
-#define WORDMOD	256		/* a counter wraps at WORDMOD */
+/* A counter wraps at WORDMOD: 8 values are enough for LOOP's 2 CPUs. */
+#if defined(LOOP) && !defined(WORDMOD)
+#define WORDMOD	8
+#elif !defined(WORDMOD)
+#define WORDMOD	256
 #endif
 
 byte mem[NLOC];
@@ -95,19 +84,20 @@ view_t view[NCPU];
 #define CUR(c, l)	mem[l]
 #endif
 
+/* c's view catches up with memory. */
+#define VIEW_SYNC(c)	i = 0;						\
+	do								\
+	:: i < NLOC -> view[c].at[i] = mem[i]; i++			\
+	:: else -> break						\
+	od
+
 /* Copy the initial memory into the views; called once at start. */
 inline mem_init_views()
 {
 #ifdef STALE_LOADS
-	i = 0;
+	j = 0;
 	do
-	:: i < NLOC ->
-		j = 0;
-		do
-		:: j < NCPU -> view[j].at[i] = mem[i]; j++
-		:: else -> break
-		od;
-		i++
+	:: j < NCPU -> VIEW_SYNC(j); j++
 	:: else -> break
 	od
 #else
@@ -135,31 +125,30 @@ inline LOAD(c, l, r)
 #endif
 }
 
+/* A spin's re-read: its view of l catches up. */
+#define REREAD(c, l)	:: atomic { !SBHAS(c, l) && view[c].at[l] != mem[l] -> \
+				view[c].at[l] = mem[l] }
+
 /* The front end's spin: wait until a load of l returns v. */
 inline SPIN_UNTIL(c, l, v)
 {
 #ifdef STALE_LOADS
 	do
 	:: atomic { CUR(c, l) == (v) -> break }
-	:: atomic { !SBHAS(c, l) && view[c].at[l] != mem[l] ->
-		view[c].at[l] = mem[l] }
+	REREAD(c, l)
 	od
 #else
 	(CUR(c, l) == (v))
 #endif
 }
 
-/*
- * A backend's own wait: until a load of l returns something other than
- * v; r is the value read.
- */
+/* A backend's wait: until a load of l returns r != v. */
 inline SPIN_WHILE(c, l, v, r)
 {
 #ifdef STALE_LOADS
 	do
 	:: atomic { CUR(c, l) != (v) -> r = CUR(c, l); break }
-	:: atomic { !SBHAS(c, l) && view[c].at[l] != mem[l] ->
-		view[c].at[l] = mem[l] }
+	REREAD(c, l)
 	od
 #else
 	atomic { CUR(c, l) != (v) -> r = CUR(c, l) }
@@ -167,12 +156,7 @@ inline SPIN_WHILE(c, l, v, r)
 }
 
 #if defined(SWAP_ONEWAY) && defined(WEAK_STORES)
-/*
- * xcl: the CPU whose swap has read word xloc and whose write half is
- * still buffered, or XNONE.  Another CPU's write to xloc waits for it
- * (an intervening write would make the stlxr fail and the loop retry:
- * the executions kept are those where the exclusive pair succeeded).
- */
+/* xcl: the CPU whose one-way swap of xloc is still buffered, or XNONE. */
 #define XNONE	255
 byte xcl = XNONE, xloc;
 #define XFREE(c, l)	(xcl == XNONE || xcl == (c) || xloc != (l))
@@ -182,47 +166,30 @@ byte xcl = XNONE, xloc;
 #define SB_PUSH_REL(c, r)	skip
 #endif
 
-/* Stores.  *l = v */
-inline STORE(c, l, v)
-{
-#ifdef WEAK_STORES
-	atomic {
-		sb[c].n < SBSIZE ->
-		sb[c].loc[sb[c].n] = l;
-		sb[c].val[sb[c].n] = v;
-		sb[c].bar[sb[c].n] = sb[c].pend;
-		SB_PUSH_REL(c, 0);
-		sb[c].pend = 0;
-		sb[c].n++
-	}
-#else
-	mem[l] = v
-#endif
-}
+/* *l = v into c's buffer; rel: a release store (SWAP_ONEWAY). */
+#define SB_PUSH(c, l, v, rel)						\
+	sb[c].loc[sb[c].n] = l;						\
+	sb[c].val[sb[c].n] = v;						\
+	sb[c].bar[sb[c].n] = sb[c].pend;				\
+	SB_PUSH_REL(c, rel);						\
+	sb[c].pend = 0;							\
+	sb[c].n++
 
-#ifdef SWAP_ONEWAY
 /*
- * *l = v, ordered after every earlier load and store, not before later
- * ones (arm64 stlr): a buffered store that drains only when it is the
- * oldest, while later stores may drain before it.
+ * *l = v; isrel: a release store (arm64 stlr, SWAP_ONEWAY), after every
+ * earlier load and store, not before later ones: it drains only as the
+ * oldest entry.
  */
-inline STORE_REL(c, l, v)
+inline SB_STORE(c, l, v, isrel)
 {
 #ifdef WEAK_STORES
-	atomic {
-		sb[c].n < SBSIZE ->
-		sb[c].loc[sb[c].n] = l;
-		sb[c].val[sb[c].n] = v;
-		sb[c].bar[sb[c].n] = sb[c].pend;
-		SB_PUSH_REL(c, 1);
-		sb[c].pend = 0;
-		sb[c].n++
-	}
+	atomic { sb[c].n < SBSIZE -> SB_PUSH(c, l, v, isrel) }
 #else
 	mem[l] = v
 #endif
 }
-#endif
+#define STORE(c, l, v)		SB_STORE(c, l, v, 0)
+#define STORE_REL(c, l, v)	SB_STORE(c, l, v, 1)
 
 /* Atomic read-modify-write: the read half, the write half. */
 #if defined(MM_TSO)
@@ -267,10 +234,8 @@ inline RMW_CAS(c, l, o, nv, old)
 
 #if defined(SWAP_ONEWAY) && defined(WEAK_STORES)
 /*
- * old = *l, *l = v as ldaxr/stlxr: the read now, and from then on later
- * loads are no staler than memory (acquire); the write a release store
- * in the buffer, exclusive until it drains.  No release fence needed
- * before it, and none is implied for later stores.
+ * old = *l, *l = v as ldaxr/stlxr: the read now, later loads no staler
+ * than memory (acquire); the write buffered, exclusive until it drains.
  */
 inline ONEWAY_SWAP(c, l, v, old, relw)
 {
@@ -278,18 +243,9 @@ inline ONEWAY_SWAP(c, l, v, old, relw)
 		!SBHAS(c, l) && sb[c].n < SBSIZE && XFREE(c, l) ->
 		old = mem[l];
 #ifdef STALE_LOADS
-		i = 0;
-		do
-		:: i < NLOC -> view[c].at[i] = mem[i]; i++
-		:: else -> break
-		od;
+		VIEW_SYNC(c);
 #endif
-		sb[c].loc[sb[c].n] = l;
-		sb[c].val[sb[c].n] = v;
-		sb[c].bar[sb[c].n] = sb[c].pend;
-		sb[c].rel[sb[c].n] = relw;
-		sb[c].pend = 0;
-		sb[c].n++;
+		SB_PUSH(c, l, v, relw);
 		xcl = c;
 		xloc = l
 	}
@@ -346,11 +302,7 @@ inline FULL_FENCE(c)
 		sb[c].n == 0 ->
 		sb[c].pend = 0;
 #ifdef STALE_LOADS
-		i = 0;
-		do
-		:: i < NLOC -> view[c].at[i] = mem[i]; i++
-		:: else -> break
-		od
+		VIEW_SYNC(c)
 #else
 		skip
 #endif
@@ -431,11 +383,5 @@ inline FULL_FENCE(c)
 		k = 0							\
 	}
 
-#if SBSIZE == 1
-#define DRAIN_CPU(c)	DRAIN(c, 0)
-#elif SBSIZE == 2
-#define DRAIN_CPU(c)	DRAIN(c, 0) DRAIN(c, 1)
-#else
 #define DRAIN_CPU(c)	DRAIN(c, 0) DRAIN(c, 1) DRAIN(c, 2)
-#endif
 #endif /* WEAK_STORES */

@@ -1,41 +1,18 @@
 /*
- * Declarations for every model: memory (lib/mem.pml), the front end's
- * per-CPU state, the ghost state the properties are stated over, and the
- * ordering primitives of sys/kern/kern_mplock.h.  A backend model
- * defines NLOC and LOC_INIT, includes this file, defines its own state
- * and the inlines be_init(), be_enqueue(c) and be_handoff(c), then
- * includes lib/frontend.pml.  At the atomic operation that gives c its place in
- * the queue it runs GHOST_ENQ(c); at the store that passes the lock on,
- * GHOST_HANDOFF(c) (MPL_STORE_RELEASE_HANDOFF does both halves).
+ * Included by each backend model after it defines NLOC, LOC_INIT (a
+ * word that always reads 1) and LOC_X (the WM scenario's data), before
+ * its own state, be_init(), be_enqueue(c), be_handoff(c) and
+ * lib/frontend.pml: memory (lib/mem.pml), the front end's per-CPU
+ * state, the ghost state the properties are stated over, and the
+ * ordering primitives of kern_mplock.h.  be_enqueue runs GHOST_ENQ(c)
+ * with the atomic operation that gives c its place in the queue; the
+ * store that passes the lock on runs GHOST_HANDOFF(c)
+ * (MPL_STORE_RELEASE_HANDOFF does both).
  *
- * Scenario, one of:
- *  (default)	SC: the OpenBSD semantics on 3 CPUs (see cpu() below);
- *		safety: assertions, the held() invariant (monitor), and
- *		no invalid end state, i.e. every wait terminates.
- *  LOOP	every CPU locks and unlocks forever; liveness: ltl
- *		"nostarve" under weak fairness.
- *  WM		lock/unlock around a read-increment-write of a shared word
- *		under a memory model of lib/mem.pml: mutual exclusion and
- *		no lost or stale update.
- *
- * Front-end mutants (each must be caught):
- *  MUT_DEPTH_FIRST	 depth becomes 1 before enqueue has set mplc_wait
- *			 (the order before the model found it)
- *  MUT_NESTED_ENQUEUE	 a nested __mp_lock() on a CPU that waits takes a
- *			 second place in the queue
- *  MUT_NESTED_HANDOFF	 every unlock hands off, not only 1->0
- *  MUT_NO_SWAP_REL	 mpl_swap_ptr() without membar_exit() before
- *  MUT_NO_SWAP_ACQ	 mpl_swap_ptr() without membar_enter() after
- *  MUT_NO_CAS_REL	 mpl_cas_ptr_release() without membar_exit()
- *  MUT_NO_STORE_REL	 mpl_store_release() without membar_exit()
- *  MUT_NO_ACQUIRE	 no mpl_acquire() after the wait
- *
- * Primitive variants (with a weak memory model):
- *  SWAP_ONEWAY		 mpl_swap_ptr() is arm64's ldaxr/stlxr loop (ARMv8.0,
- *			 no LSE): one-way acquire and release halves, not
- *			 a fence (lib/mem.pml)
- *  SWAP_TRAILING_FENCE	 with SWAP_ONEWAY: a full barrier after the loop
- *			 (dmb ish)
+ * Scenario (lib/frontend.pml): SC by default; LOOP (liveness); WM (a
+ * memory model of lib/mem.pml).  MUT_* are mutants (the models' "*@"
+ * lines); SWAP_ONEWAY is arm64's ldaxr/stlxr swap, SWAP_TRAILING_FENCE
+ * with a dmb ish after it.
  */
 
 #ifndef NCPU
@@ -59,11 +36,9 @@ bit go;				/* initialised */
 
 #ifdef GUEST
 /*
- * Guest mode (kern_mplock_mlock.h): hlt[c], CPU c is halted (after
- * "sti; hlt"), until an interrupt; kp[c], an IPI (a kick) arrived while
- * c had interrupts disabled and is pending, to be taken as soon as they
- * are enabled: it ends the halt that enables them, and is a no-op
- * anywhere else.  Hence ien[c] implies !kp[c].
+ * Guest mode: hlt[c], CPU c is halted ("sti; hlt") until an interrupt;
+ * kp[c], a kick (IPI) arrived while c had interrupts disabled: it ends
+ * the halt that enables them, and is a no-op anywhere else.
  */
 bit hlt[NCPU];
 bit kp[NCPU];
@@ -83,7 +58,7 @@ bit kp[NCPU];
 #define INTR_RESTORE(c, s)	ien[c] = s
 #endif
 
-/* __mp_lock_held(): one instant's values (see README). */
+/* __mp_lock_held(), its three words read at one instant. */
 #define HELD(c)		(depth[c] > 0 && mem[wait[c]] == want[c]) /* [fe.held] */
 
 /*
@@ -125,16 +100,10 @@ byte done;			/* critical sections completed */
 #endif
 
 /*
- * kern_mplock.h ordering primitives, as the MI fallbacks implement them.
- * (MD versions have the same roles: see MAPPING.)
- */
-
-/*
- * mpl_swap_ptr(): membar_exit(); atomic_swap_ptr(); membar_enter().
- * With SWAP_ONEWAY under a weak memory model: arm64's ldaxr/stlxr loop,
- * an acquire read and a release write that orders nothing after it
- * (lib/mem.pml); MUT_NO_SWAP_REL makes the write plain, MUT_NO_SWAP_ACQ
- * does not apply.
+ * The ordering primitives as the MI fallbacks implement them (an MD
+ * version plays the same role).  mpl_swap_ptr(): membar_exit();
+ * atomic_swap_ptr(); membar_enter(); or, SWAP_ONEWAY, arm64's one-way
+ * swap, whose write MUT_NO_SWAP_REL makes plain.
  */
 inline MPL_SWAP_PTR(c, l, v, old)
 {
@@ -166,10 +135,8 @@ inline MPL_SWAP_PTR(c, l, v, old)
 #endif /* SWAP_ONEWAY && WEAK_STORES */
 }
 
-/*
- * mpl_cas_ptr_release() that may pass the lock on (to nobody: the queue
- * is empty) when it succeeds: membar_exit(); atomic_cas_ptr().
- */
+/* mpl_cas_ptr_release(): membar_exit(); atomic_cas_ptr(); success
+ * passes the lock on (to nobody: the queue is empty). */
 inline MPL_CAS_PTR_RELEASE_HANDOFF(c, l, o, nv, old)
 {
 #ifndef MUT_NO_CAS_REL

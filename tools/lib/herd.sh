@@ -1,17 +1,12 @@
 # herd7, the memory-model simulator of herdtools7, built from the
-# vendored tarball (tools/lib/vendor.sh) under $OBJ/herd7.  The build is
-# keyed by the tarball's SHA-256: a second run, or a CI cache of
-# build/herd7, reuses the binary.  Sourced after common.sh and vendor.sh.
+# vendored tarball (tools/lib/vendor.sh) under $OBJ/herd7, once per
+# tarball (keyed by its SHA-256).  Sourced after common.sh and vendor.sh.
 #
-# herd_build
-#	Build herd.exe if not built from this tarball yet; set HERD (the
-#	binary) and HERD_LIB (the models it ships: aarch64.cat, ...).
-#	Returns 77 (skip) when the tarball or OCaml/dune/menhir are
-#	missing, 1 when the build fails (log in $OBJ/herd7/build.log).
-# herd_prebuild LOG, herd_wait
-#	The same build in the background, and waiting for it.
-# herd_run MODEL FILE
-#	herd7 with that model on one litmus test; prints its output.
+# herd_build: build herd.exe unless built from this tarball; set HERD
+#	and HERD_LIB (its .cat models).  Returns 77 when the tarball or
+#	OCaml/dune/menhir are missing, 1 when the build fails.
+# herd_prebuild LOG: the same in the background, niced (tools/test.sh
+#	overlaps it with the suites before verify); herd_build waits for it.
 
 HERD_PKG=herdtools7-7.56.3
 HERD_DIR=$OBJ/herd7
@@ -56,9 +51,7 @@ herd_build() {
 	echo "$_hsum" >"$HERD_DIR/bin/.built"
 }
 
-# herd_prebuild LOG: herd_build in the background, niced, so that the
-# build overlaps the suites before the litmus tests (tools/test.sh);
-# herd_build waits for it.  $HERD_DIR.lock holds its process id.
+# $HERD_DIR.lock holds the background build's process id.
 herd_prebuild() {
 	mkdir -p "$OBJ" && mkdir "$HERD_DIR.lock" 2>/dev/null || return 0
 	(
@@ -72,18 +65,19 @@ herd_prebuild() {
 # herd_wait: until a background herd_build has ended (or is gone).
 herd_wait() {
 	# Not the background build itself, which holds the lock.
-	[ -z "${HERD_PREBUILD:-}" ] && [ -d "$HERD_DIR.lock" ] || return 0
-	_hp=$(cat "$HERD_DIR.lock/pid" 2>/dev/null)
+	[ -z "${HERD_PREBUILD:-}" ] || return 0
 	while [ -d "$HERD_DIR.lock" ]; do
+		_hp=$(cat "$HERD_DIR.lock/pid" 2>/dev/null)
 		if [ -n "$_hp" ] && ! kill -0 "$_hp" 2>/dev/null; then
 			rm -rf "$HERD_DIR.lock"
-			break
+		else
+			sleep 2
 		fi
-		sleep 2
-		[ -n "$_hp" ] || _hp=$(cat "$HERD_DIR.lock/pid" 2>/dev/null)
 	done
 }
 
+# herd_run MODEL FILE: herd7 on one test (-archcheck false: herd's
+# X86_64 front end for i386's tests too).
 herd_run() {
-	"$HERD" -set-libdir "$HERD_LIB" -model "$1" "$2"
+	"$HERD" -archcheck false -set-libdir "$HERD_LIB" -model "$1" "$2"
 }
