@@ -88,10 +88,12 @@ lint_backends() {
 		_opt=MPLOCK_$(upper "$_be")
 		_m=share/man/man9/mplock.9
 		[ -f "$ROOT/$_f" ] || echo "$_be: registered but there is no $_f"
-		# FILE|grep -E option|ERE|what is missing, per requirement;
-		# the backend's own file's only when it is there.
+		# FILE|grep's option|RE|what is missing; what names $_f
+		# only when $_f is there.
 		while IFS='|' read -r _in _o _re _why; do
-			[ -f "$ROOT/$_f" ] || [ "$_in" != "$_f" ] || continue
+			case $_why in
+			*"$_f"*) [ -f "$ROOT/$_f" ] || continue ;;
+			esac
 			grep -q$_o -e "$_re" "$ROOT/$_in" 2>/dev/null ||
 			    echo "$_be: $_why"
 		done <<EOT
