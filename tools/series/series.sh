@@ -198,12 +198,6 @@ series_diff() {
 	done
 }
 
-# diffstat <DIFF: per file, lines added and removed, and the totals,
-# as diffstat(1) and git print them.
-diffstat() {
-	git apply --stat -p0 2>/dev/null
-}
-
 # newest KIND FORMAT ARG...: the newest doc/results/KIND-*.txt with a
 # line matching, for each ARG, the RE printf FORMAT ARG makes.
 newest() {
@@ -267,15 +261,8 @@ kbench_rows() {
 	echo
 }
 
-# maxcpus ARCH: the tree's MAXCPUS for a multiprocessor kernel.
-maxcpus() {
-	sed -n 's/^#define[[:space:]]*MAXCPUS[[:space:]]*\([0-9]*\).*/\1/p' \
-	    "$W/t0/${SP}arch/$1/include/cpu.h" 2>/dev/null | sort -n |
-	    tail -n 1
-}
-
 # memory [ARCH]: sizeof(struct __mp_lock) without WITNESS, stock and with
-# the M-lock, for each arch of the tree that has a MAXCPUS (ARCH: that
+# the M-lock, for each arch of the tree with a MAXCPUS (MP) (ARCH: that
 # one, with the cache line its <machine/mplock.h> here sets; else
 # 64-byte lines).  Stock: a pair of u_ints per CPU and two more; the
 # M-lock: two lines per CPU and one for mpl_tail and mpl_free.  Suite
@@ -283,7 +270,10 @@ maxcpus() {
 memory() {
 	for _a in $(ls "$W/t0/${SP}arch" 2>/dev/null); do
 		[ -z "${1:-}" ] || [ "$_a" = "$1" ] || continue
-		_m=$(maxcpus "$_a")
+		_m=$(sed -n \
+		    's/^#define[[:space:]]*MAXCPUS[[:space:]]*\([0-9]*\).*/\1/p' \
+		    "$W/t0/${SP}arch/$_a/include/cpu.h" 2>/dev/null |
+		    sort -n | tail -n 1)
 		[ -n "$_m" ] || continue
 		_l=64
 		[ -z "${1:-}" ] || _l=$(sed -n \
@@ -467,15 +457,6 @@ be_options() {
 	upper "$BACKENDS" | sed "s/MLOCK //; s/\([A-Z]*\)/MPLOCK_\1/g; s/ /, /g"
 }
 
-# figures STEP: the step's own row.
-figures() {
-	case $1 in
-	release-all)	bench_rows stock-fix ;;
-	mlock)		bench_rows mlock-diff ;;
-	guest)		kbench_rows ;;
-	esac
-}
-
 # write SERIES K N OLD NEW STEP [ARCH]: diff K of N of SERIES, from tree
 # OLD to NEW, with its header, in $W/out/SERIES.
 write() {
@@ -488,16 +469,15 @@ write() {
 		echo
 		sed 1d "$W/mail"
 		echo
-		figures "$6"
-		diffstat <"$W/body"
+		case $6 in	# the step's own figures
+		release-all)	bench_rows stock-fix ;;
+		mlock)		bench_rows mlock-diff ;;
+		guest)		kbench_rows ;;
+		esac
+		git apply --stat -p0 <"$W/body" 2>/dev/null	# diffstat
 		echo
 		cat "$W/body"
 	} >"$W/out/$1/$_name"
-}
-
-# drop NAME: tree NAME is no longer needed (t0 always is).
-drop() {
-	[ "$1" = t0 ] || rm -rf "$W/$1"
 }
 
 # apply_how: how to apply, from /usr/src and from /usr/src/sys.
@@ -614,8 +594,6 @@ esac
 [ $# -eq 2 ] || usage
 case $1$2 in
 -*)	usage ;;
-esac
-case $1$2 in
 *"
 "*)	die "a name with a newline; rename it" ;;
 esac
@@ -679,7 +657,7 @@ for w in release-all mlock acquire-count not-held; do
 	printf '%s\n' "${SP}kern/kern_lock.c" "${SP}sys/mplock.h" \
 	    >"$W/t$i.files"
 	write tech "$i" "$nt" "$prev" "t$i" "$w"
-	drop "$prev"
+	[ "$prev" = t0 ] || rm -rf "$W/$prev"
 	prev=t$i
 done
 # The budget counts the mail less what depends on the tree and on this
@@ -704,7 +682,7 @@ for a in $(cat "$W/lines"); do
 	    die "$S: $_h: no __USE_MI_MPLOCK line, or ours sets nothing"
 	echo "$_h" >>"$W/t$i.files"
 	write tech "$i" "$nt" "$prev" "t$i" line "$a"
-	drop "$prev"
+	rm -rf "$W/$prev"
 	prev=t$i
 done
 tech=$prev
@@ -742,7 +720,7 @@ for s in $steps; do
 		echo "${SP}arch/$la/include/mplock.h" >>"$W/o$k.files"
 	done
 	write optional "$k" "$no" "$prev" "o$k" "$w" "$a"
-	[ "$prev" = "$tech" ] || drop "$prev"
+	[ "$prev" = "$tech" ] || rm -rf "$W/$prev"
 	prev=o$k
 done
 
