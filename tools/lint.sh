@@ -15,20 +15,18 @@ rc=0
 
 lint_man() {
 	command -v mandoc >/dev/null 2>&1 || {
-		echo "mandoc not installed" >&2
-		return 1
+		echo "mandoc not installed (.ci/run installs it)" >&2
+		rc=1
+		return
 	}
 	for m in "$ROOT"/share/man/man*/*.[1-9]; do
 		# The pages we refer to (witness(4), mutex(9), ...) are
 		# OpenBSD's; off OpenBSD they are not on this machine, or
 		# (time(1), make(1)) not in a mandoc.db of its own.
-		out=$(mandoc -Tlint "$m" 2>&1 |
-		    grep -v 'STYLE: referenced manual not found' |
-		    grep -v 'outdated mandoc.db lacks .* entry')
-		if [ -n "$out" ]; then
-			echo "$out"
-			rc=1
-		fi
+		out=$(mandoc -Tlint "$m" 2>&1 | grep -v \
+		    -e 'STYLE: referenced manual not found' \
+		    -e 'outdated mandoc.db lacks .* entry')
+		[ -z "$out" ] || { echo "$out"; rc=1; }
 	done
 }
 
@@ -128,13 +126,8 @@ lint_litmus() {
 # the vendored tree (or SRC=).
 lint_notices() {
 	. "$ROOT/tools/lib/notices.sh"
-	if [ -n "${SRC:-}" ]; then
-		_lt=$SRC
-	else
-		. "$ROOT/tools/lib/vendor.sh"
-		_lt=$(vendor_tree openbsd-src) || { rc=1; return; }
-	fi
-	notices_check "$_lt" || rc=1
+	. "$ROOT/tools/lib/vendor.sh"
+	_lt=${SRC:-$(vendor_tree openbsd-src)} && notices_check "$_lt" || rc=1
 }
 
 # Measured figures of README.md and doc/*.md, each held by a results
