@@ -162,13 +162,16 @@ k_config8() {
 	    grep -q . "$OBJ/kernel/config8.out"
 }
 
-# k_fake DIR SED-SCRIPT: the stand-in qemu in DIR/bin, and in
-# DIR/console a good run's console edited by SED-SCRIPT.
+# k_fake DIR SED-SCRIPT MODE COMMAND...: COMMAND (its output in
+# DIR/out) with the stand-in qemu of DIR/bin in MODE, whose console is
+# a good run's edited by SED-SCRIPT.
 k_fake() {
-	mkdir -p "$1/bin" || return 1
-	cp "$ROOT/tools/kernel/fake-qemu.sh" "$1/bin/qemu-system-x86_64" &&
-	    chmod +x "$1/bin/qemu-system-x86_64" || return 1
-	sed "$2" >"$1/console" <<'EOF'
+	_fd=$1 _fs=$2 _fm=$3
+	shift 3
+	mkdir -p "$_fd/bin" && : >"$_fd/bsd.nm" &&
+	    cp "$ROOT/tools/kernel/fake-qemu.sh" "$_fd/bin/qemu-system-x86_64" &&
+	    chmod +x "$_fd/bin/qemu-system-x86_64" || return 1
+	sed "$_fs" >"$_fd/console" <<'EOF'
 cpu0 at mainbus0: apid 0 (boot processor)
 cpu1 at mainbus0: apid 1 (application processor)
 cpu2 at mainbus0: apid 2 (application processor)
@@ -181,6 +184,9 @@ mplock_build: 4 jobs x 48 execs of mplock_worker (8 files each): ok 48 errors 0 
 mplock_init: torture reported
 mplock_init: powering off
 EOF
+	PATH=$_fd/bin:$PATH KERNEL_FAKE_CONSOLE=$_fd/console \
+	    KERNEL_FAKE_MODE=$_fm KERNEL_TIMEOUT=8 NCPU=4 KERNEL_NCPU=4 \
+	    timeout 120 "$@" >"$_fd/out" 2>&1
 }
 
 # The watchdog's judgement (tools/kernel/boot.sh) on canned consoles,
@@ -188,12 +194,9 @@ EOF
 # each broken pass criterion gives the verdict it must.
 k_judge() {	# NAME STATUS EXPECT_TORTURE MODE SED-SCRIPT [ERE]
 	_w=$OBJ/kernel/judge/$1
-	rm -rf "$_w" && k_fake "$_w" "$5" || return 1
-	: >"$_w/bsd.nm"
-	PATH=$_w/bin:$PATH KERNEL_FAKE_CONSOLE=$_w/console \
-	    KERNEL_FAKE_MODE=$4 EXPECT_TORTURE=$3 KERNEL_TIMEOUT=8 NCPU=4 \
-	    timeout 120 sh "$ROOT/tools/kernel/boot.sh" "$_w" "$1" \
-	    >"$_w/out" 2>&1
+	rm -rf "$_w"
+	k_fake "$_w" "$5" "$4" env EXPECT_TORTURE="$3" \
+	    sh "$ROOT/tools/kernel/boot.sh" "$_w" "$1"
 	_st=$(sed -n 's/^kernel: [^:]*: \([A-Z]*\):.*/\1/p' "$_w/out")
 	if [ -n "${6:-}" ] && ! grep -Eq "^kernel: .*$6" "$_w/out"; then
 		t_fail "kernel/judge/$1" "verdict without /$6/" "$_w/out"
@@ -247,14 +250,10 @@ k_judges() {
 k_retry() {
 	_rn=judge-retry-$1
 	_rr=$OBJ/kernel/run/$_rn
-	rm -rf "$_rr" && mkdir -p "$_rr/tftp" &&
-	    k_fake "$_rr" '/^mplock_torture/d;/torture reported/d' || return 1
-	: >"$_rr/tftp/bsd"
-	: >"$_rr/bsd.nm"
-	echo "torture=" >"$_rr/tftp/kernel.conf"
-	PATH=$_rr/bin:$PATH KERNEL_FAKE_CONSOLE=$_rr/console \
-	    KERNEL_FAKE_MODE=$2 KERNEL_TIMEOUT=8 KERNEL_NCPU=4 \
-	    timeout 120 sh "$ROOT/tools/kernel.sh" -r -n "$_rn" >"$_rr/out" 2>&1
+	rm -rf "$_rr" && mkdir -p "$_rr/tftp" && : >"$_rr/tftp/bsd" &&
+	    echo "torture=" >"$_rr/tftp/kernel.conf" || return 1
+	k_fake "$_rr" '/^mplock_torture/d;/torture reported/d' "$2" \
+	    sh "$ROOT/tools/kernel.sh" -r -n "$_rn"
 	_rc=$?
 	[ "$_rc" -ne 77 ] || { cat "$_rr/out"; return 77; }
 	_st=$(sed -n 's/^kernel: [^:]*: \([A-Z]*\):.*/\1/p' "$_rr/out" |
