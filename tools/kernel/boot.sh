@@ -102,6 +102,17 @@ stop_qemu() {
 	sleep 1
 	alive && kill -9 "$QPID" 2>/dev/null
 	wait "$QPID" 2>/dev/null
+	readers_done
+}
+
+# readers_done: the console's reader ends at qemu's EOF, so that
+# serial.log holds all it wrote (killed after 10 s), then the monitor's.
+readers_done() {
+	_i=0
+	while [ "$_i" -lt 10 ] && kill -0 "$SPID" 2>/dev/null; do
+		sleep 1
+		_i=$((_i + 1))
+	done
 	kill "$SPID" "$MPID" 2>/dev/null
 	wait 2>/dev/null
 }
@@ -167,8 +178,7 @@ hang)
 	    "$RUN/registers.txt)"
 	;;
 esac
-kill "$SPID" "$MPID" 2>/dev/null
-wait 2>/dev/null
+readers_done
 
 # --- Powered off: the pass criteria.
 tr -d '\r' <serial.log >console.txt
