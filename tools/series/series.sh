@@ -725,10 +725,7 @@ for s in $steps; do
 done
 
 # The last tree is the whole change: what apply makes.
-series_tree whole
-sh "$TOOL" apply "$W/whole" >/dev/null || die "internal: apply failed on" \
-    "a copy"
-rm -rf "$W/whole/.mplock-patch"
+series_apply whole "$ROOT"
 diff -r "$W/whole" "$W/$prev" >"$W/whole.cmp" 2>&1 || {
 	head -n 20 "$W/whole.cmp" >&2
 	die "internal: the series does not end where apply does"
