@@ -1,74 +1,17 @@
 #!/bin/sh
 #
 # kernel.sh: build the patched OpenBSD/amd64 MULTIPROCESSOR kernel from
-# a real OpenBSD tree and boot it under qemu with 4 CPUs.
+# a real OpenBSD tree (the vendored snapshot, or SRC=) in a scratch copy
+# under build/kernel/run/NAME, and boot it under qemu with 4 CPUs
+# (tools/kernel/boot.sh judges the boot); doc/kernel.md tells the
+# options, the pipeline and the verdict.  -b tas: a test-and-set lock
+# for measurement only (tools/kernel/tas/, never part of the patch).
 #
-#	tools/kernel.sh [-Bdir] [-b backend] [-m mutant] [-n name]
-#	    [-o option] [-s step]
-#	tools/kernel.sh -S [-Bir] [-n name] [-o option]
-#
-#	-b backend	the kernel lock backend (default: the default one);
-#			also "tas", a test-and-set lock for measurement
-#			only (tools/kernel/tas/: copied into the scratch
-#			tree, never part of the patch)
-#	-d		the debug build: WITNESS, MP_LOCKDEBUG, MPLOCK_DEBUG
-#	-i		the breakdown of where the CPU time goes
-#			(tools/kernel/instrument.sh on the scratch tree):
-#			init then prints it for its build-like load
-#	-o option	one more kernel option, NAME or NAME=VALUE (say
-#			MPLOCK_NOGUEST), as an "option" line in the config;
-#			may be repeated
-#	-S		the stock kernel: the tree unpatched (no torture),
-#			with the same qemu config less our options
-#	-m mutant	apply mutants/MUTANT.sed to the patched tree
-#			first (a seeded bug)
-#	-n name		the run's name (default from the options); its
-#			files go to build/kernel/run/NAME
-#	-s step		patch the tree with the first STEP diffs of
-#			the patch series (tools/series/series.sh: the
-#			tech@ series, then the optional one; patch -p0)
-#			instead of "mplock-patch apply"; before the
-#			torture's own
-#			step, the torture is added on top (its diff's
-#			files, its line in conf/files)
-#	-B		build only, do not boot
-#	-r		boot again the kernel an earlier run of this name
-#			built (-B or not), building nothing
-#			(tools/kernelbench.sh boots each kernel many times)
-#
-# The tree: the vendored snapshot (../shared/vendor/openbsd-src.tar.xz,
-# or $MPLOCK_VENDOR), or a user's tree given as SRC=/usr/src.  Either is
-# copied (sys/ and usr.sbin/config/; mplock-patch patches a tree
-# without share/ and regress/) to a scratch tree under build/, never
-# changed in place.
-#
-# Pipeline: scratch tree -> "mplock-patch apply" -> (mutant) ->
-# config(8) built from the tree's usr.sbin/config (cached) ->
-# tools/kernel/QEMU.conf and the run's options -> config(8) -> make with the
-# generated Makefile (tools/kernel/toolchain.sh lists every toolchain
-# substitution) -> pxeboot from the tree's sys/arch/amd64/stand
-# (cached) -> init and its worker (tools/kernel/init.c, worker.c) on
-# an FFS image (makefs) with a disklabel (tools/kernel/disklabel.c),
-# copied into the kernel's rd_root_image (tools/kernel/rdroot.c) ->
-# qemu-system-x86_64 -smp 4 (KERNEL_NCPU), PXE over user-mode TFTP ->
-# watchdog (tools/kernel/boot.sh).
-#
-# When the patched tree has sys/kern/kern_mplock_torture.c the kernel
-# gets "option MPLOCK_TORTURE" and the run must show its summary line.
-#
-# init's build-like load: KERNEL_BUILD_TASKS execs a round (48),
-# KERNEL_BUILD_WARMUP rounds unmeasured (0), then KERNEL_BUILD_ROUNDS
-# measured (1), whose median is the figure (tools/kernel/init.c).
-#
-# The last line printed is the verdict:
-#	kernel: NAME: PASS|FAIL|PANIC|HANG|CRASH: details
-#	kernel.sh: NAME: qemu crashed (signal N): booting again ...
-# before it when qemu itself died of a signal before the power-off (not
-# a verdict on the kernel: the boot is run once more, and counted).
-# Exit status: 0 PASS; 1 FAIL (a pass criterion not met); 3 PANIC (the
-# kernel stopped in ddb); 4 HANG (the watchdog's limit); 5 CRASH (qemu
-# crashed twice); 2 a build error; 77 a needed tool or the snapshot is
-# missing.  A usage error exits 1 with no verdict line.
+# The last line is the verdict, "kernel: NAME: PASS|FAIL|PANIC|HANG|
+# CRASH: details"; exit 0 PASS, 1 FAIL, 3 PANIC, 4 HANG, 5 CRASH (qemu
+# crashed twice; after one crash the boot is run once more), 2 a build
+# error, 77 a needed tool or the snapshot missing; a usage error exits 1
+# with no verdict.
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
@@ -87,12 +30,12 @@ USAGE='usage: tools/kernel.sh [-Bdir] [-b backend] [-m mutant] [-n name]
        tools/kernel.sh -S [-Bir] [-n name] [-o option]'
 
 kdie() {
-	echo "kernel.sh: $*" >&2
+	echo "$PROG: $*" >&2
 	exit 2
 }
 
 skip() {
-	echo "kernel.sh: $*"
+	echo "$PROG: $*"
 	exit 77
 }
 
@@ -100,14 +43,14 @@ be= debug='' mutant='' name='' bootit=1 reboot= step= stock= instr=
 kopts=
 while getopts :Bb:dim:n:o:rSs: o; do
 	case $o in
-	s)	step=$OPTARG ;;
 	B)	bootit= ;;
-	r)	reboot=1 ;;
 	b)	be=$OPTARG ;;
 	d)	debug=1 ;;
 	i)	instr=1 ;;
 	m)	mutant=$OPTARG ;;
 	n)	name=$OPTARG ;;
+	r)	reboot=1 ;;
+	s)	step=$OPTARG ;;
 	o)	echo "$OPTARG" |
 		    grep -Eqx '[A-Z][A-Z0-9_]*(=[A-Za-z0-9_.]+)?' ||
 		    usage "-o $OPTARG: not NAME or NAME=VALUE"
@@ -138,7 +81,6 @@ case $name in
 */*|.*|'')	usage "$name: not a run name" ;;
 esac
 
-# What the pipeline needs on the host.
 for t in bmake clang ld.lld byacc flex makefs objcopy nm bash; do
 	command -v $t >/dev/null 2>&1 || skip "$t not installed"
 done
@@ -150,7 +92,8 @@ printf '#include <bsd/string.h>\n' | cc -E - >/dev/null 2>&1 ||
 RUN=$KDIR/run/$name
 
 # series_steps: -s, the series' first $step diffs on the tree $S, and
-# the torture on top of a step before its own.
+# before the torture's own step, the torture on top (its diff's files,
+# its line in conf/files).
 series_steps() {
 	ser=$RUN/series
 	rm -rf "$ser"
@@ -172,7 +115,7 @@ series_steps() {
 		last=$k
 	done
 	[ "$last" = "$step" ] || kdie "-s $step: the series has $last steps"
-	echo "kernel.sh: $name: series steps 1 to $step applied"
+	echo "$PROG: $name: series steps 1 to $step applied"
 	[ "$step" -lt "$tstep" ] || return 0
 	# The torture's diff less its conf/files hunk, whose context is
 	# the later steps' lines: its line goes after kern_lock.c's.
@@ -189,22 +132,19 @@ series_steps() {
 	    grep -q mplock_torture "$RUN/files" &&
 	    cp "$RUN/files" "$S/sys/conf/files" ||
 	    kdie "cannot add the torture to series step $step"
-	echo "kernel.sh: $name: and the torture (${tdiff##*/}) on top"
+	echo "$PROG: $name: and the torture (${tdiff##*/}) on top"
 }
 
-# kboot: boot what RUN/tftp holds and judge it (exit status as above).
-# A qemu that crashed (boot.sh's CRASH) judged nothing: the kernel is
-# booted once more, the first console kept as RUN/serial-crash.log, the
-# crash said and counted (RUN/result: qemu_crashes=1).  A second crash
-# is the verdict.
+# kboot: boot what RUN/tftp holds and judge it.  After a qemu crash
+# (boot.sh's CRASH, no verdict) once more, the first console kept as
+# RUN/serial-crash.log and the crash counted in RUN/result.
 kboot() {
 	EXPECT_TORTURE=$torture NCPU=$NCPU sh "$KT/boot.sh" "$RUN" "$name"
 	_kr=$?
 	[ "$_kr" -eq 5 ] || return "$_kr"
-	_ks=$(sed -n 's/^qemu_exit=//p' "$RUN/result")
-	_ks=$((_ks - 128))
+	_ks=$(($(sed -n 's/^qemu_exit=//p' "$RUN/result") - 128))
 	cp "$RUN/serial.log" "$RUN/serial-crash.log" 2>/dev/null
-	echo "kernel.sh: $name: qemu crashed (signal $_ks): booting again" \
+	echo "$PROG: $name: qemu crashed (signal $_ks): booting again" \
 	    "(once; first console: $RUN/serial-crash.log)"
 	KERNEL_BOOT_NOTE="booted again after qemu crashed (signal $_ks)" \
 	    EXPECT_TORTURE=$torture NCPU=$NCPU sh "$KT/boot.sh" "$RUN" "$name"
@@ -247,11 +187,7 @@ key() {
 	{ echo "$TREE_ID"; cat "$@"; } | cksum | awk '{ print $1 "-" $2 }'
 }
 
-now() {
-	date +%s
-}
-
-T0=$(now)
+T0=$(date +%s)
 
 # --- config(8), built once from the tree's sources.
 CONFIG=$(config8_build "$TREE") || {
@@ -263,7 +199,7 @@ CONFIG=$(config8_build "$TREE") || {
 # tree: the boot loader includes nothing of ours).
 PXEBOOT=$KDIR/cache/pxeboot-$(key "$KT/toolchain.sh")
 if [ ! -f "$PXEBOOT" ]; then
-	echo "kernel.sh: building pxeboot from $TREE/sys/arch/amd64/stand"
+	echo "$PROG: building pxeboot from $TREE/sys/arch/amd64/stand"
 	p=$KDIR/pxeboot.build
 	rm -rf "$p" && mkdir -p "$p" || kdie "cannot make $p"
 	( cd "$TREE/sys/arch/amd64/stand/pxeboot" &&
@@ -278,13 +214,13 @@ fi
 
 # --- The scratch tree, patched.
 S=$RUN/src
-echo "kernel.sh: $name: patching a copy of $TREE"
+echo "$PROG: $name: patching a copy of $TREE"
 mkdir -p "$S/usr.sbin" || kdie "cannot make $S"
 cp -pR "$TREE/sys" "$S/sys" &&
     cp -pR "$TREE/usr.sbin/config" "$S/usr.sbin/config" ||
     kdie "cannot copy $TREE to $S"
 if [ -n "$stock" ]; then
-	echo "kernel.sh: $name: the stock kernel lock (the tree unpatched)"
+	echo "$PROG: $name: the stock kernel lock (the tree unpatched)"
 elif [ -z "$step" ]; then
 	sh "$ROOT/tools/mplock-patch" apply "$S" >"$RUN/patch.log" 2>&1 || {
 		cat "$RUN/patch.log" >&2
@@ -311,7 +247,7 @@ case " $MEASURE_BACKENDS " in
 	    kdie "$be: cannot add it to $h (no \"#if defined(MPLOCK_TICKET)\")"
 	be=ticket
 	kopts="$kopts MPLOCK_$(upper "$mbe")"
-	echo "kernel.sh: $name: backend $mbe (measurement only," \
+	echo "$PROG: $name: backend $mbe (measurement only," \
 	    "tools/kernel/$mbe/)" ;;
 esac
 
@@ -322,7 +258,7 @@ if [ -n "$mutant" ]; then
 	sed -f "$MUT" "$RUN/mutant.orig" >"$S/$mfile" || kdie "sed failed"
 	cmp -s "$RUN/mutant.orig" "$S/$mfile" &&
 	    kdie "mutant $mutant does not apply to $mfile any more"
-	echo "kernel.sh: $name: seeded bug $mutant in $mfile"
+	echo "$PROG: $name: seeded bug $mutant in $mfile"
 fi
 
 if [ -n "$instr" ]; then
@@ -356,31 +292,27 @@ mkdir -p "$K"
 	cat "$RUN/config.log" >&2
 	kdie "config(8) failed on $KNAME"
 }
-echo "kernel.sh: $name: building $KNAME ($(grep '^IDENT' "$K/Makefile" |
+echo "$PROG: $name: building $KNAME ($(grep '^IDENT' "$K/Makefile" |
     sed 's/^IDENT=//'))"
-T_BUILD0=$(now)
+T_BUILD0=$(date +%s)
 ( cd "$K" && PATH=$KPATH nice $KMAKE -j "$JOBS" ) >"$RUN/build.log" 2>&1 || {
 	grep -E 'error|Error' "$RUN/build.log" | head -n 20 >&2
 	echo "kernel: $name: FAIL: the kernel does not build" \
 	    "(log: $RUN/build.log)"
 	exit 2
 }
-T_BUILD=$(($(now) - T_BUILD0))
+T_BUILD=$(($(date +%s) - T_BUILD0))
 
-# --- init and the ramdisk.
-# Open/close pairs per load process.  Under TCG with 4 vCPUs on a
-# shared 2-core host 1000 took 80 to 300 s (a vCPU spinning for the
-# lock while its holder's thread waits for the host); 300 keep the
-# contention and the run short.
-iflags=-DLOAD_ITERS=${KERNEL_LOAD_ITERS:-300}
-[ -n "$torture" ] &&
-    iflags="$iflags -DTORTURE_WAIT=${KERNEL_TORTURE_WAIT:-120}"
-# The build-like load: forks and execs of the worker, KERNEL_BUILD_TASKS
-# in all, each writing and reading back KERNEL_WORKER_FILES files.
-iflags="$iflags -DBUILD_TASKS=${KERNEL_BUILD_TASKS:-48}"
-iflags="$iflags -DWORKER_FILES=${KERNEL_WORKER_FILES:-8}"
-iflags="$iflags -DBUILD_WARMUP=${KERNEL_BUILD_WARMUP:-0}"
-iflags="$iflags -DBUILD_ROUNDS=${KERNEL_BUILD_ROUNDS:-1}"
+# --- init and the ramdisk; init's figures, each KERNEL_NAME in the
+# environment or its default.  LOAD_ITERS, the open/close pairs per
+# load process: under TCG with 4 vCPUs on a shared 2-core host 1000 took
+# 80 to 300 s (a vCPU spinning for the lock while its holder's thread
+# waits for the host); 300 keep the contention and the run short.
+iflags=
+for v in LOAD_ITERS=300 BUILD_TASKS=48 WORKER_FILES=8 BUILD_WARMUP=0 \
+    BUILD_ROUNDS=1 ${torture:+TORTURE_WAIT=120}; do
+	eval "iflags=\"\$iflags -D${v%=*}=\${KERNEL_${v%=*}:-${v#*=}}\""
+done
 for p in init worker; do
 	# shellcheck disable=SC2086
 	clang --target=x86_64-unknown-openbsd -std=c99 -O2 -Wall -Werror \
@@ -439,8 +371,8 @@ boot tftp:/bsd
 EOF
 echo "torture=$torture" >"$RUN/tftp/kernel.conf"
 
-T_ALL=$(($(now) - T0))
-echo "kernel.sh: $name: built in ${T_BUILD}s (${T_ALL}s with tree," \
+T_ALL=$(($(date +%s) - T0))
+echo "$PROG: $name: built in ${T_BUILD}s (${T_ALL}s with tree," \
     "tools and ramdisk): $K/bsd"
 [ -n "$bootit" ] || exit 0
 kboot

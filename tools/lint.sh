@@ -1,17 +1,9 @@
 #!/bin/sh
 #
-# Lint: man pages with mandoc -Tlint, kernel sources against the parts of
-# style(9) a script can check, and the backend registry: every backend in
-# Makefile.backends has its source file, its option in sys/sys/mplock.h
-# and its entries in mplock.9, and no backend file is left unregistered;
-# the source lines the herd7 litmus tests stand for are as they were
-# when the tests were last checked (litmus/);
-# every measured figure of README.md and doc/*.md is held by a results
-# file under doc/results/, and each of the README's table of current
-# figures by the file its row links, the README at most 160 lines;
-# every file the patch replaces or edits keeps
-# the stock file's notice (tools/lib/notices.sh).
-# Prints every problem; exit status 1 if there was any.
+# Lint (make lint): the manual pages, style(9) of the kernel sources, the
+# backend registry, the litmus mapping, the figures of the documentation
+# and the README, the stock notices (doc/testing.md).  Prints every
+# problem; exit status 1 if there was any.
 #
 #	tools/lint.sh [man | style | backends | litmus | figures |
 #	    readme [file] | notices]
@@ -23,20 +15,18 @@ rc=0
 
 lint_man() {
 	command -v mandoc >/dev/null 2>&1 || {
-		echo "mandoc not installed" >&2
-		return 1
+		echo "mandoc not installed (.ci/run installs it)" >&2
+		rc=1
+		return
 	}
 	for m in "$ROOT"/share/man/man*/*.[1-9]; do
 		# The pages we refer to (witness(4), mutex(9), ...) are
 		# OpenBSD's; off OpenBSD they are not on this machine, or
 		# (time(1), make(1)) not in a mandoc.db of its own.
-		out=$(mandoc -Tlint "$m" 2>&1 |
-		    grep -v 'STYLE: referenced manual not found' |
-		    grep -v 'outdated mandoc.db lacks .* entry')
-		if [ -n "$out" ]; then
-			echo "$out"
-			rc=1
-		fi
+		out=$(mandoc -Tlint "$m" 2>&1 | grep -v \
+		    -e 'STYLE: referenced manual not found' \
+		    -e 'outdated mandoc.db lacks .* entry')
+		[ -z "$out" ] || { echo "$out"; rc=1; }
 	done
 }
 
@@ -81,70 +71,49 @@ lint_style() {
 	done
 }
 
-# _need BACKEND LINE FILE: FILE must have LINE exactly.
-_need() {
-	grep -Fqx -e "$2" "$3" 2>/dev/null || {
-		echo "$1: ${3#$ROOT/} lacks the line: $2"
-		rc=1
-	}
-}
-
 # One registration (BACKENDS= in Makefile.backends) is what the regress,
 # the mutants and the benchmark go by; this makes it also require what a
 # reader needs: the file, the option and the manual's entries.
 lint_backends() {
-	_man=$ROOT/share/man/man9/mplock.9
-	_hdr=$ROOT/sys/sys/mplock.h
 	case " $BACKENDS " in
 	*" $DEFAULT_BACKEND "*) ;;
 	*)	echo "Makefile.backends: default $DEFAULT_BACKEND not in" \
 		    "BACKENDS"
 		rc=1 ;;
 	esac
-	for _be in $BACKENDS; do
+	_out=$(for _be in $BACKENDS; do
 		_f=sys/kern/kern_mplock_$_be.h
 		_opt=MPLOCK_$(upper "$_be")
-		if [ ! -f "$ROOT/$_f" ]; then
-			echo "$_be: registered but there is no $_f"
-			rc=1
-		else
-			grep -Eq "^#define[[:space:]]+MPL_BE_NAME[[:space:]]+\"$_be\"" \
-			    "$ROOT/$_f" || {
-				echo "$_be: $_f does not name it (MPL_BE_NAME)"
-				rc=1
-			}
-			grep -Fq "\"kern_mplock_$_be.h\"" \
-			    "$ROOT/sys/kern/kern_mplock.h" || {
-				echo "$_be: kern_mplock.h does not include $_f"
-				rc=1
-			}
-		fi
-		grep -Fq "defined($_opt)" "$_hdr" || {
-			echo "$_be: sys/sys/mplock.h does not know $_opt"
-			rc=1
-		}
-		_need "$_be" ".Cd \"option $_opt\"" "$_man"
-		_need "$_be" ".It Dv $_opt" "$_man"
-		# A row in the comparison of the backends.
-		grep -q "^\.It Sy $_be Ta " "$_man" || {
-			echo "$_be: mplock.9 lacks its rows (.It Sy $_be Ta ...)" \
-			    "in the backend comparison"
-			rc=1
-		}
+		_m=share/man/man9/mplock.9
+		[ -f "$ROOT/$_f" ] || echo "$_be: registered but there is no $_f"
+		# FILE|grep's option|RE|what is missing; what names $_f
+		# only when $_f is there.
+		while IFS='|' read -r _in _o _re _why; do
+			case $_why in
+			*"$_f"*) [ -f "$ROOT/$_f" ] || continue ;;
+			esac
+			grep -q$_o -e "$_re" "$ROOT/$_in" 2>/dev/null ||
+			    echo "$_be: $_why"
+		done <<EOT
+$_f|E|^#define[[:space:]]+MPL_BE_NAME[[:space:]]+"$_be"|$_f does not name it (MPL_BE_NAME)
+sys/kern/kern_mplock.h|F|"kern_mplock_$_be.h"|kern_mplock.h does not include $_f
+sys/sys/mplock.h|F|defined($_opt)|sys/sys/mplock.h does not know $_opt
+$_m|Fx|.Cd "option $_opt"|$_m lacks the line: .Cd "option $_opt"
+$_m|Fx|.It Dv $_opt|$_m lacks the line: .It Dv $_opt
+$_m|G|^\.It Sy $_be Ta |mplock.9 lacks its rows (.It Sy $_be Ta ...) in the backend comparison
+EOT
 	done
 	for _f in "$ROOT"/sys/kern/kern_mplock_*.h; do
-		[ -f "$_f" ] || continue
 		# A backend file is one that names its backend.
-		grep -q '^#define MPL_BE_NAME' "$_f" || continue
+		grep -q '^#define MPL_BE_NAME' "$_f" 2>/dev/null || continue
 		_be=${_f##*/kern_mplock_}
-		_be=${_be%.h}
 		case " $BACKENDS " in
-		*" $_be "*) ;;
+		*" ${_be%.h} "*) ;;
 		*)	echo "${_f#$ROOT/}: backend not in Makefile.backends," \
-			    "so never tested"
-			rc=1 ;;
+			    "so never tested" ;;
 		esac
-	done
+	done)
+	[ -z "$_out" ] || { echo "$_out"; rc=1; }
 }
 
 # The litmus tests' MAPPING and the hashes of the lines it maps.
@@ -157,31 +126,16 @@ lint_litmus() {
 # the vendored tree (or SRC=).
 lint_notices() {
 	. "$ROOT/tools/lib/notices.sh"
-	if [ -n "${SRC:-}" ]; then
-		_lt=$SRC
-	else
-		. "$ROOT/tools/lib/vendor.sh"
-		_lt=$(vendor_tree openbsd-src) || { rc=1; return; }
-	fi
-	notices_check "$_lt" || rc=1
+	. "$ROOT/tools/lib/vendor.sh"
+	_lt=${SRC:-$(vendor_tree openbsd-src)} && notices_check "$_lt" || rc=1
 }
 
-# Measured figures in README.md and doc/*.md: each must be held by a
-# results file under doc/results/ (doc/results/README).  A figure, in a
-# paragraph without its fenced code blocks, `code spans` and link
-# targets, and without version numbers (a number after OpenBSD, Linux,
-# Debian, gcc, clang or herdtools7), is a number with a unit of time,
-# size or ratio (s, ms, us, ns, min, seconds, minutes, hours, %, x as in
-# 1.18x, KiB, MiB, GiB, kB, MB, GB, cycles), or a number with a decimal
-# point or thousands separators.  It is held when the same number,
-# without separators and sign, is a number in a results file.  FIG_ALLOW
-# lists the numbers that are definitions, not measurements.
+# Measured figures of README.md and doc/*.md, each held by a results
+# file (doc/results/README; doc/testing.md says what a figure is).
+# FIG_ALLOW: numbers that are definitions, not measurements.  The awk:
+# -v f, the file's name in messages; -v res, the results files (one a
+# line); -v what, those files in messages; -v allow.
 FIG_ALLOW="1.00"
-
-# The awk of lint_figures: the figures of a markdown file (-v f, its
-# name in messages) that no file of -v res (names, one a line) holds
-# (-v what: those files in messages, doc/results/ by default); -v allow:
-# the numbers that are no measurement.
 FIGCHECK='
 		function norm(x) {
 			gsub(/[,+-]/, "", x)
@@ -262,15 +216,14 @@ lint_readme() {
 		echo "README.md: $_rn lines, more than $README_MAX"
 		rc=1
 	}
-	mkdir -p "$OBJ"
-	awk '/^## Current figures/ { on = 1; next } /^## / { on = 0 }
-	    on && /^\| / && !/^\|---/ && !/^\| what \|/' "$_rm" \
-	    >"$OBJ/readme.rows"
-	[ -s "$OBJ/readme.rows" ] || {
+	_rows=$(awk '/^## Current figures/ { on = 1; next } /^## / { on = 0 }
+	    on && /^\| / && !/^\|---/ && !/^\| what \|/' "$_rm")
+	[ -n "$_rows" ] || {
 		echo "README.md: no table under \"## Current figures\""
 		rc=1
 	}
 	while IFS= read -r _row; do
+		[ -n "$_row" ] || continue
 		_rl=$(echo "$_row" |
 		    sed -n 's|.*](\(doc/results/[^)]*\.txt\)).*|\1|p')
 		if [ -z "$_rl" ] || [ ! -f "$ROOT/$_rl" ]; then
@@ -279,10 +232,11 @@ lint_readme() {
 			rc=1
 			continue
 		fi
-		echo "$_row" >"$OBJ/readme.row"
-		awk -v f="README.md" -v res="$ROOT/$_rl" -v what="$_rl" \
-		    -v allow="$FIG_ALLOW" "$FIGCHECK" "$OBJ/readme.row" || rc=1
-	done <"$OBJ/readme.rows"
+		echo "$_row" | awk -v f="README.md" -v res="$ROOT/$_rl" \
+		    -v what="$_rl" -v allow="$FIG_ALLOW" "$FIGCHECK" || rc=1
+	done <<EOT
+$_rows
+EOT
 	for _t in $(awk '/^## Hacking/ { on = 1; next } /^## / { on = 0 }
 	    on && /^```/ { code = !code; next }
 	    on && code && $1 == "make" { print $2 }' "$_rm"); do
@@ -294,15 +248,11 @@ lint_readme() {
 }
 
 case ${1:-all} in
-man)	lint_man ;;
-style)	lint_style ;;
-backends) lint_backends ;;
-litmus)	lint_litmus ;;
-notices) lint_notices ;;
-figures) lint_figures ;;
+man|style|backends|litmus|notices|figures) lint_$1 ;;
 readme)	lint_readme "${2:-}" ;;
-all)	lint_man; lint_style; lint_backends; lint_litmus; lint_figures
-	lint_readme; lint_notices ;;
+all)	for c in man style backends litmus figures readme notices; do
+		lint_$c
+	done ;;
 *)	PROG=lint
 	USAGE='usage: tools/lint.sh [man | style | backends | litmus |
            figures | readme [file] | notices]'

@@ -2,34 +2,15 @@
 #
 # boot.sh RUN NAME: boot the kernel in RUN/tftp (pxeboot, bsd,
 # etc/boot.conf) under qemu-system-x86_64 with $NCPU CPUs, watch its
-# serial console, and judge the run.  Called by tools/kernel.sh.
-#
-# qemu's serial line and monitor are FIFO pairs (RUN/ser.in, ser.out,
-# mon.in, mon.out): the whole console goes to RUN/serial.log, the
-# monitor's answers to RUN/monitor.log.  The watchdog:
-#   - the kernel stopped in ddb (a panic, a spin-out, a debug-layer
-#     report): it sends "trace" and "show mplock" over the serial line,
-#     records every CPU's registers ("info registers -a"), with each RIP
-#     turned into a kernel symbol in RUN/registers.txt, stops qemu:
-#     PANIC, exit 3;
-#   - no power-off after $KERNEL_TIMEOUT seconds: the same record
-#     without the ddb commands: HANG, exit 4;
-#   - init powered the machine off: the console is checked against the
-#     pass criteria below: PASS (exit 0) or FAIL (exit 1);
-#   - qemu itself died of a signal before the power-off (qemu 7.2's TCG
-#     sometimes segfaults mid-boot): CRASH, exit 5, "qemu crashed
-#     (signal N)": no verdict on the kernel (tools/kernel.sh boots
-#     once more).
-# Pass: init's load line "mplock_load: NCPU procs ... PASS"; its
-# build-like load's line "mplock_build: NCPU jobs ... PASS"; NCPU CPUs
-# attached; no panic, ddb, WITNESS report, fault or spin-out on the
-# console; with EXPECT_TORTURE=1 also the torture's summary line with
-# violations=0, every CPU's acquisitions non-zero, ending in PASS.
-#
-# Environment: NCPU (4), KERNEL_TIMEOUT (seconds, 900), KERNEL_ACCEL
-# (tcg, or kvm where KVM works: it did not on the machine this was
-# written on), EXPECT_TORTURE, KERNEL_BOOT_NOTE (added to the verdict's
-# details).
+# serial console and judge the run (tools/kernel.sh calls it;
+# doc/kernel.md, "The verdict"): PASS 0, FAIL 1, PANIC 3 (ddb: "trace"
+# and "show mplock" sent, every CPU's registers recorded with each RIP
+# as a kernel symbol in RUN/registers.txt), HANG 4 (no power-off after
+# KERNEL_TIMEOUT seconds; the registers too), CRASH 5 (qemu died of a
+# signal before the power-off: no verdict on the kernel).  The console
+# is RUN/serial.log, the monitor's answers RUN/monitor.log (FIFO pairs).
+# Environment: NCPU (4), KERNEL_TIMEOUT (900), KERNEL_ACCEL (tcg, or
+# kvm), EXPECT_TORTURE, KERNEL_BOOT_NOTE (added to the details).
 
 RUN=$1
 NAME=$2
@@ -52,11 +33,7 @@ verdict() {	# STATUS EXIT DETAILS
 	exit "$2"
 }
 
-now() {
-	date +%s
-}
-
-T0=$(now)
+T0=$(date +%s)
 qemu-system-x86_64 -machine pc,accel="$ACCEL" -smp "$NCPU" -m 512 \
     -display none -no-reboot -boot n -d cpu_reset -D qemu-reset.log \
     -nic "user,model=e1000,tftp=$RUN/tftp,bootfile=pxeboot" \
@@ -125,38 +102,42 @@ stop_qemu() {
 	sleep 1
 	alive && kill -9 "$QPID" 2>/dev/null
 	wait "$QPID" 2>/dev/null
+	readers_done
+}
+
+# readers_done: the console's reader ends at qemu's EOF, so that
+# serial.log holds all it wrote (killed after 10 s), then the monitor's.
+readers_done() {
+	_i=0
+	while [ "$_i" -lt 10 ] && kill -0 "$SPID" 2>/dev/null; do
+		sleep 1
+		_i=$((_i + 1))
+	done
 	kill "$SPID" "$MPID" 2>/dev/null
 	wait 2>/dev/null
 }
 
-state=
+state=exited
 off_at=
-while :; do
-	if ! alive; then
-		state=exited
-		break
-	fi
+while alive; do
 	if grep -q 'ddb{[0-9]*}>' serial.log; then
 		state=ddb
 		break
 	fi
-	if [ -z "$off_at" ] && grep -q '^mplock_init: powering off' serial.log
-	then
-		off_at=$(now)
-	fi
+	[ -n "$off_at" ] || ! grep -q '^mplock_init: powering off' \
+	    serial.log || off_at=$(date +%s)
 	# Powered off but qemu still there (no ACPI power-off): done.
-	if [ -n "$off_at" ] && [ $(($(now) - off_at)) -ge 30 ]; then
+	if [ -n "$off_at" ] && [ $(($(date +%s) - off_at)) -ge 30 ]; then
 		stop_qemu
-		state=exited
 		break
 	fi
-	if [ $(($(now) - T0)) -ge "$LIMIT" ]; then
+	if [ $(($(date +%s) - T0)) -ge "$LIMIT" ]; then
 		state=hang
 		break
 	fi
 	sleep 1
 done
-BOOT_S=$(($(now) - T0))
+BOOT_S=$(($(date +%s) - T0))
 if [ "$state" = exited ] && [ -z "$qrc" ]; then
 	wait "$QPID" 2>/dev/null
 	qrc=$?
@@ -172,14 +153,11 @@ case $state in
 ddb)
 	sleep 2
 	# No paging, no wrapping: the whole trace in the log.
-	to ser.in 'set $lines = 0'
-	sleep 1
-	to ser.in 'set $maxwidth = 0'
-	sleep 1
-	to ser.in "trace"
-	sleep 4
-	to ser.in "show mplock"
-	sleep 3
+	for c in 'set $lines = 0|1' 'set $maxwidth = 0|1' 'trace|4' \
+	    'show mplock|3'; do
+		to ser.in "${c%|*}"
+		sleep "${c#*|}"
+	done
 	record
 	stop_qemu
 	why=$(first 'panic|__mp_|spun out|witness|lock order|fault|^mplock [a-z_]+: ')
@@ -200,8 +178,7 @@ hang)
 	    "$RUN/registers.txt)"
 	;;
 esac
-kill "$SPID" "$MPID" 2>/dev/null
-wait 2>/dev/null
+readers_done
 
 # --- Powered off: the pass criteria.
 tr -d '\r' <serial.log >console.txt
@@ -234,18 +211,16 @@ if ! grep -q '^mplock_init: powering off' console.txt; then
 		fail "qemu exited before the power-off${q:+ (qemu: $q)}"
 	fi
 fi
-load=$(grep -m1 '^mplock_load: ' console.txt)
-case $load in
-"mplock_load: $NCPU procs "*" PASS")	;;
-'')	fail "no load line from init" ;;
-*)	fail "load: $load" ;;
-esac
-build=$(grep -m1 '^mplock_build: ' console.txt)
-case $build in
-"mplock_build: $NCPU jobs "*" PASS")	;;
-'')	fail "no build line from init" ;;
-*)	fail "build: $build" ;;
-esac
+for l in load:procs build:jobs; do
+	w=${l%:*}
+	v=$(grep -m1 "^mplock_$w: " console.txt)
+	case $v in
+	"mplock_$w: $NCPU ${l#*:} "*" PASS")	;;
+	'')	fail "no $w line from init" ;;
+	*)	fail "$w: $v" ;;
+	esac
+	eval "$w=\$v"
+done
 ncpus=$(grep -cE '^cpu[0-9]+ at mainbus0' console.txt)
 [ "$ncpus" -eq "$NCPU" ] || fail "$ncpus CPUs attached, not $NCPU"
 bad=$(first 'panic|Stopped at|ddb\{|lock order reversal|witness:|uvm_fault|page fault|protection fault|spun out|__mp_lock|__mp_unlock')

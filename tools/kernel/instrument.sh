@@ -15,39 +15,32 @@
 # OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
 #
 #
-# instrument.sh TREE: add the measurement-only breakdown of where the
-# CPU time goes (<sys/mplb.h>, tools/kernel/mplb.h and mplb.c) to the
-# scratch tree TREE (its sys/) of a test kernel: tools/kernel.sh -i.
-# Never run on a user's tree: the edits are not revertible and are not
-# part of the patch.
-#
-# What it changes, each checked to have happened (a tree whose code
-# moved makes it fail, naming the place, instead of measuring less):
-#  - every statement "X.spc_spinning++;" and "--;" of sys/kern/*.c
-#    (the spins stock bills as CP_SPIN) gets a push and a pop of what
-#    it waits for, after the function it is in: __mp_lock* the kernel
-#    lock, mtx_* a mutex (sched_lock apart, at run time), rw_* an
-#    rwlock, anything else other spinning;
-#  - amd64's pmap_tlb_shootwait() is wrapped in a push and a pop;
-#  - statclock() (kern_clock.c) calls mplb_statclock() where it charges
-#    cp_time; sysctl_cptime2() (kern_sysctl.c) answers a request with
-#    room for struct mplb_cptime with mplb_sysctl();
-#  - sys/sys/mplb.h, sys/kern/kern_mplb.c and its conf/files line.
-# Exit status 0, or 1 with a message.
+# instrument.sh TREE: the measurement-only breakdown of where the CPU
+# time goes (tools/kernel/mplb.h, mplb.c) in the scratch tree TREE of a
+# test kernel (tools/kernel.sh -i; doc/kernel.md): every spc_spinning
+# update of sys/kern/*.c pushes and pops what it waits for, amd64's TLB
+# shootdown wait is wrapped, statclock() and sysctl_cptime2() call
+# mplb_statclock() and mplb_sysctl().  Each edit is checked to have
+# happened: a tree whose code moved fails, naming the place, instead
+# of measuring less.  Not revertible; never on a user's tree.
 
 KT=$(cd "$(dirname "$0")" && pwd)
 T=${1:?usage: instrument.sh tree}/sys
 
+PROG=instrument.sh
 fail() {
-	echo "instrument.sh: $*" >&2
+	echo "$PROG: $*" >&2
 	exit 1
 }
 
 [ -f "$T/kern/kern_clock.c" ] || fail "$T: not a kernel source tree"
 grep -q 'kern_mplb' "$T/conf/files" && fail "$T: instrumented already"
 
-# addinc FILE: #include <sys/mplb.h> after its <sys/param.h>.
-addinc() {
+# edit FILE WHY PROGRAM: FILE through the awk PROGRAM, which exits 0
+# once it made its edit; else fail saying WHY.  Then FILE includes
+# <sys/mplb.h> after its <sys/param.h>.
+edit() {
+	awk "$3" "$1" >"$1.mplb" && mv "$1.mplb" "$1" || fail "$1: $2"
 	awk '{ print } !d && /^#include <sys\/param\.h>/ {
 		print "#include <sys/mplb.h>"; d = 1 }
 	    END { exit !d }' "$1" >"$1.mplb" && mv "$1.mplb" "$1" ||
@@ -60,7 +53,7 @@ cp "$KT/mplb.h" "$T/sys/mplb.h" && cp "$KT/mplb.c" "$T/kern/kern_mplb.c" &&
 # The spins: the statement made a block, so an unbraced if keeps both.
 nspin=0
 for f in $(grep -l 'spc_spinning\(++\|--\);' "$T"/kern/*.c); do
-	awk '
+	edit "$f" "cannot edit" '
 	/^[A-Za-z_][A-Za-z0-9_]*\(/ { fn = $0; sub(/\(.*/, "", fn) }
 	/[A-Za-z_>.]spc_spinning\+\+;/ {
 		k = "MPLB_SPIN"
@@ -84,11 +77,9 @@ for f in $(grep -l 'spc_spinning\(++\|--\);' "$T"/kern/*.c); do
 		n++
 	}
 	{ print }
-	END { print n > "/dev/stderr" }' "$f" >"$f.mplb" 2>"$f.n" &&
-	    mv "$f.mplb" "$f" || fail "$f: cannot edit"
+	END { print n + 0 > (FILENAME ".n") }'
 	nspin=$((nspin + $(cat "$f.n")))
 	rm -f "$f.n"
-	addinc "$f"
 done
 # Stock has five (__mp_lock, mtx_enter, rw_do_enter_write), a patched
 # tree the same less stock's __mp_lock plus ours.
@@ -100,45 +91,29 @@ grep -l 'mplb_push(MPLB_KLOCK)' "$T"/kern/*.c >/dev/null ||
 grep -l 'mplb_push(MPLB_MTX_KIND(mtx))' "$T"/kern/*.c >/dev/null ||
     fail "$T/kern: the mutex spin (spc_spinning++ in mtx_*) not found"
 
-# statclock() and sysctl_cptime2().
-f=$T/kern/kern_clock.c
-awk '{ print } /^[ \t]*spc->spc_cp_time\[cp_time\] \+= count;/ {
+edit "$T/kern/kern_clock.c" "statclock() charges cp_time elsewhere" '
+    { print } /^[ \t]*spc->spc_cp_time\[cp_time\] \+= count;/ {
 	print "\tmplb_statclock(ci, cp_time, count);"; d = 1 }
-    END { exit !d }' "$f" >"$f.mplb" && mv "$f.mplb" "$f" ||
-    fail "$f: statclock() charges cp_time elsewhere"
-addinc "$f"
-f=$T/kern/kern_sysctl.c
-awk '/^sysctl_cptime2\(/ { in2 = 1 } { print }
+    END { exit !d }'
+edit "$T/kern/kern_sysctl.c" "no sysctl_ci_cp_time() in sysctl_cptime2()" '
+    /^sysctl_cptime2\(/ { in2 = 1 } { print }
     in2 && /^[ \t]*sysctl_ci_cp_time\(ci, cp_time\);/ {
 	print "\tif (oldp != NULL && oldlenp != NULL &&"
 	print "\t    *oldlenp >= sizeof(struct mplb_cptime))"
 	print "\t\treturn (mplb_sysctl(ci, cp_time, oldp, oldlenp, newp));"
 	d = 1; in2 = 0 }
-    END { exit !d }' "$f" >"$f.mplb" && mv "$f.mplb" "$f" ||
-    fail "$f: no sysctl_ci_cp_time() in sysctl_cptime2()"
-addinc "$f"
-
+    END { exit !d }'
 # The TLB shootdown wait, renamed and wrapped.
-f=$T/arch/amd64/amd64/pmap.c
-grep -q '^pmap_tlb_shootwait(void)$' "$f" ||
-    fail "$f: no pmap_tlb_shootwait(void) definition"
-sed 's/^pmap_tlb_shootwait(void)$/mplb_pmap_tlb_shootwait(void)/' "$f" \
-    >"$f.mplb" || fail "$f: cannot edit"
-cat >>"$f.mplb" <<'EOT'
-
-#ifdef MULTIPROCESSOR
-void	mplb_pmap_tlb_shootwait(void);
-
-void
-pmap_tlb_shootwait(void)
-{
-	mplb_push(MPLB_TLB);
-	mplb_pmap_tlb_shootwait();
-	mplb_pop();
-}
-#endif
-EOT
-mv "$f.mplb" "$f" || fail "$f: cannot edit"
-addinc "$f"
-echo "instrument.sh: $T: $nspin spin updates, statclock, cp_time2 and" \
+edit "$T/arch/amd64/amd64/pmap.c" "no pmap_tlb_shootwait(void) definition" '
+    $0 == "pmap_tlb_shootwait(void)" { $0 = "mplb_" $0; d = 1 } { print }
+    END {
+	if (!d)
+		exit 1
+	print "\n#ifdef MULTIPROCESSOR"
+	print "void\tmplb_pmap_tlb_shootwait(void);\n"
+	print "void\npmap_tlb_shootwait(void)\n{"
+	print "\tmplb_push(MPLB_TLB);\n\tmplb_pmap_tlb_shootwait();"
+	print "\tmplb_pop();\n}\n#endif"
+    }'
+echo "$PROG: $T: $nspin spin updates, statclock, cp_time2 and" \
     "the TLB shootdown wait instrumented"

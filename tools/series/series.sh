@@ -14,47 +14,23 @@
 # ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
 # OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
 #
-# series.sh: the kernel lock as patch series for tech@, one mail a file,
-# for the maintainers of this checkout (make series SRC=tree DIR=dir);
-# not installed.  POSIX sh.
+# series.sh: the kernel lock as patch series for tech@, one mail a file
+# (make series; doc/series.md): dir/tech/, what is meant for commit,
+# and dir/optional/ on top of it.  A maintainer's tool, not installed.
 #
 #	sh tools/series/series.sh [-s step] tree dir
 #
-# tree is a stock OpenBSD tree as tools/mplock-patch takes it (/usr/src,
-# a tree holding sys/, or sys itself); dir, absent or empty, gets two
-# series, each a cover letter (0000-cover.txt, [PATCH 0/N]) and numbered
-# diffs, each diff applying with "patch -p0" from the top of tree on top
-# of the ones before it, the first on the stock tree:
-#
-# dir/tech/	what is meant for commit: 0001 a fix of the stock ticket
-#		lock (__mp_release_all() at depth 0), 0002 the M-lock in
-#		its place, 0003 and 0004 its two changes to stock
-#		behaviour, then for each arch of the tree whose
-#		<machine/mplock.h> here sets a longer cache line, that
-#		line.  These are edits of the tree's own kern_lock.c,
-#		<sys/mplock.h> and <machine/mplock.h> (mlock.awk, beside
-#		this script), so OpenBSD's code is never kept here.
-# dir/optional/	on top of those, what the rest of this checkout adds: the
-#		backends as options (the code moves to kern_mplock.c), the
-#		debug layer, the torture test, each arch's ordering
-#		primitives, the M-lock's guest mode, the manual pages.  Each step is
-#		"mplock-patch apply" with a cut-down copy of this checkout
-#		on a stock copy, diffed against the step before; the last
-#		tree must be what apply makes of the stock tree.
-#
-# -s step: only kern_lock.c and <sys/mplock.h> as tech step STEP (1 to
-# 4) leaves them, written under dir as under tree (the benchmark's peers
-# and the kernel compile check build them).
-#
-# The messages cite no path of this checkout; their figures are the
-# step's own row of the newest doc/results/bench-*.txt that has it
-# (make bench), with that file's machine and load.
+# The tech@ steps are edits of the tree's own files (mlock.awk), so no
+# OpenBSD code is kept here; the optional ones, "mplock-patch apply"
+# with a cut-down copy of this checkout.  -s: only kern_lock.c and
+# <sys/mplock.h> as tech step 1 to 4 leaves them.
 # MPLOCK_SERIES_BUDGET: the most lines tech/0002 may have (220), its
 # per-port memory lines and measured figures not counted.
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-PROG=series
 . "$ROOT/tools/lib/common.sh"
+PROG=series
+USAGE='usage: series.sh [-s step] tree dir'
 TOOL=$ROOT/tools/mplock-patch
 AWK_INPLACE=$ROOT/tools/series/mlock.awk
 BUDGET=${MPLOCK_SERIES_BUDGET:-220}
@@ -62,19 +38,8 @@ LC_ALL=C
 export LC_ALL
 umask 022
 
-usage() {
-	echo "usage: $PROG.sh [-s step] tree dir" >&2
-	exit 1
-}
-
-err() {
-	echo "$PROG: $*" >&2
-}
-
-# ---------------------------------------------------------------------
-# Trees: $W/NAME is a copy of the stock tree's parts a step can change
-# (all of it when it is sys itself; else sys and the man9 pages), and
-# $W/NAME.files the files (relative to the tree) the step touched.
+# Trees: $W/NAME, a copy of the stock tree's parts a step can change
+# (sys, the man9 pages); $W/NAME.files, the files the step touched.
 
 series_tree() {
 	mkdir -p "$W/$1"
@@ -233,94 +198,71 @@ series_diff() {
 	done
 }
 
-# diffstat <DIFF: per file, lines added and removed, and the totals,
-# as diffstat(1) and git print them.
-diffstat() {
-	git apply --stat -p0 2>/dev/null
+# newest KIND FORMAT ARG...: the newest doc/results/KIND-*.txt with a
+# line matching, for each ARG, the RE printf FORMAT ARG makes.
+newest() {
+	_k=$1 _fmt=$2
+	shift 2
+	for _rf in $(ls "$ROOT"/doc/results/$_k-*.txt 2>/dev/null | sort -r); do
+		for _r; do
+			grep -q "$(printf "$_fmt" "$_r")" "$_rf" || continue 2
+		done
+		echo "$_rf"
+		return
+	done
+	false
 }
 
-# ---------------------------------------------------------------------
-# Words.
+# hdr KEY FILE: the "# KEY: " header line of a results file.
+hdr() {
+	sed -n "s/^# $1: //p" "$2" | head -n 1
+}
 
-# bench_rows ROW...: the rows of the newest benchmark results that has
-# them all, against stock, with its machine and load; nothing when no
-# results file has them.
+# bench_rows ROW...: those rows of the newest benchmark results with
+# them all, against stock, with its machine and load.
 bench_rows() {
-	for _rf in $(ls "$ROOT"/doc/results/bench-*.txt 2>/dev/null |
-	    sort -r); do
-		_ok=1
-		for _r; do
-			grep -q "^uncontended  *$_r " "$_rf" || _ok=
-		done
-		[ -n "$_ok" ] || continue
-		{
-			echo "Userland, ns per acquisition over the ticket" \
-			    "lock (median paired ratio, 95% CI)," \
-			    "$(sed -n \
-			    's/^# machine: \([^,]*, [^,]*\),.*/\1/p' "$_rf" |
-			    head -n 1), $(sed -n 's/^# date: //p' "$_rf" |
-			    head -n 1), load $(sed -n \
-			    's/^# load: .*: //p' "$_rf" | head -n 1):"
-		} | fmt -w 72
-		echo
-		awk -v rows=" $* " '
-		    /^Verdicts against stock/ { on = 1; next }
-		    on && /^$/ { exit }
-		    on && /^measure/ { gm = / gmean /; row(); next }
-		    # Not with more threads than CPUs (thr*): each hand-off
-		    # waits for a thread to be scheduled.
-		    on && $2 !~ /\*$/ &&
-		    index(rows, " " ($1 == "uncontended" ? $2 : $4) " ") {
-			row()
-		    }
-		    # The median ratio, its interval and the verdict; the
-		    # geometric mean (columns 57-84) stays in the file.
-		    function row() {
-			print "\t" (gm ? substr($0, 1, 57) substr($0, 85) : $0)
-		    }' "$_rf"
-		echo
-		return 0
-	done
-	echo "Not measured yet."
+	_rf=$(newest bench '^uncontended  *%s ' "$@") ||
+	    { printf 'Not measured yet.\n\n'; return; }
+	echo "Userland, ns per acquisition over the ticket lock (median" \
+	    "paired ratio, 95% CI), $(hdr machine "$_rf" |
+	    sed 's/^\([^,]*, [^,]*\),.*/\1/'), $(hdr date "$_rf"), load" \
+	    "$(hdr load "$_rf" | sed 's/.*: //'):" | fmt -w 72
+	echo
+	awk -v rows=" $* " '
+	    /^Verdicts against stock/ { on = 1; next }
+	    on && /^$/ { exit }
+	    on && /^measure/ { gm = / gmean /; row(); next }
+	    # Not with more threads than CPUs (thr*): each hand-off
+	    # waits for a thread to be scheduled.
+	    on && $2 !~ /\*$/ &&
+	    index(rows, " " ($1 == "uncontended" ? $2 : $4) " ") {
+		row()
+	    }
+	    # The median ratio, its interval and the verdict; the
+	    # geometric mean (columns 57-84) stays in the file.
+	    function row() {
+		print "\t" (gm ? substr($0, 1, 57) substr($0, 85) : $0)
+	    }' "$_rf"
 	echo
 }
 
 # kbench_rows: the build-like load of the newest make kernel-bench
-# results that has the stock kernel and the M-lock, with its machine.
+# results with the stock kernel and the M-lock, with its machine.
 kbench_rows() {
-	for _rf in $(ls "$ROOT"/doc/results/kernelbench-*.txt 2>/dev/null |
-	    sort -r); do
-		grep -q '^stock  *[0-9]*  *build ' "$_rf" &&
-		    grep -q '^mlock  *[0-9]*  *build ' "$_rf" || continue
-		{
-			echo "Booted under qemu (TCG), the test kernel's" \
-			    "build-like load (a make -j of fork and exec" \
-			    "of a worker), in ms, each kernel booted" \
-			    "several times, interleaved, on" \
-			    "$(sed -n 's/^# machine: //p' "$_rf" |
-			    head -n 1) ($(sed -n 's/^# date: //p' "$_rf" |
-			    head -n 1)); ratio and verdict against the" \
-			    "stock kernel (Student's t, 95%):"
-		} | fmt -w 72
-		echo
-		awk '$1 == "peer" { print "\t" $0; next }
-		    $3 == "build" { print "\t" $0 }' "$_rf"
-		echo
-		return 0
-	done
-	echo "Not measured yet."
+	_rf=$(newest kernelbench '^%s  *[0-9]*  *build ' stock mlock) ||
+	    { printf 'Not measured yet.\n\n'; return; }
+	echo "Booted under qemu (TCG), the test kernel's build-like load" \
+	    "(a make -j of fork and exec of a worker), in ms, each kernel" \
+	    "booted several times, interleaved, on $(hdr machine "$_rf")" \
+	    "($(hdr date "$_rf")); ratio and verdict against the stock" \
+	    "kernel (Student's t, 95%):" | fmt -w 72
+	echo
+	awk '$1 == "peer" || $3 == "build" { print "\t" $0 }' "$_rf"
 	echo
 }
 
-# maxcpus ARCH: the tree's MAXCPUS for a multiprocessor kernel.
-maxcpus() {
-	sed -n 's/^#define[[:space:]]*MAXCPUS[[:space:]]*\([0-9]*\).*/\1/p' \
-	    "$W/t0/${SP}arch/$1/include/cpu.h" 2>/dev/null | sort -n |
-	    tail -n 1
-}
-
 # memory [ARCH]: sizeof(struct __mp_lock) without WITNESS, stock and with
-# the M-lock, for each arch of the tree that has a MAXCPUS (ARCH: that
+# the M-lock, for each arch of the tree with a MAXCPUS (MP) (ARCH: that
 # one, with the cache line its <machine/mplock.h> here sets; else
 # 64-byte lines).  Stock: a pair of u_ints per CPU and two more; the
 # M-lock: two lines per CPU and one for mpl_tail and mpl_free.  Suite
@@ -328,7 +270,10 @@ maxcpus() {
 memory() {
 	for _a in $(ls "$W/t0/${SP}arch" 2>/dev/null); do
 		[ -z "${1:-}" ] || [ "$_a" = "$1" ] || continue
-		_m=$(maxcpus "$_a")
+		_m=$(sed -n \
+		    's/^#define[[:space:]]*MAXCPUS[[:space:]]*\([0-9]*\).*/\1/p' \
+		    "$W/t0/${SP}arch/$_a/include/cpu.h" 2>/dev/null |
+		    sort -n | tail -n 1)
 		[ -n "$_m" ] || continue
 		_l=64
 		[ -z "${1:-}" ] || _l=$(sed -n \
@@ -345,10 +290,14 @@ commas() {
 	    -e 'ta'
 }
 
-# text STEP [ARCH]: a step's paragraphs, what and why.
-text() {
+# mail STEP [ARCH]: a step's subject (its first line), then its
+# paragraphs, what and why.
+mail() {
 	case $1 in
-	release-all)	cat <<EOT
+	release-all)
+		echo "kernel lock: __mp_release_all() at depth 0" \
+		    "hands nothing on"
+		cat <<EOT
 _kernel_lock_held() returns 1 on every CPU once panicstr or db_active
 is set.  The callers that release the kernel lock "if held" then call
 __mp_release_all() on CPUs that do not hold it: mi_switch() in
@@ -366,7 +315,10 @@ __mp_release_all().  Without this diff CPU 0 no longer holds the lock
 and CPU 2 gets in; with it neither happens.
 EOT
 		;;
-	mlock)	cat <<EOT
+	mlock)
+		echo "kernel lock: an M-lock replaces the ticket" \
+		    "lock"
+		cat <<EOT
 Replace the ticket lock behind KERNEL_LOCK() with an M-lock, Philip
 Machanick's minimal-contention lock ("Design of a minimal-contention
 lock", Rhodes University, 2018), a FIFO queue lock of the CLH family,
@@ -391,14 +343,20 @@ invariants and which barrier pairs with which.
 Memory, sizeof(struct __mp_lock) without WITNESS (one, static):
 EOT
 		memory ;;
-	acquire-count)	cat <<EOT
+	acquire-count)
+		echo "kernel lock: __mp_acquire_count() below 1" \
+		    "takes nothing"
+		cat <<EOT
 __mp_acquire_count() with a negative count counted down through the
 whole range of an int, taking the lock some 4 billion times.  Take it
 count times, none for a count below 1.  In the userland test of the
 lock (test recurse), __mp_acquire_count(-3) now leaves the depth 0.
 EOT
 		;;
-	not-held)	cat <<EOT
+	not-held)
+		echo "kernel lock: MP_LOCKDEBUG refuses an unlock of" \
+		    "a lock not held"
+		cat <<EOT
 With MP_LOCKDEBUG, __mp_unlock() of a lock this CPU does not own is
 reported and ddb entered; when ddb was left the unlock went on: at
 depth 0 the depth wrapped around, and on a CPU that only waits (an
@@ -408,16 +366,20 @@ ddb instead, the lock as it was.  In the userland test of the lock
 (tests spinout and intrunlock) both cases are now refused.
 EOT
 		;;
-	line)	cat <<EOT
+	line)
+		echo "$2: kernel lock padded to the port's cache line"
+		cat <<EOT
 $2: pad the kernel lock's per-CPU words to the longer cache lines
 this port runs on, so that no two CPUs' words share a line.
 
 EOT
 		memory "$2" ;;
-	backends)	cat <<EOT
+	backends)
+		echo "kernel lock: backends as options" \
+		    "($(be_options))"
+		cat <<EOT
 Make the lock a choice at compile time, for measuring on real
-machines: option $(upper_backends | sed "s/MLOCK //;
-s/\([A-Z]*\)/MPLOCK_\1/g; s/ /, /g") instead of the default M-lock.
+machines: option $(be_options) instead of the default M-lock.
 The lock functions move from kern_lock.c to kern_mplock.c, which
 carries kern_lock.c's copyright notice with them; each backend is a
 header inlined into __mp_lock() and __mp_unlock(), so a kernel has
@@ -425,28 +387,38 @@ one lock and no indirection.  MI primitives only: the ports' ordering
 primitives come later, one diff each.
 EOT
 		;;
-	debug)	cat <<EOT
+	debug)
+		echo "kernel lock: option MPLOCK_DEBUG and ddb show" \
+		    "mplock"
+		cat <<EOT
 option MPLOCK_DEBUG: a debug layer that records the lock's recent events
 per CPU and checks the lock's invariants, and the ddb command "show
 mplock" (its prototype in ddb/db_interface.h).  Off by default; a
 kernel without the option compiles none of it.
 EOT
 		;;
-	torture) cat <<EOT
+	torture)
+		echo "kernel lock: option MPLOCK_TORTURE"
+		cat <<EOT
 option MPLOCK_TORTURE: a torture test of the kernel lock, started from
 main() once the CPUs are up, that hammers it from every CPU (nesting,
 release_all and reacquire, interrupts) and panics on a violation.  For
 testing kernels only; off by default.
 EOT
 		;;
-	arch)	cat <<EOT
+	arch)
+		echo "$2: kernel lock ordering primitives"
+		cat <<EOT
 $2: the kernel lock's atomics and barriers as this port needs them, in
 <machine/mplock.h>, instead of the MI fallbacks of kern_mplock.h.  The
 header says, next to each, the ordering argument for it.  For the $2
 maintainer.
 EOT
 		;;
-	guest)	cat <<EOT
+	guest)
+		echo "kernel lock: M-lock guest mode, waiters halt" \
+		    "under a hypervisor"
+		cat <<EOT
 Under a hypervisor that runs more virtual CPUs than it has CPUs, the
 CPU next in the kernel lock's queue is often not running, and the
 CPUs spinning for their turn burn the host CPUs that the holder and
@@ -470,7 +442,9 @@ spin as before.  With the mode off __mp_unlock() differs by one test
 of a variable.
 EOT
 		;;
-	man)	cat <<EOT
+	man)
+		echo "kernel lock: manual pages"
+		cat <<EOT
 Manual pages: mplock(9) for the kernel lock and its options, with
 mplock_debug(9) and mplock_torture(9), added to share/man/man9/Makefile.
 EOT
@@ -478,42 +452,9 @@ EOT
 	esac
 }
 
-upper_backends() {
-	echo "$BACKENDS" | tr a-z A-Z
-}
-
-# subject STEP [ARCH]: the subject's words.
-subject() {
-	case $1 in
-	release-all)	echo "kernel lock: __mp_release_all() at depth 0" \
-			    "hands nothing on" ;;
-	mlock)		echo "kernel lock: an M-lock replaces the ticket" \
-			    "lock" ;;
-	acquire-count)	echo "kernel lock: __mp_acquire_count() below 1" \
-			    "takes nothing" ;;
-	not-held)	echo "kernel lock: MP_LOCKDEBUG refuses an unlock of" \
-			    "a lock not held" ;;
-	line)		echo "$2: kernel lock padded to the port's cache line" ;;
-	backends)	echo "kernel lock: backends as options" \
-			    "($(upper_backends | sed "s/MLOCK //;
-			    s/\([A-Z]*\)/MPLOCK_\1/g; s/ /, /g"))" ;;
-	debug)		echo "kernel lock: option MPLOCK_DEBUG and ddb show" \
-			    "mplock" ;;
-	torture)	echo "kernel lock: option MPLOCK_TORTURE" ;;
-	arch)		echo "$2: kernel lock ordering primitives" ;;
-	guest)		echo "kernel lock: M-lock guest mode, waiters halt" \
-			    "under a hypervisor" ;;
-	man)		echo "kernel lock: manual pages" ;;
-	esac
-}
-
-# figures STEP: the step's own row.
-figures() {
-	case $1 in
-	release-all)	bench_rows stock-fix ;;
-	mlock)		bench_rows mlock-diff ;;
-	guest)		kbench_rows ;;
-	esac
+# be_options: the backends' options, the M-lock's apart.
+be_options() {
+	upper "$BACKENDS" | sed "s/MLOCK //; s/\([A-Z]*\)/MPLOCK_\1/g; s/ /, /g"
 }
 
 # write SERIES K N OLD NEW STEP [ARCH]: diff K of N of SERIES, from tree
@@ -523,20 +464,20 @@ write() {
 	[ -s "$W/body" ] || die "internal: step $2 of $1 ($6) changes nothing"
 	_name=$(printf '%04d-%s.diff' "$2" "${7:-$6}")
 	{
-		echo "Subject: [PATCH $2/$3] $(subject "$6" "${7:-}")"
+		mail "$6" "${7:-}" >"$W/mail"
+		echo "Subject: [PATCH $2/$3] $(sed 1q "$W/mail")"
 		echo
-		text "$6" "${7:-}"
+		sed 1d "$W/mail"
 		echo
-		figures "$6"
-		diffstat <"$W/body"
+		case $6 in	# the step's own figures
+		release-all)	bench_rows stock-fix ;;
+		mlock)		bench_rows mlock-diff ;;
+		guest)		kbench_rows ;;
+		esac
+		git apply --stat -p0 <"$W/body" 2>/dev/null	# diffstat
 		echo
 		cat "$W/body"
 	} >"$W/out/$1/$_name"
-}
-
-# drop NAME: tree NAME is no longer needed (t0 always is).
-drop() {
-	[ "$1" = t0 ] || rm -rf "$W/$1"
 }
 
 # apply_how: how to apply, from /usr/src and from /usr/src/sys.
@@ -642,20 +583,17 @@ step=
 while getopts :s: ch; do
 	case $ch in
 	s)	step=$OPTARG ;;
-	*)	usage ;;
+	*)	badopt "$ch" ;;
 	esac
 done
 shift $((OPTIND - 1))
 case $step in
 ''|[1-4])	;;
-*)	err "-s $step: a step of the tech@ series' first four, 1 to 4"
-	usage ;;
+*)	usage "-s $step: a step of the tech@ series' first four, 1 to 4" ;;
 esac
 [ $# -eq 2 ] || usage
 case $1$2 in
 -*)	usage ;;
-esac
-case $1$2 in
 *"
 "*)	die "a name with a newline; rename it" ;;
 esac
@@ -719,7 +657,7 @@ for w in release-all mlock acquire-count not-held; do
 	printf '%s\n' "${SP}kern/kern_lock.c" "${SP}sys/mplock.h" \
 	    >"$W/t$i.files"
 	write tech "$i" "$nt" "$prev" "t$i" "$w"
-	drop "$prev"
+	[ "$prev" = t0 ] || rm -rf "$W/$prev"
 	prev=t$i
 done
 # The budget counts the mail less what depends on the tree and on this
@@ -744,7 +682,7 @@ for a in $(cat "$W/lines"); do
 	    die "$S: $_h: no __USE_MI_MPLOCK line, or ours sets nothing"
 	echo "$_h" >>"$W/t$i.files"
 	write tech "$i" "$nt" "$prev" "t$i" line "$a"
-	drop "$prev"
+	rm -rf "$W/$prev"
 	prev=t$i
 done
 tech=$prev
@@ -760,7 +698,7 @@ steps="$steps guest"
 if [ -d "$W/t0/share/man/man9" ]; then
 	steps="$steps man"
 elif [ -n "$SP" ]; then
-	err "$S: no share/man/man9: no manual page step"
+	echo "$PROG: $S: no share/man/man9: no manual page step" >&2
 fi
 no=$(echo $steps | wc -w | tr -d ' ')
 k=0
@@ -782,15 +720,12 @@ for s in $steps; do
 		echo "${SP}arch/$la/include/mplock.h" >>"$W/o$k.files"
 	done
 	write optional "$k" "$no" "$prev" "o$k" "$w" "$a"
-	[ "$prev" = "$tech" ] || drop "$prev"
+	[ "$prev" = "$tech" ] || rm -rf "$W/$prev"
 	prev=o$k
 done
 
 # The last tree is the whole change: what apply makes.
-series_tree whole
-sh "$TOOL" apply "$W/whole" >/dev/null || die "internal: apply failed on" \
-    "a copy"
-rm -rf "$W/whole/.mplock-patch"
+series_apply whole "$ROOT"
 diff -r "$W/whole" "$W/$prev" >"$W/whole.cmp" 2>&1 || {
 	head -n 20 "$W/whole.cmp" >&2
 	die "internal: the series does not end where apply does"

@@ -1,142 +1,98 @@
-# lint: man pages (mandoc -Tlint), style(9) of the kernel sources, the
-# backend registry, the litmus mapping, the figures of the documentation.
+# lint: each check of tools/lint.sh on this checkout, and each shown
+# to catch faults seeded into a copy (lint_copy); mplock(9)'s space
+# table, mplock_debug(9)'s reports, every tool's answer to misuse.
 
-if command -v mandoc >/dev/null 2>&1; then
-	t_check "lint/man" sh "$ROOT/tools/lint.sh" man
-else
-	t_fail "lint/man" "mandoc not installed (.ci/run installs it)"
-fi
-t_check "lint/style" sh "$ROOT/tools/lint.sh" style
+for c in man style backends litmus notices figures readme; do
+	t_check "lint/$c" sh "$ROOT/tools/lint.sh" $c
+done
 
-# The style checker must itself catch what it claims to.
-lint_catches() {
-	_d=$OBJ/lint-selftest
+# lint_copy DIR PATH...: in DIR, lint.sh, common.sh, Makefile.backends
+# and each PATH (a file or a folder) of this checkout.
+lint_copy() {
+	_d=$1
+	shift
 	rm -rf "$_d"
-	mkdir -p "$_d/tools/lib" "$_d/sys/kern" "$_d/sys/sys" \
-	    "$_d/regress/sys/kern/mplock"
-	cp "$ROOT/tools/lint.sh" "$_d/tools/"
-	cp "$ROOT/tools/lib/common.sh" "$_d/tools/lib/"
-	cp "$REGRESS/Makefile.backends" "$_d/regress/sys/kern/mplock/"
-	cp "$ROOT/sys/sys/mplock.h" "$_d/sys/sys/"
-	printf '/* no licence */\nstatic int foo(void)\n{\n        return (0); // x\n}\n' \
-	    >"$_d/sys/kern/kern_mplock.c"
-	_out=$(sh "$_d/tools/lint.sh" style 2>&1)
-	echo "$_out"
-	for _w in "no ISC licence" "function type and name" \
-	    "indented with spaces" "C++ comment"; do
-		echo "$_out" | grep -q "$_w" || { echo "missed: $_w"; return 1; }
+	for _p in tools/lint.sh tools/lib/common.sh \
+	    regress/sys/kern/mplock/Makefile.backends "$@"; do
+		if [ -d "$ROOT/$_p" ]; then
+			mkdir -p "$_d/$_p" && cp -R "$ROOT/$_p/." "$_d/$_p/"
+		else
+			mkdir -p "$(dirname "$_d/$_p")" && cp "$ROOT/$_p" "$_d/$_p"
+		fi || return 1
 	done
 }
-t_check "lint/style-selftest" lint_catches
 
-# The backend registry: one line in Makefile.backends must bring the
-# file, the option and the manual's entries with it.
-t_check "lint/backends" sh "$ROOT/tools/lint.sh" backends
+# lint_finds OUTPUT RE...: OUTPUT (shown) has a line matching each RE.
+lint_finds() {
+	_o=$1
+	shift
+	echo "$_o"
+	for _w; do
+		echo "$_o" | grep -q -- "$_w" || { echo "missed: $_w"; return 1; }
+	done
+}
 
-# ... and the check must catch a backend registered without them, and a
-# backend file nobody registered.
+lint_style_catches() {
+	_d=$OBJ/lint-selftest
+	lint_copy "$_d" sys/sys/mplock.h && mkdir -p "$_d/sys/kern" || return 1
+	printf '/* no licence */\nstatic int foo(void)\n{\n        return (0); // x\n}\n' \
+	    >"$_d/sys/kern/kern_mplock.c"
+	lint_finds "$(sh "$_d/tools/lint.sh" style 2>&1)" "no ISC licence" \
+	    "function type and name" "indented with spaces" "C++ comment"
+}
+
+# A backend registered without its file, option and manual entries,
+# and a backend file nobody registered.
 lint_backends_catches() {
 	_d=$OBJ/lint-backends-selftest
-	rm -rf "$_d"
-	mkdir -p "$_d/tools/lib" "$_d/sys/kern" "$_d/sys/sys" \
-	    "$_d/share/man/man9" "$_d/regress/sys/kern/mplock"
-	cp "$ROOT/tools/lint.sh" "$_d/tools/"
-	cp "$ROOT/tools/lib/common.sh" "$_d/tools/lib/"
-	cp "$ROOT/sys/sys/mplock.h" "$_d/sys/sys/"
-	cp "$ROOT/share/man/man9/mplock.9" "$_d/share/man/man9/"
-	cp "$ROOT"/sys/kern/kern_mplock.h "$ROOT"/sys/kern/kern_mplock_*.h \
-	    "$_d/sys/kern/"
+	lint_copy "$_d" sys/sys/mplock.h share/man/man9/mplock.9 \
+	    $(cd "$ROOT" && ls sys/kern/kern_mplock.h sys/kern/kern_mplock_*.h) ||
+	    return 1
 	sed 's/"ticket"/"stray"/' "$ROOT/sys/kern/kern_mplock_ticket.h" \
 	    >"$_d/sys/kern/kern_mplock_stray.h"
 	sed 's/^BACKENDS=.*/& fake/' "$REGRESS/Makefile.backends" \
 	    >"$_d/regress/sys/kern/mplock/Makefile.backends"
-	_out=$(sh "$_d/tools/lint.sh" backends 2>&1)
-	echo "$_out"
-	for _w in "fake: registered but there is no" \
+	lint_finds "$(sh "$_d/tools/lint.sh" backends 2>&1)" \
+	    "fake: registered but there is no" \
 	    "fake: sys/sys/mplock.h does not know MPLOCK_FAKE" \
 	    "fake: share/man/man9/mplock.9 lacks the line: .It Dv MPLOCK_FAKE" \
 	    "fake: mplock.9 lacks its rows" \
-	    "kern_mplock_stray.h: backend not in Makefile.backends"; do
-		echo "$_out" | grep -qF "$_w" || { echo "missed: $_w"; return 1; }
-	done
+	    "kern_mplock_stray.h: backend not in Makefile.backends"
 }
-t_check "lint/backends-selftest" lint_backends_catches
 
-# The litmus tests' source lines: MAPPING and their hashes are current.
-t_check "lint/litmus" sh "$ROOT/tools/lint.sh" litmus
-
-# ... and a changed line, or a pattern MAPPING does not name, fails lint.
+# A changed line of the MCS enqueue (the link store), and a pattern
+# MAPPING does not name.
 lint_litmus_catches() {
 	_d=$OBJ/lint-litmus-selftest
-	rm -rf "$_d"
-	mkdir -p "$_d/tools/lib" "$_d/regress/sys/kern/mplock"
-	cp "$ROOT/tools/lint.sh" "$_d/tools/"
-	cp "$ROOT/tools/lib/common.sh" "$ROOT/tools/lib/litmus.sh" \
-	    "$_d/tools/lib/"
-	cp "$REGRESS/Makefile.backends" "$_d/regress/sys/kern/mplock/"
-	cp -R "$ROOT/litmus" "$_d/"
-	cp -R "$ROOT/sys" "$_d/"
-	mkdir -p "$_d/tools/series" &&
-	    cp "$ROOT/tools/series/mlock.awk" "$_d/tools/series/"
+	lint_copy "$_d" tools/lib/litmus.sh litmus sys tools/series/mlock.awk ||
+	    return 1
 	sh "$_d/tools/lint.sh" litmus || { echo "fails on a clean copy"
 	    return 1; }
-	# One mapped line of the MCS enqueue changes (the link store).
+	_f=sys/kern/kern_mplock_mcs.h
 	sed 's/mpl_store_ptr_release(&pred->mmn_next, me);/mpl_store_ptr(\&pred->mmn_next, me);/' \
-	    "$ROOT/sys/kern/kern_mplock_mcs.h" >"$_d/sys/kern/kern_mplock_mcs.h"
-	cmp -s "$ROOT/sys/kern/kern_mplock_mcs.h" \
-	    "$_d/sys/kern/kern_mplock_mcs.h" && { echo "sed did nothing"
-	    return 1; }
+	    "$ROOT/$_f" >"$_d/$_f"
+	cmp -s "$ROOT/$_f" "$_d/$_f" && { echo "sed did nothing"; return 1; }
 	echo "pattern unmapped" >>"$_d/litmus/patterns"
-	_out=$(sh "$_d/tools/lint.sh" litmus 2>&1)
-	echo "$_out"
-	echo "$_out" | grep -Eq \
-	    'kern_mplock_mcs\.h:[0-9]+-[0-9]+ changed since the litmus test' ||
-	    { echo "missed: the changed line"; return 1; }
-	echo "$_out" | grep -qF "pattern unmapped has no line in MAPPING" ||
-	    { echo "missed: the unmapped pattern"; return 1; }
+	lint_finds "$(sh "$_d/tools/lint.sh" litmus 2>&1)" \
+	    'kern_mplock_mcs\.h:[0-9][0-9]*-[0-9][0-9]* changed since the litmus test' \
+	    "pattern unmapped has no line in MAPPING"
 }
-t_check "lint/litmus-selftest" lint_litmus_catches
 
-# The stock notices of the files the patch replaces or edits.
-t_check "lint/notices" sh "$ROOT/tools/lint.sh" notices
-
-# ... and each of three seeded faults fails the check: a sys/sys/mplock.h
-# without its stock notice; an ISC block in amd64's public-domain
-# <machine/mplock.h>; kern_mplock.c, which takes the lock's functions
-# out of kern_lock.c, without kern_lock.c's notice.
+# Three seeds, each must fail the check: sys/sys/mplock.h without its
+# stock notice; an ISC block in amd64's public-domain <machine/mplock.h>;
+# kern_mplock.c, which takes the lock's functions out of kern_lock.c,
+# without kern_lock.c's notice.
 lint_notices_catches() {
 	. "$ROOT/tools/lib/vendor.sh"
 	_v=$(vendor_tree openbsd-src) || return 1
 	_d=$OBJ/lint-notices-selftest
-	rm -rf "$_d"
-	mkdir -p "$_d/tools/lib" "$_d/regress/sys/kern"
-	cp "$ROOT/tools/lint.sh" "$ROOT/tools/mplock-patch" "$_d/tools/"
-	cp "$ROOT"/tools/lib/*.sh "$_d/tools/lib/"
-	cp -R "$ROOT/sys" "$ROOT/share" "$_d/"
-	cp -R "$REGRESS" "$_d/regress/sys/kern/"
+	lint_copy "$_d" tools/mplock-patch tools/lib sys share \
+	    regress/sys/kern/mplock || return 1
 	SRC=$_v sh "$_d/tools/lint.sh" notices ||
 	    { echo "fails on a clean copy"; return 1; }
-	for _seed in stock-notice public-domain moved-code; do
-		case $_seed in
-		stock-notice)
-			# Ours alone: the stock comment and the blank line
-			# after it go.
-			_p=sys/sys/mplock.h
-			_s=$(grep -n 'Copyright (c) 2004 Niklas' \
-			    "$ROOT/$_p" | cut -d: -f1)
-			_want="^$_p:[0-9]*: stock notice" ;;
-		public-domain)
-			_p=sys/arch/amd64/include/mplock.h
-			_want="^$_p: licence line added to a public domain" ;;
-		moved-code)
-			_p=sys/kern/kern_mplock.c
-			_s=$(grep -n 'Copyright (c) 2017 Visa' \
-			    "$ROOT/$_p" | cut -d: -f1)
-			_want="^$_p: takes code from sys/kern/kern_lock.c" ;;
-		esac
+	while read -r _seed _p _n _want; do
 		_f=$_d/$_p
-		case $_seed in
-		public-domain)
+		if [ "$_seed" = public-domain ]; then
 			awk 'NR == FNR { isc = isc $0 "\n"; next }
 			    { print }
 			    /^\/\* public domain \*\/$/ {
@@ -145,45 +101,39 @@ lint_notices_catches() {
 			    awk '/^#ifndef/ { exit } { print }' >"$_f.head"
 			sed '1,/^\/\* public domain \*\/$/d' "$ROOT/$_p" |
 			    cat "$_f.head" - >"$_f"
-			rm -f "$_f.head" ;;
-		*)
+			rm -f "$_f.head"
+		else
+			# Ours alone: the stock comment and the blank line
+			# after it go.
+			_s=$(grep -n "Copyright (c) $(echo "$_n" | tr '~' ' ')" \
+			    "$ROOT/$_p" | cut -d: -f1)
 			[ -n "$_s" ] || { echo "$_seed: no stock notice to drop"
 			    return 1; }
 			_e=$(awk -v s="$_s" 'NR > s && /^ \*\/$/ { print NR
 			    exit }' "$ROOT/$_p")
-			sed "$((_s - 1)),$((_e + 1))d" "$ROOT/$_p" >"$_f" ;;
-		esac
+			sed "$((_s - 1)),$((_e + 1))d" "$ROOT/$_p" >"$_f"
+		fi
 		cmp -s "$ROOT/$_p" "$_f" && { echo "$_seed: not seeded"
 		    return 1; }
 		_out=$(SRC=$_v sh "$_d/tools/lint.sh" notices 2>&1)
 		cp "$ROOT/$_p" "$_f"
-		echo "$_seed: $_out"
-		echo "$_out" | grep -q "$_want" ||
-		    { echo "missed: $_seed"; return 1; }
-	done
+		echo "$_seed:"
+		lint_finds "$_out" "^$_p$(echo "$_want" | tr '~' ' ')" || return 1
+	done <<EOT
+stock-notice sys/sys/mplock.h 2004~Niklas :[0-9]*:~stock~notice
+public-domain sys/arch/amd64/include/mplock.h - :~licence~line~added~to~a~public~domain
+moved-code sys/kern/kern_mplock.c 2017~Visa :~takes~code~from~sys/kern/kern_lock.c
+EOT
 }
-t_check "lint/notices-selftest" lint_notices_catches
 
-# Figures: every measured figure of README.md and doc/*.md is held by a
-# results file under doc/results/ (tools/lint.sh, lint_figures).
-t_check "lint/figures" sh "$ROOT/tools/lint.sh" figures
-
-# ... and a figure that no results file holds, seeded into a copy of the
-# README and of a doc/ page, fails lint; a results file holding it
-# makes it pass again.
+# Figures no results file holds, seeded into a copy of the README and
+# of a doc/ page, fail; a results file holding them makes it pass.
 lint_figures_catches() {
 	_d=$OBJ/lint-figures-selftest
-	rm -rf "$_d"
-	mkdir -p "$_d/tools/lib" "$_d/regress/sys/kern/mplock"
-	cp "$ROOT/tools/lint.sh" "$_d/tools/"
-	cp "$ROOT/tools/lib/common.sh" "$_d/tools/lib/"
-	cp "$REGRESS/Makefile.backends" "$_d/regress/sys/kern/mplock/"
-	cp "$ROOT/README.md" "$_d/"
-	cp -R "$ROOT/doc" "$_d/"
+	lint_copy "$_d" README.md doc || return 1
 	sh "$_d/tools/lint.sh" figures || { echo "fails on a clean copy"
 	    return 1; }
-	# Figures no results file holds (checked first: the test is void
-	# if one does).
+	# The test is void if a results file holds a seeded figure.
 	if cat "$_d"/doc/results/*.txt | grep -E \
 	    '54\.37|3\.917|8881|173\.9|2,?071,?313'; then
 		echo "a seeded figure is already in doc/results/"
@@ -198,33 +148,22 @@ lint_figures_catches() {
 		echo "seeded figures not caught"
 		return 1
 	fi
-	echo "$_out"
-	for _w in 'README.md:.*"54.37 ns"' 'README.md:.*"3.917x"' \
+	lint_finds "$_out" 'README.md:.*"54.37 ns"' 'README.md:.*"3.917x"' \
 	    'doc/bench.md:.*"8881 s"' 'doc/bench.md:.*"+173.9%"' \
-	    'doc/bench.md:.*"2,071,313"'; do
-		echo "$_out" | grep -q "$_w" || { echo "missed: $_w"; return 1; }
-	done
+	    'doc/bench.md:.*"2,071,313"' || return 1
 	printf '# date: 2026-01-01T00:00Z\n# machine: seeded\n# command: none\n54.37 3.917 8881 173.9 2071313\n' \
 	    >"$_d/doc/results/seeded-2026-01-01.txt"
 	sh "$_d/tools/lint.sh" figures || { echo "fails with the figures" \
 	    "in doc/results/"; return 1; }
 }
-t_check "lint/figures-selftest" lint_figures_catches
 
-# The README (issue 28): at most 160 lines, its table of current figures
-# each held by the results file its row links, the make targets of its
-# Hacking commands there (tools/lint.sh, lint_readme).
-t_check "lint/readme" sh "$ROOT/tools/lint.sh" readme
-
-# ... and a copy whose row quotes a figure of another results file than
-# the one it links (so lint_figures passes it), one that names a make
+# A copy whose row quotes a figure of another results file than the
+# one it links (so lint_figures passes it), one that names a make
 # target there is not, and one over 160 lines: each fails.
 lint_readme_catches() {
 	_d=$OBJ/lint-readme-selftest
 	rm -rf "$_d"
 	mkdir -p "$_d"
-	sh "$ROOT/tools/lint.sh" readme "$ROOT/README.md" ||
-	    { echo "fails on the README"; return 1; }
 	# The make test row, whichever run it quotes: its seconds and the
 	# results file it links.
 	_r=$(grep -m 1 '^| `make test`' "$ROOT/README.md")
@@ -242,14 +181,16 @@ lint_readme_catches() {
 	{ cat "$ROOT/README.md"; yes '' | head -n 161; } >"$_d/long.md"
 	for _c in row:'"1180 s" is in no file' target:'make benchmark: no such' \
 	    long:'lines, more than 160'; do
-		_out=$(sh "$ROOT/tools/lint.sh" readme "$_d/${_c%%:*}.md")
-		echo "${_c%%:*}: $_out"
-		echo "$_out" | grep -q "${_c#*:}" || return 1
+		lint_finds "${_c%%:*}: $(sh "$ROOT/tools/lint.sh" readme \
+		    "$_d/${_c%%:*}.md")" "${_c#*:}" || return 1
 	done
 }
-t_check "lint/readme-selftest" lint_readme_catches
 
-# mplock(9) (issue 28): the space of each backend in its table is what
+for c in style backends litmus notices figures readme; do
+	t_check "lint/$c-selftest" lint_${c}_catches
+done
+
+# mplock(9): the space of each backend in its table is what
 # struct __mp_lock takes on amd64 (MAXCPUS 255, its header, no
 # WITNESS), and a sentence that gives a backend half or twice another's
 # space says what the table says.
@@ -312,7 +253,7 @@ man_space() {
 }
 t_check "lint/mplock9-space" man_space
 
-# mplock_debug(9) (issue 28): every report it shows (a literal block
+# mplock_debug(9): every report it shows (a literal block
 # with a line starting "mplock ") is what a booted kernel printed: it
 # is in a results file of tools/kernel.sh (doc/results/kernel-*.txt),
 # line breaks aside (ddb wraps long lines at 80 columns).

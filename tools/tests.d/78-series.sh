@@ -14,27 +14,9 @@
 # OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
 #
 # series: the patch series (tools/series/series.sh) on the vendored
-# OpenBSD tree.  The tech@ series: its first diff is the stock fix alone
-# (kern_lock.c), whose regress test (mplocktest releaseidle, built with
-# the lock of the tree's kern_lock.c) fails on the stock tree and passes
-# after it; the M-lock diff keeps within 220 lines, touches kern_lock.c
-# and <sys/mplock.h> only, uses only what membar_sync(9) allows next to a
-# compare-and-swap (no membar_enter(), no membar_sync()), and states the
-# memory the compiler finds (that it has no fence on amd64 is suite
-# kcompile's); the later ones each change one corner case
-# and name the regress test that shows it.  Every diff of both series
-# applies with patch -p0 (no fuzz) on top of the ones before, on a stock
-# copy; keeps every stock notice, adds no licence to a public-domain
-# file, and carries the notice of code it moves (tools/lib/notices.sh);
-# its message cites no path of this checkout; the files it touched
-# compile in the real-tree matrix for amd64 and i386
-# (tools/lib/realtree.sh).  The lock of each tech@ step runs the regress
-# (WITNESS, MP_LOCKDEBUG, the torture).  The cover letters credit
-# Machanick and the 2022 tech@ mail and say how to apply.  A tree with a
-# port of longer cache lines gets that port's step.  A lowered budget
-# fails and writes nothing; a patched tree, a changed ticket lock and
-# misuse are refused; the last tree is what apply makes; series is not
-# a command of the installed mplock-patch.
+# OpenBSD tree, each diff applied, its notices checked, compiled and
+# (tech@ steps) run under the regress; what each message must say and
+# must not; refusals (doc/series.md, "Checks").
 
 . "$ROOT/tools/lib/vendor.sh"
 . "$ROOT/tools/lib/kcompile.sh"
@@ -49,8 +31,7 @@ unset MPLOCK_ROOT MPLOCK_SERIES_BUDGET
 rm -rf "$SE"
 mkdir -p "$SE"
 
-# se_copy STOCK DIR: the parts of a tree the series changes (sys, the
-# man9 pages), as a fresh copy.
+# se_copy STOCK DIR: a fresh copy of sys and the man9 pages.
 se_copy() {
 	rm -rf "$2"
 	mkdir -p "$2/share/man" &&
@@ -75,12 +56,9 @@ se_layout() {
 	_i=0
 	for _f in "$_d"/*.diff; do
 		_i=$((_i + 1))
-		head -n 1 "$_f" | grep -q "^Subject: \[PATCH $_i/$_n\] " || {
-			echo "$_f: no \"Subject: [PATCH $_i/$_n]\" line"
-			return 1
-		}
-		grep -Eq '^ [0-9]+ files? changed' "$_f" || {
-			echo "$_f: no diffstat"
+		head -n 1 "$_f" | grep -q "^Subject: \[PATCH $_i/$_n\] " &&
+		    grep -Eq '^ [0-9]+ files? changed' "$_f" || {
+			echo "$_f: no \"Subject: [PATCH $_i/$_n]\", or no diffstat"
 			return 1
 		}
 	done
@@ -115,21 +93,18 @@ se_messages() {
 			return 1
 		fi
 	done
-	_c=$SE/out/tech/0000-cover.txt
-	for _w in 'Machanick' '2018' 'tech@ in June 2022' 'patch -p0' \
-	    'patch -p1' '/usr/src/sys' '0002-mlock.diff'; do
-		grep -q -- "$_w" "$_c" || { echo "cover: no \"$_w\""; return 1; }
-	done
-	for _w in 'Machanick' 'June 2022' 'membar_exit_before_atomic' \
-	    'no fence'; do
-		grep -q -- "$_w" "$SE/out/tech/0002-mlock.diff" ||
-		    { echo "0002: no \"$_w\""; return 1; }
-	done
-	for _w in 'sched_bsd.c' 'kern_synch.c' 'vfs_syncwait' 'kern_sched.c' \
-	    'panicstr' 'db_active' 'ddb'; do
-		grep -q -- "$_w" "$SE/out/tech/0001-release-all.diff" ||
-		    { echo "0001: no \"$_w\""; return 1; }
-	done
+	# FILE|what it must say|...
+	while IFS='|' read -r _f _ws; do
+		echo "$_ws" | tr '|' '\n' >"$SE/words"
+		while IFS= read -r _w; do
+			grep -q -- "$_w" "$SE/out/tech/$_f" ||
+			    { echo "$_f: no \"$_w\""; return 1; }
+		done <"$SE/words"
+	done <<'EOT'
+0000-cover.txt|Machanick|2018|tech@ in June 2022|patch -p0|patch -p1|/usr/src/sys|0002-mlock.diff
+0002-mlock.diff|Machanick|June 2022|membar_exit_before_atomic|no fence
+0001-release-all.diff|sched_bsd.c|kern_synch.c|vfs_syncwait|kern_sched.c|panicstr|db_active|ddb
+EOT
 }
 
 # The stock fix: kern_lock.c alone, small.
@@ -145,10 +120,8 @@ se_fix() {
 # primitives membar_sync(9) allows next to a compare-and-swap.
 se_mlock() {
 	_f=$SE/out/tech/0002-mlock.diff
-	_l=$(wc -l <"$_f" | tr -d ' ')
-	# Its budget (220 lines) is series.sh's own check, which
-	# series/seeded/over-budget shows at work.
-	echo "0002: $_l lines"
+	# Its budget is series.sh's own check (series/seeded/over-budget).
+	echo "0002: $(wc -l <"$_f" | tr -d ' ') lines"
 	se_touches "$_f" "sys/kern/kern_lock.c sys/sys/mplock.h" || return 1
 	for _w in atomic_cas_ptr membar_exit_before_atomic \
 	    membar_enter_after_atomic CACHELINE; do
@@ -250,13 +223,10 @@ se_line() {
 	grep -q '^+#define __MPL_CACHELINE' "$_f" &&
 	    grep -q '^arm64: [0-9,]* bytes (stock: [0-9,]*), MAXCPUS' "$_f" ||
 	    return 1
-	rm -rf "$SE/arm-t"
-	se_copy "$SE/stock" "$SE/arm-t"
-	cp "$_t/sys/arch/arm64/include/mplock.h" \
-	    "$SE/arm-t/sys/arch/arm64/include/mplock.h" 2>/dev/null ||
-	    { mkdir -p "$SE/arm-t/sys/arch/arm64/include" &&
+	se_copy "$SE/stock" "$SE/arm-t" &&
+	    mkdir -p "$SE/arm-t/sys/arch/arm64/include" &&
 	    cp "$_t/sys/arch/arm64/include/mplock.h" \
-	    "$SE/arm-t/sys/arch/arm64/include/"; } || return 1
+	    "$SE/arm-t/sys/arch/arm64/include/" || return 1
 	for _d in "$SE"/arm-out/tech/*.diff "$SE"/arm-out/optional/*.diff; do
 		(cd "$SE/arm-t" && patch -s -p0 -F0 <"$_d") ||
 		    { echo "${_d##*/} does not apply"; return 1; }
@@ -313,9 +283,8 @@ se_sizeof() {
 		eval "_$_w=\$(printf '%d' 0x\$($NM -S "$_d/$_w.o" |
 		    awk '\$4 == \"mpl_sizeof\" { print \$2 }'))"
 	done
-	_want=$(printf '%s: %s bytes (stock: %s)' "$_a" \
-	    "$(echo "$_src" | sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/' -e 'ta')" \
-	    "$(echo "$_base" | sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/' -e 'ta')")
+	_want=$(printf '%s: %s bytes (stock: %s)' "$_a" "$_src" "$_base" |
+	    sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\([ ,)]\)/\1,\2\3/' -e 'ta')
 	echo "compiler: $_want"
 	grep -q "^$_want, MAXCPUS" "$SE/out/tech/0002-mlock.diff" || {
 		grep "^$_a: " "$SE/out/tech/0002-mlock.diff"
@@ -413,27 +382,19 @@ else
 	# The stock fix's test fails on the stock lock.
 	t_check "series/tech/0001-regress-fails-on-stock" se_regress stock \
 	    "$stock" FAIL releaseidle
-	# The real-tree matrix: the tree patched step by step is rt/src,
-	# the stock one rt/base.
+	# The real-tree matrix (tools/lib/realtree.sh): the tree patched
+	# step by step is rt/src, the stock one rt/base.
 	cc_ok=1
-	command -v bmake >/dev/null 2>&1 &&
-	    command -v "${CLANG:-clang}" >/dev/null 2>&1 || cc_ok=
-	for a in amd64 i386; do
-		[ -n "$cc_ok" ] || break
-		echo 'int x;' | "${CLANG:-clang}" -target \
-		    "$(kernel_machine_info $a | cut -d' ' -f2)" \
-		    -ffreestanding -nostdinc -fsyntax-only -x c - \
-		    >/dev/null 2>&1 || cc_ok=
-	done
-	mkdir -p "$SE/rt/mk"
-	ln -s "$stock" "$SE/rt/base"
-	c8=$(config8_build "$stock") && ln -s "$c8" "$SE/rt/config" || cc_ok=
-	printf 'COMPILER_VERSION=clang\nNOPIE_FLAGS=-fno-pie\n' \
-	    >"$SE/rt/mk/bsd.own.mk"
-	: >"$SE/rt/mk/sys.mk"
+	realtree_setup "$SE/rt" >"$SE/rt.log" 2>&1
+	case $? in
+	0)	;;
+	77)	cc_ok=
+		t_skip "series/compile" "$(tail -n 1 "$SE/rt.log")" ;;
+	*)	cc_ok=
+		t_fail "series/compile" "realtree_setup failed" "$SE/rt.log" ;;
+	esac
+	rm -rf "$SE/rt/src"
 	se_copy "$stock" "$SE/rt/src"
-	[ -n "$cc_ok" ] || t_skip "series/compile" \
-	    "bmake, config(8) or clang's OpenBSD targets missing"
 	NM=$(command -v llvm-nm || command -v llvm-nm-14)
 	d=$DEFAULT_BACKEND
 	all=WITNESS,MP_LOCKDEBUG,MPLOCK_DEBUG,DDB
@@ -448,25 +409,20 @@ else
 		grep -q "^FAIL series/$n/apply\$" "$RESULTS" && break
 		# The lock of the tech@ steps, in kern_lock.c, under the
 		# regress: the tests its stock behaviour passes, then all.
+		rt="releaseidle mutex fifo multi witness lockorder torture"
 		case $n in
-		tech/0001-*|tech/0002-*)
-			t_check "series/$n/regress" se_regress "${n#*/}" \
-			    "$SE/rt/src" PASS releaseidle mutex fifo multi \
-			    witness lockorder torture ;;
-		tech/*-not-held)
-			t_check "series/$n/regress" se_regress "${n#*/}" \
-			    "$SE/rt/src" PASS releaseidle mutex fifo recurse \
-			    multi spinout intrunlock witness lockorder torture ;;
+		tech/*-not-held) rt="$rt recurse spinout intrunlock" ;;
+		tech/0001-*|tech/0002-*) ;;
+		*)	rt= ;;
 		esac
+		[ -z "$rt" ] || t_check "series/$n/regress" se_regress \
+		    "${n#*/}" "$SE/rt/src" PASS $rt
 		[ -n "$cc_ok" ] || continue
 		case $n in
-		tech/*)
-			combos="$d,MULTIPROCESSOR"
-			combos="$combos $d,MULTIPROCESSOR,WITNESS"
-			combos="$combos,MP_LOCKDEBUG,DDB" ;;
+		tech/*)	combos="$d,MULTIPROCESSOR
+			    $d,MULTIPROCESSOR,WITNESS,MP_LOCKDEBUG,DDB" ;;
 		*-backends)
-			combos=$(for b in $BACKENDS; do
-				echo "$b,MULTIPROCESSOR"; done)
+			combos="$(printf '%s,MULTIPROCESSOR ' $BACKENDS)"
 			combos="$combos $d,MULTIPROCESSOR,$all" ;;
 		*-man)	continue ;;
 		*)	combos="$d,MULTIPROCESSOR $d,MULTIPROCESSOR,$all" ;;
@@ -476,14 +432,9 @@ else
 			    "$a" $combos
 		done
 		case $n in
-		tech/0002-*)
-			if [ -n "$NM" ]; then
-				for a in amd64 i386; do
-					t_check "series/$n/sizeof-$a" \
-					    se_sizeof "$a"
-				done
-			fi
-			;;
+		tech/0002-*) [ -z "$NM" ] || for a in amd64 i386; do
+			t_check "series/$n/sizeof-$a" se_sizeof "$a"
+		done ;;
 		esac
 	done
 	t_check "series/final-is-apply" se_final

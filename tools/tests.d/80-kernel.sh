@@ -1,28 +1,11 @@
 # kernel: the patched kernel, built from the real OpenBSD tree with its
-# own config(8) and Makefiles, booted under qemu-system-x86_64 -smp 4
-# (tools/kernel.sh; doc/kernel.md).
-#
-# make test boots the debug build (the default backend with WITNESS,
-# MP_LOCKDEBUG and MPLOCK_DEBUG; qemu reports a hypervisor, so the
-# M-lock's guest mode is on) and then, when the suite has used less
-# than KERNEL_TEST_BUDGET seconds (default 600), one seeded bug
-# (hand-off-without-wait).  make kernel-test (MPLOCK_FULL=1) boots
-# every backend, the M-lock with its guest mode forced on (option
-# MPLOCK_GUEST: its waiters must have halted) and left out
-# (MPLOCK_NOGUEST: the bare-metal lock), the stock kernel and the
-# backends built for measurement only (make kernel-bench's peers), the
-# debug build, both seeded bugs below, and the tree as the patch series
-# (tools/series/series.sh) leaves it after the M-lock's step and after
-# the last step that keeps it in kern_lock.c, after the backends' step
-# (each backend) and after the last step, the whole patch (kernel.sh -s;
-# the torture is added on top of the earlier steps, so each of these
-# boots runs it).
-#
-# A boot passes on tools/kernel/boot.sh's criteria (every CPU attached,
-# init's per-CPU load counts right, no panic/ddb/WITNESS report, and
-# the torture's summary with 0 violations and every CPU taking part
-# when the tree has option MPLOCK_TORTURE).  A seeded bug passes when
-# the booted kernel fails, panics or hangs; the result says which.
+# own config(8) and booted under qemu -smp 4 (tools/kernel.sh): the
+# watchdog's judgement on canned consoles, the debug build, bad input,
+# one seeded bug within KERNEL_TEST_BUDGET seconds (600); make
+# kernel-test (MPLOCK_FULL=1): every backend, the guest mode forced on
+# and left out, the stock kernel and the measurement-only backends,
+# every seeded bug, the series' steps (doc/kernel.md, "In make test and
+# make kernel-test").
 
 . "$ROOT/tools/lib/vendor.sh"
 . "$ROOT/tools/lib/configcheck.sh"
@@ -42,43 +25,38 @@ KERNEL_RUN_LIMIT=${KERNEL_RUN_LIMIT:-1800}
 k_t0=$(date +%s)
 FIG=$OBJ/kernel/figures.txt
 
-# k_verdict LOG: the verdict line kernel.sh printed last.
-k_verdict() {
-	grep '^kernel: ' "$1" | tail -n 1 | sed 's/^kernel: [^:]*: //' |
-	    cut -c1-150
-}
-
-# k_boot NAME ARGS...: a run that must pass.
-k_boot() {
+# k_run NAME ARGS...: kernel.sh -n NAME ARGS; _v, its verdict line,
+# after the qemu crashes it booted again after.
+k_run() {
 	_kn=$1
 	shift
 	_t_exec "kernel/$_kn" "$KERNEL_RUN_LIMIT" sh "$ROOT/tools/kernel.sh" \
 	    -n "$_kn" "$@"
-	_v=$(k_crashes "$_kn")$(k_verdict "$_log")
+	_c=$(sed -n 's/^qemu_crashes=//p' "$OBJ/kernel/run/$_kn/result" \
+	    2>/dev/null)
+	_v=${_c:+qemu crashed $_c time(s), booted again; }$(grep '^kernel: ' \
+	    "$_log" | tail -n 1 | sed 's/^kernel: [^:]*: //' | cut -c1-150)
+}
+
+# k_boot NAME ARGS...: a run that must pass.
+k_boot() {
+	k_run "$@"
 	case $_rc in
 	0)	t_pass "$_name" "${_dt}s; $_v" ;;
 	77)	t_skip "$_name" "$(tail -n 1 "$_log")" ;;
 	124)	t_fail "$_name" "no verdict after ${_secs}s" "$_log" ;;
 	*)	t_fail "$_name" "${_v:-exit $_rc}" "$_log" ;;
 	esac
-	k_figures "$_kn" "$_rc"
-}
-
-# k_crashes NAME: the qemu crashes of run NAME (kernel.sh boots again
-# after one), said in front of its verdict.
-k_crashes() {
-	_c=$(sed -n 's/^qemu_crashes=//p' "$OBJ/kernel/run/$1/result" \
-	    2>/dev/null)
-	[ -z "$_c" ] || echo "qemu crashed $_c time(s), booted again; "
+	k_figures "$1"
 }
 
 # k_mutant NAME MUTANT[:torture] ARGS...: a seeded bug the booted kernel
-# must show.
+# must show; a bug of the guest mode with the mode on, whatever the CPU
+# says.
 k_mutant() {
 	_kn=$1 _km=${2%:torture} _kt=
 	[ "$_km" != "$2" ] && [ -z "$HAVE_TORTURE" ] && _kt=1
 	shift 2
-	# A bug of the guest mode: with the mode on, whatever the CPU says.
 	case $_km in
 	mlock-guest-*)	set -- "$@" $GUEST_OPTS ;;
 	esac
@@ -86,9 +64,7 @@ k_mutant() {
 	# whether the bug shows is up to the boot, not the build.
 	t_seeded kernel "kernel/$_kn" "$KERNEL_RUN_LIMIT" sh \
 	    "$ROOT/tools/kernel.sh" -r -n "$_kn"
-	_t_exec "kernel/$_kn" "$KERNEL_RUN_LIMIT" sh "$ROOT/tools/kernel.sh" \
-	    -n "$_kn" -m "$_km" "$@"
-	_v=$(k_crashes "$_kn")$(k_verdict "$_log")
+	k_run "$_kn" -m "$_km" "$@"
 	case $_rc in
 	0)	if [ -n "$_kt" ]; then
 			t_skip "$_name" "not caught by the userland load\
@@ -108,7 +84,7 @@ k_mutant() {
 	124)	t_pass "$_name" "caught: no verdict after ${_secs}s" ;;
 	*)	t_fail "$_name" "exit $_rc, not a boot verdict: $_v" "$_log" ;;
 	esac
-	k_figures "$_kn" "$_rc"
+	k_figures "$_kn"
 }
 
 # k_halted NAME: the torture of run NAME saw waits halt, each kicked.
@@ -131,14 +107,12 @@ k_halted() {
 # The figures of one run, for a results file (doc/results/).
 k_figures() {
 	_r=$OBJ/kernel/run/$1/result
-	[ -f "$_r" ] || return 0
-	printf '%s\t%s\tboot_s=%s\tload_ms=%s\tbuild_ms=%s\tqemu_crashes=%s\t%s\n' \
-	    "$1" "$(sed -n 's/^status=//p' "$_r")" \
-	    "$(sed -n 's/^boot_s=//p' "$_r")" \
-	    "$(sed -n 's/^load_ms=//p' "$_r")" \
-	    "$(sed -n 's/^build_ms=//p' "$_r")" \
-	    "$(sed -n 's/^qemu_crashes=//p' "$_r" | grep . || echo 0)" \
-	    "$(sed -n 's/^torture=//p' "$_r")" >>"$FIG"
+	[ ! -f "$_r" ] || awk -v n="$1" '{ i = index($0, "=")
+	    v[substr($0, 1, i - 1)] = substr($0, i + 1) }
+	    END { printf "%s\t%s\tboot_s=%s\tload_ms=%s\tbuild_ms=%s\t" \
+		"qemu_crashes=%d\t%s\n", n, v["status"], v["boot_s"],
+		v["load_ms"], v["build_ms"], v["qemu_crashes"], v["torture"] }' \
+	    "$_r" >>"$FIG"
 }
 
 # Bad input to our pieces, with the debug run's patched tree and kernel:
@@ -173,9 +147,6 @@ k_bad_input() {
 	    ! grep -q GENERIC "$_c"
 }
 
-# The watchdog's judgement (tools/kernel/boot.sh) on canned consoles,
-# with tools/kernel/fake-qemu.sh in qemu's place: a good run passes, and
-# each broken pass criterion gives the verdict it must.
 # k_config8 CONFIG8 TREE: every config "mplock-patch config" can write
 # for amd64 and i386 (tools/lib/configcheck.sh) accepted by config(8).
 k_config8() {
@@ -191,13 +162,16 @@ k_config8() {
 	    grep -q . "$OBJ/kernel/config8.out"
 }
 
-# k_fake DIR SED-SCRIPT: the stand-in qemu in DIR/bin, and in
-# DIR/console a good run's console edited by SED-SCRIPT.
+# k_fake DIR SED-SCRIPT MODE COMMAND...: COMMAND (its output in
+# DIR/out) with the stand-in qemu of DIR/bin in MODE, whose console is
+# a good run's edited by SED-SCRIPT.
 k_fake() {
-	mkdir -p "$1/bin" || return 1
-	cp "$ROOT/tools/kernel/fake-qemu.sh" "$1/bin/qemu-system-x86_64" &&
-	    chmod +x "$1/bin/qemu-system-x86_64" || return 1
-	sed "$2" >"$1/console" <<'EOF'
+	_fd=$1 _fs=$2 _fm=$3
+	shift 3
+	mkdir -p "$_fd/bin" && : >"$_fd/bsd.nm" &&
+	    cp "$ROOT/tools/kernel/fake-qemu.sh" "$_fd/bin/qemu-system-x86_64" &&
+	    chmod +x "$_fd/bin/qemu-system-x86_64" || return 1
+	sed "$_fs" >"$_fd/console" <<'EOF'
 cpu0 at mainbus0: apid 0 (boot processor)
 cpu1 at mainbus0: apid 1 (application processor)
 cpu2 at mainbus0: apid 2 (application processor)
@@ -210,16 +184,19 @@ mplock_build: 4 jobs x 48 execs of mplock_worker (8 files each): ok 48 errors 0 
 mplock_init: torture reported
 mplock_init: powering off
 EOF
+	PATH=$_fd/bin:$PATH KERNEL_FAKE_CONSOLE=$_fd/console \
+	    KERNEL_FAKE_MODE=$_fm KERNEL_TIMEOUT=8 NCPU=4 KERNEL_NCPU=4 \
+	    timeout 120 "$@" >"$_fd/out" 2>&1
 }
 
+# The watchdog's judgement (tools/kernel/boot.sh) on canned consoles,
+# with tools/kernel/fake-qemu.sh in qemu's place: a good run passes, and
+# each broken pass criterion gives the verdict it must.
 k_judge() {	# NAME STATUS EXPECT_TORTURE MODE SED-SCRIPT [ERE]
 	_w=$OBJ/kernel/judge/$1
-	rm -rf "$_w" && k_fake "$_w" "$5" || return 1
-	: >"$_w/bsd.nm"
-	PATH=$_w/bin:$PATH KERNEL_FAKE_CONSOLE=$_w/console \
-	    KERNEL_FAKE_MODE=$4 EXPECT_TORTURE=$3 KERNEL_TIMEOUT=8 NCPU=4 \
-	    timeout 120 sh "$ROOT/tools/kernel/boot.sh" "$_w" "$1" \
-	    >"$_w/out" 2>&1
+	rm -rf "$_w"
+	k_fake "$_w" "$5" "$4" env EXPECT_TORTURE="$3" \
+	    sh "$ROOT/tools/kernel/boot.sh" "$_w" "$1"
 	_st=$(sed -n 's/^kernel: [^:]*: \([A-Z]*\):.*/\1/p' "$_w/out")
 	if [ -n "${6:-}" ] && ! grep -Eq "^kernel: .*$6" "$_w/out"; then
 		t_fail "kernel/judge/$1" "verdict without /$6/" "$_w/out"
@@ -273,14 +250,10 @@ k_judges() {
 k_retry() {
 	_rn=judge-retry-$1
 	_rr=$OBJ/kernel/run/$_rn
-	rm -rf "$_rr" && mkdir -p "$_rr/tftp" &&
-	    k_fake "$_rr" '/^mplock_torture/d;/torture reported/d' || return 1
-	: >"$_rr/tftp/bsd"
-	: >"$_rr/bsd.nm"
-	echo "torture=" >"$_rr/tftp/kernel.conf"
-	PATH=$_rr/bin:$PATH KERNEL_FAKE_CONSOLE=$_rr/console \
-	    KERNEL_FAKE_MODE=$2 KERNEL_TIMEOUT=8 KERNEL_NCPU=4 \
-	    timeout 120 sh "$ROOT/tools/kernel.sh" -r -n "$_rn" >"$_rr/out" 2>&1
+	rm -rf "$_rr" && mkdir -p "$_rr/tftp" && : >"$_rr/tftp/bsd" &&
+	    echo "torture=" >"$_rr/tftp/kernel.conf" || return 1
+	k_fake "$_rr" '/^mplock_torture/d;/torture reported/d' "$2" \
+	    sh "$ROOT/tools/kernel.sh" -r -n "$_rn"
 	_rc=$?
 	[ "$_rc" -ne 77 ] || { cat "$_rr/out"; return 77; }
 	_st=$(sed -n 's/^kernel: [^:]*: \([A-Z]*\):.*/\1/p' "$_rr/out" |
@@ -369,20 +342,17 @@ else
 		done
 	elif [ "${MPLOCK_FULL:-0}" = 1 ]; then
 		k_boot "$DEFAULT_BACKEND-debug" -d
-		for be in $BACKENDS; do
+		# Every backend, and kernel-bench's other peers: those built
+		# for measurement only, and the stock kernel (the same load,
+		# no torture).
+		for be in $BACKENDS $MEASURE_BACKENDS; do
 			k_boot "$be" -b "$be"
 		done
+		k_boot stock -S
 		k_boot "$DEFAULT_BACKEND-guest" $GUEST_OPTS
 		t_check "kernel/$DEFAULT_BACKEND-guest/halted" k_halted \
 		    "$DEFAULT_BACKEND-guest"
 		k_boot "$DEFAULT_BACKEND-noguest" -o MPLOCK_NOGUEST
-		# kernel-bench's other peers: the stock kernel (the same
-		# load, no torture) and the backends built for measurement
-		# only, through the torture.
-		k_boot stock -S
-		for be in $MEASURE_BACKENDS; do
-			k_boot "$be" -b "$be"
-		done
 		for m in $KERNEL_MUTANTS; do
 			k_mutant "$DEFAULT_BACKEND-debug-${m%:*}" "$m" -d
 		done
