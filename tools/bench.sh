@@ -41,16 +41,9 @@
 # DIR/results-YYYY-MM-DD-HHMM.txt (UTC; for doc/results/), and with
 # gnuplot DIR/bench-cs*-ncs*.svg and .png; progress on stderr.
 
-# The command line as typed, for the results file.
-command=$0
-for a in "$@"; do
-	case $a in
-	*[!A-Za-z0-9_./=-]* | '') command="$command '$a'" ;;
-	*) command="$command $a" ;;
-	esac
-done
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
+command=$(command_line "$0" "$@")	# for the results file
 . "$ROOT/tools/lib/harness.sh"
 . "$ROOT/tools/lib/vendor.sh"
 . "$ROOT/tools/lib/stock.sh"

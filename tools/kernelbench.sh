@@ -23,16 +23,9 @@
 # missing tool or OpenBSD snapshot.  For the tests: KBENCH_KERNEL_SH
 # stands in for tools/kernel.sh, KBENCH_OTHERS for the host's load.
 
-# The command line as typed, for the results file.
-command=$0
-for a in "$@"; do
-	case $a in
-	*[!A-Za-z0-9_./=-]* | '') command="$command '$a'" ;;
-	*) command="$command $a" ;;
-	esac
-done
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
+command=$(command_line "$0" "$@")	# for the results file
 
 PEERS_DEFAULT="stock ticket mlockspin=mlock+MPLOCK_NOGUEST mlock tas"
 # The build-like load's first: every peer has it.

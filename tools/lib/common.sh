@@ -162,3 +162,17 @@ host_mdarch() {
 	    echo "$_a"
 }
 HOST_MDARCH=${HOST_MDARCH-$(host_mdarch)}
+
+# command_line ARG...: the words as typed, quoted where a shell would
+# need it, for a results file's "# command:" line.
+command_line() {
+	_cl=$1
+	shift
+	for _a in "$@"; do
+		case $_a in
+		*[!A-Za-z0-9_./=-]* | '') _cl="$_cl '$_a'" ;;
+		*) _cl="$_cl $_a" ;;
+		esac
+	done
+	echo "$_cl"
+}
