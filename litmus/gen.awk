@@ -9,7 +9,8 @@
 # line names the files).  Loops are unrolled once: a store-conditional
 # that fails ends the execution (its status is part of the condition),
 # a wait is one load whose value the condition fixes.  Dependencies are
-# not modelled (a test is never stronger than the code).
+# modelled only where the code relies on one (spin with DEP), so a test
+# is never stronger than the code.
 #
 # Operations, as kern_mplock.h names them:
 #	st LOC V	plain store		ld R LOC	plain load
@@ -17,17 +18,21 @@
 #	cas R LOC O N	mpl_cas_ptr_release	stptrrel LOC V	mpl_store_ptr_release
 #	acq		mpl_acquire		inc LOC		atomic_inc_int_nv
 # and the stock ones of the tech@ series' M-lock (tools/series/mlock.awk):
-#	acas R LOC O N	atomic_cas_ptr		spin R LOC	the wait's load, and
-#	mexit		membar_exit()			powerpc's branch on it
-#	mexit-ba menter-aa	membar_{exit_before,enter_after}_atomic()
+#	aswap R LOC V	atomic_swap_ptr		mexit		membar_exit()
+#	mexit-swap	membar_exit() before the swap
 #	menter-spin	membar_enter_after_atomic() after the wait
+#	spin R LOC [DEP]	the wait's load (and powerpc's branch on it),
+#			through the pointer in result DEP: an address
+#			dependency (membar_datadep_consumer(), empty but
+#			on alpha, which herd does not model)
 #
 # Mutants (MUT): swap-rel, swap-acq (that half of the swap), swap-split
 # (a plain load and store), swap-acq-nodep (powerpc: isync without the
 # branch on the loaded value), cas-rel, strel, ptrrel (plain store), acq,
-# acq-weak (mpl_acquire weakened to loads only), inc-split, kl-cas-split
-# (acas a plain load and store), kl-exit-ba, kl-enter-aa, kl-enter-spin,
-# kl-exit (that barrier of the tech@ M-lock).
+# acq-weak (mpl_acquire weakened to loads only), inc-split, kl-swap-split
+# (aswap a plain load and store), kl-nodep (the wait's load not through
+# the swap's pointer), kl-exit-swap, kl-enter-spin, kl-exit (that
+# barrier of the tech@ M-lock).
 
 function die(m) { print "gen.awk: " m >"/dev/stderr"; err = 1; exit 1 }
 function has(m) { return (MUT == m) }
@@ -161,9 +166,14 @@ function llsc(kind, r, loc, v, acq, rel, c,    k, l, m, ok) {
 		okcond(ok)
 }
 
-function op_swap(r, loc, v,    tmp) {
+# mpl_swap_ptr, or (kl) the stock atomic_swap_ptr: where the
+# architecture has none of its own, sys/atomic.h's
+# __sync_lock_test_and_set, an acquire only.
+function op_swap(r, loc, v, kl,    tmp, acq, rel) {
 	tmp = rtmp()
-	if (has("swap-split")) {
+	acq = kl || !has("swap-acq")
+	rel = !kl && !has("swap-rel")
+	if (has(kl ? "kl-swap-split" : "swap-split")) {
 		load(r, loc)
 		store(loc, v)
 	} else if (HARCH == "X86_64") {
@@ -172,15 +182,19 @@ function op_swap(r, loc, v,    tmp) {
 		I("XCHGQ " r "," mem(loc))
 	} else if (ARCH == "arm64-lse") {
 		li(tmp, v)
-		I((has("swap-rel") ? (has("swap-acq") ? "SWP" : "SWPA") : \
-		    has("swap-acq") ? "SWPL" : "SWPAL") " " tmp "," r "," mem(loc))
+		I("SWP" (acq ? "A" : "") (rel ? "L" : "") " " tmp "," r "," \
+		    mem(loc))
 	} else if (ARCH == "arm64") {
 		li(tmp, v)
-		llsc("swap", r, loc, tmp, !has("swap-acq"), !has("swap-rel"))
+		llsc("swap", r, loc, tmp, acq, rel)
 	} else if (HARCH == "RISCV") {
 		li(tmp, v)
-		I("amoswap.d" (has("swap-acq") ? "" : ".aq") \
-		    (has("swap-rel") ? "" : ".rl") " " r "," tmp ",(" A(loc) ")")
+		I("amoswap.d" (acq ? ".aq" : "") (rel ? ".rl" : "") " " r "," \
+		    tmp ",(" A(loc) ")")
+	} else if (kl) {
+		# A reservation or ll/sc loop without barriers.
+		li(tmp, v)
+		llsc("swap", r, loc, tmp)
 	} else {
 		# powerpc: lwsync, the loop, a branch on the value and isync;
 		# MI: membar_exit, atomic_swap_ptr, membar_enter.
@@ -195,16 +209,10 @@ function op_swap(r, loc, v,    tmp) {
 	}
 }
 
-# mpl_cas_ptr_release, or (kl) the stock atomic_cas_ptr.
-function op_cas(r, loc, o, n, kl,    tmp) {
+# mpl_cas_ptr_release.
+function op_cas(r, loc, o, n,    tmp) {
 	tmp = rtmp()
-	if (kl && has("kl-cas-split")) {
-		# A load and a store, no atomicity; it stored if it read O.
-		load(r, loc)
-		casok[t] = r "=" o
-		li(tmp, n)
-		store_reg(loc, tmp)
-	} else if (HARCH == "X86_64") {
+	if (HARCH == "X86_64") {
 		if (r != "RAX") die(PAT ": the compare-and-swap's result" \
 		    " must be r0 on x86")
 		I("MOVQ $" o ",RAX")
@@ -214,16 +222,32 @@ function op_cas(r, loc, o, n, kl,    tmp) {
 	} else if (ARCH == "arm64-lse") {
 		li(r, o)
 		li(tmp, n)
-		I((kl ? "CASAL " : has("cas-rel") ? "CAS " : "CASL ") r "," \
-		    tmp "," mem(loc))
+		I((has("cas-rel") ? "CAS " : "CASL ") r "," tmp "," mem(loc))
 		casok[t] = r "=" o
 	} else {
 		li(tmp, n)
 		li(rcmp(), o)
-		if (!kl && !has("cas-rel") && HARCH != "AArch64" &&
-		    HARCH != "RISCV")
+		if (!has("cas-rel") && HARCH != "AArch64" && HARCH != "RISCV")
 			fence(REL)
-		llsc("cas", r, loc, tmp, kl, kl || !has("cas-rel"), rcmp())
+		llsc("cas", r, loc, tmp, 0, !has("cas-rel"), rcmp())
+	}
+}
+
+# r = [loc + (d xor d)]: a load whose address depends on register d.
+function load_dep(r, loc, d,    x) {
+	x = rcmp()
+	if (HARCH == "X86_64")
+		load(r, loc)
+	else if (HARCH == "AArch64" || HARCH == "ARM") {
+		I("EOR " x "," d "," d)
+		I(LD " " r ",[" A(loc) "," x "]")
+	} else if (HARCH == "PPC") {
+		I("xor " x "," d "," d)
+		I((ARCH == "powerpc64" ? "ldx " : "lwzx ") r "," x "," A(loc))
+	} else {
+		I("xor " x "," d "," d)
+		I((HARCH == "MIPS" ? "addu " : "add ") x "," x "," A(loc))
+		I(LD " " r ",0(" x ")")
 	}
 }
 
@@ -270,36 +294,38 @@ BEGIN {
 	    "plain loads and stores; atomic_inc_int_nv: OpenBSD sys/arch/@/" \
 	    "include/atomic.h, lock xadd (as lock inc: its value is unused)",
 	    "OpenBSD sys/arch/@/include/atomic.h: membar_*() compiler " \
-	    "barriers, atomic_cas_ptr lock cmpxchg")
+	    "barriers, atomic_swap_ptr xchg")
 	arch("arm64", "AArch64", "sys/arch/arm64/include/mplock.h without " \
 	    "LSE: ldaxr/stlxr swap, ldxr/stlxr CAS, stlr, dmb ishld; " \
 	    "atomic_inc_int_nv: clang's ldaxr/stlxr loop",
-	    "OpenBSD arm64: membar_*() dmb sy; atomic_cas_ptr: clang's " \
-	    "ldaxr/stlxr loop")
+	    "OpenBSD arm64: membar_*() dmb sy; atomic_swap_ptr: " \
+	    "sys/atomic.h's __sync_lock_test_and_set, clang's ldaxr/stxr loop")
 	arch("arm64-lse", "AArch64", "sys/arch/arm64/include/mplock.h with " \
 	    "LSE: swpal, casl, stlr, dmb ishld; atomic_inc_int_nv: ldaddal",
-	    "OpenBSD arm64: membar_*() dmb sy; atomic_cas_ptr: casal")
+	    "OpenBSD arm64: membar_*() dmb sy; atomic_swap_ptr: " \
+	    "sys/atomic.h's __sync_lock_test_and_set, swpa")
 	arch("riscv64", "RISCV", "sys/arch/riscv64/include/mplock.h: " \
 	    "amoswap.d.aqrl, lr.d/sc.d.rl, fence rw,w, fence r,rw; " \
 	    "atomic_inc_int_nv: amoadd.aqrl",
 	    "OpenBSD riscv64: membar_exit() fence rw,w, membar_enter() " \
-	    "fence w,rw; atomic_cas_ptr: lr.d.aqrl/sc.d.rl")
+	    "fence w,rw; atomic_swap_ptr: sys/atomic.h's " \
+	    "__sync_lock_test_and_set, amoswap.d.aq")
 	arch("powerpc64 powerpc", "PPC", "sys/arch/@/include/mplock.h: " \
 	    "lwsync, reservation loop, branch on the value, isync; lwsync " \
 	    "before stores and as acquire; atomic_inc_int_nv: a reservation " \
 	    "loop (herd has only the word-sized lwarx/stwcx.)",
 	    "OpenBSD @: membar_exit() sync, membar_enter() isync after a " \
-	    "branch on the value; atomic_cas_ptr: a reservation loop")
+	    "branch on the value; atomic_swap_ptr: a reservation loop")
 	arch("mips64", "MIPS", "MI fallbacks of sys/kern/kern_mplock.h: " \
 	    "membar_*() sync (sys/sys/atomic.h); atomic_swap_ptr, " \
 	    "atomic_cas_ptr, atomic_add_int_nv: ll/sc loops without barriers " \
 	    "(OpenBSD sys/arch/mips64/include/atomic.h)",
-	    "OpenBSD mips64: membar_*() sync; atomic_cas_ptr: an ll/sc loop")
+	    "OpenBSD mips64: membar_*() sync; atomic_swap_ptr: an ll/sc loop")
 	arch("arm", "ARM", "MI fallbacks of sys/kern/kern_mplock.h: " \
 	    "membar_*() dmb sy; atomic_swap_ptr, atomic_cas_ptr, " \
 	    "atomic_inc_int_nv: ldrex/strex loops without barriers (OpenBSD " \
 	    "sys/arch/arm/include/atomic.h)",
-	    "OpenBSD arm: membar_*() dmb sy; atomic_cas_ptr: an ldrex/strex " \
+	    "OpenBSD arm: membar_*() dmb sy; atomic_swap_ptr: an ldrex/strex " \
 	    "loop")
 	if (HARCH == "") die("unknown architecture " ARCH)
 	# Per herd architecture: register prefix and numbers (result,
@@ -344,9 +370,9 @@ $1 ~ /^P[0-9]$/ {
 	if (t + 1 > nthr) nthr = t + 1
 	if ($2 == "st") store($3, $4)
 	else if ($2 == "ld") load(resreg($3), $4)
-	else if ($2 == "swap") op_swap(resreg($3), $4, $5)
-	else if ($2 == "cas") op_cas(resreg($3), $4, $5, $6, 0)
-	else if ($2 == "acas") op_cas(resreg($3), $4, $5, $6, 1)
+	else if ($2 == "swap") op_swap(resreg($3), $4, $5, 0)
+	else if ($2 == "aswap") op_swap(resreg($3), $4, $5, 1)
+	else if ($2 == "cas") op_cas(resreg($3), $4, $5, $6)
 	else if ($2 == "strel") op_strel($3, $4, has("strel"))
 	else if ($2 == "stptrrel") op_strel($3, $4, has("ptrrel"))
 	else if ($2 == "acq") {
@@ -354,9 +380,12 @@ $1 ~ /^P[0-9]$/ {
 			fence(has("acq-weak") ? ACQW : ACQ)
 	} else if ($2 == "inc") op_inc($3)
 	else if ($2 == "spin") {
-		load(resreg($3), $4)
+		if ($5 != "" && !has("kl-nodep"))
+			load_dep(resreg($3), $4, resreg($5))
+		else
+			load(resreg($3), $4)
 		if (HARCH == "PPC") branch_on(resreg($3))
-	} else if ($2 ~ /^m(exit(-ba)?|enter-(aa|spin))$/) {
+	} else if ($2 ~ /^m(exit(-swap)?|enter-spin)$/) {
 		if (!has("kl-" substr($2, 2)))
 			fence($2 ~ /exit/ ? EXIT : ENTER)
 	} else die(PAT ": unknown operation " $2)

@@ -84,11 +84,11 @@ function mlock() {
 " * M-lock: a FIFO queue lock (P. Machanick, \"Design of a\n" \
 " * minimal-contention lock\", 2018; of the CLH family).  Each CPU has\n" \
 " * two lock words, mplc_busy[], in a cache line of their own, and uses\n" \
-" * them in turn.  To queue, a CPU sets its next word to 1 and puts its\n" \
-" * address into mpl_tail with a compare-and-swap, then spins until the\n" \
-" * word it replaced (mpl_free, never set, for the first) reads 0; to\n" \
-" * hand off, it stores 0 into its own.  Each waiter spins on one line,\n" \
-" * which only its predecessor writes.\n" \
+" * them in turn.  To queue, a CPU sets its next word to 1 and swaps\n" \
+" * its address into mpl_tail, then spins until the word it took out\n" \
+" * (mpl_free, never set, for the first) reads 0; to hand off, it\n" \
+" * stores 0 into its own.  Each waiter spins on one line, which only\n" \
+" * its predecessor writes.\n" \
 " *\n" \
 " * Invariants: mplc_mine is 1 from the 0->1 lock to the 1->0 unlock.\n" \
 " * Each address put into mpl_tail is taken out by one CPU, the next to\n" \
@@ -101,11 +101,11 @@ function mlock() {
 " * successor may not have seen cleared: word k is set again at\n" \
 " * acquisition k + 2, which queues after k + 1, behind that successor.\n" \
 " *\n" \
-" * Barriers: membar_exit_before_atomic() orders the 1 before the\n" \
-" * compare-and-swap that publishes it, and pairs with the successor's\n" \
-" * membar_enter_after_atomic() after its own, which orders its loads of\n" \
-" * our word after it.  The hand-off's membar_exit() before the store of\n" \
-" * 0 pairs with the membar_enter_after_atomic() ending the wait, as in\n" \
+" * Barriers: membar_exit() orders the 1 before the swap that publishes\n" \
+" * it.  The successor reads our word through the pointer its swap\n" \
+" * returned, so membar_datadep_consumer() is all it needs to see that\n" \
+" * 1 or a later 0.  The hand-off's membar_exit() before the store of 0\n" \
+" * pairs with the membar_enter_after_atomic() ending the wait, as in\n" \
 " * the ticket lock.  On amd64 and i386 all are compiler barriers.\n" \
 " */")
 	rep(T "mpl->mpl_users = 0;", T "mpl->mpl_free = 0;")
@@ -115,21 +115,17 @@ function mlock() {
 	rep(T "while (mpl->mpl_ticket != me) {", T "while (*wait != 0) {")
 	# __mp_lock()'s, the first of three.
 	rep(T "unsigned long s;", \
-	    T "volatile u_int *mine, *tail, *prev, *wait;\n" \
+	    T "volatile u_int *mine, *wait;\n" \
 	    T "unsigned long s;")
 	rep(T T "cpu->mplc_ticket = atomic_inc_int_nv(&mpl->mpl_users);", \
-	    T T "/* Our last word is the tail if nobody queued since. */\n" \
-	    T T "tail = cpu->mplc_mine;\n" \
-	    T T "mine = tail == &cpu->mplc_busy[0] ? &cpu->mplc_busy[1] :\n" \
-	    T T "    &cpu->mplc_busy[0];\n" \
+	    T T "mine = cpu->mplc_mine == &cpu->mplc_busy[0] ?\n" \
+	    T T "    &cpu->mplc_busy[1] : &cpu->mplc_busy[0];\n" \
 	    T T "cpu->mplc_mine = mine;\n" \
 	    T T "*mine = 1;\n" \
-	    T T "membar_exit_before_atomic();\n" \
-	    T T "while ((prev = atomic_cas_ptr(&mpl->mpl_tail, (void *)tail,\n" \
-	    T T "    (void *)mine)) != tail)\n" \
-	    T T T "tail = prev;\n" \
-	    T T "membar_enter_after_atomic();\n" \
-	    T T "cpu->mplc_wait = wait = tail;\n" \
+	    T T "membar_exit();\n" \
+	    T T "wait = atomic_swap_ptr(&mpl->mpl_tail, (void *)mine);\n" \
+	    T T "membar_datadep_consumer();\n" \
+	    T T "cpu->mplc_wait = wait;\n" \
 	    T T "cpu->mplc_depth = 1;\n" \
 	    T "} else {\n" \
 	    T T "wait = cpu->mplc_wait;\n" \

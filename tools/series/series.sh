@@ -331,14 +331,14 @@ is in a second line: its nested locks leave the first one alone.
 
 Same interface, recursion, interrupts nesting on a waiting CPU, WITNESS
 and MP_LOCKDEBUG behaviour as the ticket lock (the next two diffs change
-two corner cases).  Only <sys/atomic.h>, as membar_sync(9) allows it: a
-compare-and-swap between membar_exit_before_atomic() and
-membar_enter_after_atomic() to queue, membar_enter_after_atomic() after
-the spin as the ticket lock has it, membar_exit() before the releasing
-store.  On amd64 and i386 __mp_lock() is a lock cmpxchg and plain loads
-and stores, no fence (the ticket lock: a lock xadd); the spin is out of
-line, called only while the word is not 0.  The comment states the
-invariants and which barrier pairs with which.
+two corner cases).  Only <sys/atomic.h>: membar_exit() before the swap
+that queues, membar_datadep_consumer() after it (the wait reads the
+word through the pointer the swap returned), membar_enter_after_atomic()
+after the spin as the ticket lock has it, membar_exit() before the
+releasing store.  On amd64 and i386 __mp_lock() is an xchg and plain
+loads and stores, no fence (the ticket lock: a lock xadd), and the spin,
+the ticket lock's own, runs only while the word is not 0.  The comment
+states the invariants and which barrier pairs with which.
 
 Memory, sizeof(struct __mp_lock) without WITNESS (one, static):
 EOT
@@ -538,7 +538,8 @@ mutual exclusion, FIFO order, recursion, interrupts nesting on a
 waiting CPU, release_all and acquire_count, the WITNESS calls; the
 test of 1 fails without it.  The barriers of 2 as herd7 litmus tests
 under the x86-TSO, AArch64, Power, MIPS and ARM models, each barrier
-taken out in turn caught where the model needs it.  The kernel after
+taken out in turn, and the wait's dependency on the swap, caught where
+the model needs it.  The kernel after
 2, and after the whole of the optional series that follows, booted
 under qemu with 4 CPUs running a torture test of the lock.
 

@@ -102,7 +102,7 @@ se_messages() {
 		done <"$SE/words"
 	done <<'EOT'
 0000-cover.txt|Machanick|2018|tech@ in June 2022|patch -p0|patch -p1|/usr/src/sys|0002-mlock.diff
-0002-mlock.diff|Machanick|June 2022|membar_exit_before_atomic|no fence
+0002-mlock.diff|Machanick|June 2022|membar_datadep_consumer|no fence
 0001-release-all.diff|sched_bsd.c|kern_synch.c|vfs_syncwait|kern_sched.c|panicstr|db_active|ddb
 EOT
 }
@@ -116,20 +116,20 @@ se_fix() {
 	[ "$_c" -le 10 ]
 }
 
-# The M-lock: kern_lock.c and sys/mplock.h only, in budget, the
-# primitives membar_sync(9) allows next to a compare-and-swap.
+# The M-lock: kern_lock.c and sys/mplock.h only, in budget; a swap
+# with the barriers membar_sync(9) allows next to it, no full fence.
 se_mlock() {
 	_f=$SE/out/tech/0002-mlock.diff
 	# Its budget is series.sh's own check (series/seeded/over-budget).
 	echo "0002: $(wc -l <"$_f" | tr -d ' ') lines"
 	se_touches "$_f" "sys/kern/kern_lock.c sys/sys/mplock.h" || return 1
-	for _w in atomic_cas_ptr membar_exit_before_atomic \
+	for _w in atomic_swap_ptr membar_exit membar_datadep_consumer \
 	    membar_enter_after_atomic CACHELINE; do
 		grep -q "^+.*$_w" "$_f" || { echo "no $_w"; return 1; }
 	done
-	if grep -nE '^\+.*(membar_enter\(\)|membar_sync\(\)|atomic_swap)' \
+	if grep -nE '^\+.*(membar_enter\(\)|membar_sync\(\)|_before_atomic)' \
 	    "$_f"; then
-		echo "a full fence or a swap membar_sync(9) asks a fence for"
+		echo "a full fence, or an _atomic barrier next to the swap"
 		return 1
 	fi
 	if grep -nE '^\+.*[^_]64\)' "$_f"; then

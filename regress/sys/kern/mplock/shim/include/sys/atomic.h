@@ -49,4 +49,9 @@
 #define membar_sync()		__atomic_thread_fence(__ATOMIC_SEQ_CST)
 #endif
 
+/* sys/atomic.h's: a load through a pointer just loaded is ordered. */
+#ifndef membar_datadep_consumer
+#define membar_datadep_consumer()	__atomic_signal_fence(__ATOMIC_SEQ_CST)
+#endif
+
 #endif /* _SHIM_SYS_ATOMIC_H_ */
