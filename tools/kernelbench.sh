@@ -110,22 +110,19 @@ if [ -n "$logsonly" ]; then
 	results=$out/results.txt
 	# The peers in the run's order (peers.txt), else stock, the
 	# backends, the rest by name.
-	_l=$(cd "$out/logs" && ls -- r*-*-smp*.log 2>/dev/null)
+	_l=$(cd "$out/logs" && ls -- r*-*-smp*.log 2>/dev/null |
+	    sed -n 's/^r[0-9]*-\([a-z0-9]*\)-smp\([0-9]*\)\.log$/\1 \2/p')
 	[ -n "$_l" ] || die "$out/logs: no rR-PEER-smpS.log"
-	_have=$(echo "$_l" | sed -n 's/^r[0-9]*-\([a-z0-9]*\)-smp[0-9]*\.log$/\1/p' |
-	    sort -u)
-	_order=
-	[ -f "$out/peers.txt" ] && _order=$(awk '{ print $1 }' "$out/peers.txt")
+	_have=$(echo "$_l" | cut -d ' ' -f 1 | sort -u)
 	names=
-	for n in $_order stock $BACKENDS $MEASURE_BACKENDS $_have; do
+	for n in $(awk '{ print $1 }' "$out/peers.txt" 2>/dev/null) stock \
+	    $BACKENDS $MEASURE_BACKENDS $_have; do
 		echo "$_have" | grep -qx "$n" || continue
 		echo " $names " | grep -q " $n " && continue
 		names="$names${names:+ }$n"
 	done
-	smps=$(echo "$_l" | sed -n 's/^r[0-9]*-[a-z0-9]*-smp\([0-9]*\)\.log$/\1/p' |
-	    sort -n -u | tr '\n' ' ' | sed 's/ $//')
-	[ -n "$names" ] && [ -n "$smps" ] ||
-	    die "$out/logs: no log of a peer"
+	smps=$(echo "$_l" | cut -d ' ' -f 2 | sort -n -u | tr '\n' ' ' |
+	    sed 's/ $//')
 else
 	results=$OBJ/kernelbench/results-$stamp.txt
 	[ -z "$out" ] || results=$out/results.txt
@@ -166,16 +163,8 @@ others() {
 }
 kidcpu() {
 	times >"$out/.times"
-	kc=$(awk 'NR == 2 {
-		s = 0
-		for (i = 1; i <= 2; i++) {
-			v = $i
-			sub(/s$/, "", v)
-			m = index(v, "m")
-			s += substr(v, 1, m - 1) * 60 + substr(v, m + 1)
-		}
-		printf "%.2f\n", s
-	}' "$out/.times")
+	kc=$(awk 'NR == 2 { gsub(/[ms]/, " ")
+	    printf "%.2f\n", $1 * 60 + $2 + $3 * 60 + $4 }' "$out/.times")
 }
 HZ=$(getconf CLK_TCK 2>/dev/null || echo 100)
 KSH=${KBENCH_KERNEL_SH:-$ROOT/tools/kernel.sh}
@@ -317,22 +306,17 @@ done
 : >"$out/boots.txt"
 for log in "$out"/logs/r*-*-smp*.log; do
 	[ -f "$log" ] || continue
-	base=${log##*/}
-	base=${base%.log}
-	r=${base%%-*} r=${r#r}
-	s=${base##*-smp}
-	n=${base#r*-} n=${n%-smp*}
+	set -- $(echo "${log##*/}" |
+	    sed 's/^r\([0-9]*\)-\(.*\)-smp\([0-9]*\)\.log$/\1 \2 \3/')
+	r=$1 n=$2 s=$3
 	echo " $names " | grep -q " $n " || continue
 	echo " $smps " | grep -q " $s " || continue
 	line=$(awk "$STATS"'
 	/^mplock_torture: / { torture = 1 }
-	/^mplock_torture: .* maxwait [0-9]+us [0-9]+ns\/acq / {
-		for (i = 1; i < NF; i++) {
-			if ($i == "maxwait" && $(i + 1) ~ /^[0-9]+us$/)
-				maxwait = $(i + 1) + 0
-			if ($i ~ /^[0-9]+ns\/acq$/)
-				nsacq = $i + 0
-		}
+	/^mplock_torture: / && match($0, / maxwait [0-9]+us [0-9]+ns\/acq /) {
+		split(substr($0, RSTART, RLENGTH), w, " ")
+		maxwait = w[2] + 0
+		nsacq = w[3] + 0
 	}
 	/^mplock_torture: waits .*: turns [0-9\/]+ ms [0-9\/]+$/ {
 		turns = $(NF - 2)
@@ -342,9 +326,8 @@ for log in "$out"/logs/r*-*-smp*.log; do
 	# median 4937 ms PASS".
 	/^mplock_build: .* [0-9]+ ms (PASS|FAIL)$/ {
 		build = $(NF - 2) + 0
-		for (i = 1; i < NF; i++)
-			if ($i == "rounds" && $(i + 1) ~ /^[0-9\/]+$/)
-				rounds = $(i + 1)
+		if (match($0, / rounds [0-9\/]+ /))
+			rounds = substr($0, RSTART + 8, RLENGTH - 9)
 	}
 	/^mplock_cptime: .* ticks user\/nice\/sys\/spin\/intr\/idle [0-9\/]+$/ {
 		cpt = $NF
