@@ -15,13 +15,11 @@
 # OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
 #
 
-# kernelbench.sh: make kernel-bench.  Boot each peer's test kernel under
-# qemu at several CPU counts, interleaved rounds, and compare the peers
-# on the figures a boot prints, with their spread (doc/kernel.md says
-# what the options, peers, figures and tables are).  Exit 0 every boot
-# passed; 1 a failure (the other boots still compared) or usage; 77 a
-# missing tool or OpenBSD snapshot.  For the tests: KBENCH_KERNEL_SH
-# stands in for tools/kernel.sh, KBENCH_OTHERS for the host's load.
+# kernelbench.sh: make kernel-bench (doc/kernel.md): boot each peer's
+# kernel under qemu at several CPU counts in interleaved rounds, and
+# compare the figures the boots print.  Exit 0, 1 a failure (the other
+# boots still compared) or usage, 77 a missing tool or OpenBSD snapshot.
+# Tests set KBENCH_KERNEL_SH (for tools/kernel.sh) and KBENCH_OTHERS.
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
@@ -140,10 +138,9 @@ failed() {
 }
 : >"$out/failures.txt"
 
-# --- The host's load.  cpustat: busy and total jiffies (/proc/stat).
-# others SECS: the CPUs others use over SECS seconds in which we run
-# nothing (else the load average).  kidcpu: our children's CPU seconds
-# in kc (not run as $(kidcpu): a subshell's "times" sees no children).
+# --- The host's load.  cpustat: busy and total jiffies.  others SECS:
+# the CPUs others use (else the load average).  kidcpu: our children's
+# CPU seconds in kc (a subshell's "times" would see no children).
 cpustat() {
 	awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, \
 	    $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat 2>/dev/null
@@ -198,8 +195,7 @@ if [ -z "$logsonly" ]; then
 			    "log: $out/build-$n.log)"
 		fi
 	done
-	# Every (peer, CPUs) pair; round r starts at pair r mod their
-	# number.
+	# Every (peer, CPUs) pair; round r starts at pair r mod their number.
 	pairs=
 	for s in $smps; do
 		for n in $built; do
@@ -244,8 +240,7 @@ if [ -z "$logsonly" ]; then
 			_rc=$?
 			kidcpu
 			c1=$(cpustat) k1=$kc b1=$(date +%s)
-			# The console (a new serial.log each boot), qemu's
-			# crashes, the verdict, the host's load.
+			# The console, qemu's crashes, the verdict, the load.
 			{
 				tr -d '\r' \
 				    <"$OBJ/kernel/run/kbench-$n/serial.log" \
@@ -259,8 +254,7 @@ if [ -z "$logsonly" ]; then
 				0|1|3|4|5) ;;
 				*) echo "kernel: kbench-$n: ERROR: kernel.sh exit $_rc"
 				esac
-				# The boot's length from /proc/stat's total
-				# (every CPU's jiffies), else from date.
+				# The boot's length: /proc/stat's, else date's.
 				awk -v hz="$HZ" -v ob="$ob" -v w="$waited" \
 				    -v c0="$c0" -v c1="$c1" -v k0="$k0" \
 				    -v k1="$k1" -v s="$((b1 - b0))" \
@@ -466,10 +460,8 @@ table=$out/table.txt
 	done
 } >"$table"
 
-# sums KEY...: for each peer and CPU count, in the tables' order, whose
-# passed boots have KEY=a/b/... (every KEY): "PEER CPUS BOOTS", the sums
-# of the values of each KEY in turn over those boots, and the mean of
-# their build figure.  Every table below is made from it.
+# sums KEY...: per peer and CPU count, over the passed boots with every
+# KEY=a/b/...: "PEER CPUS BOOTS", the sums of each value, the mean build.
 sums() {
 	awk -v smps="$smps" -v bes="$names" -v keys="$*" '
 	$4 == "PASS" {
@@ -533,9 +525,7 @@ shares() {
 	}'
 }
 
-# --- Where the waiting went: the torture's turn waits by length,
-# summed over each peer's passed boots at each CPU count (a boot whose
-# console has no histogram line is left out of this table).
+# --- Where the waiting went: the torture's turn waits by length.
 sums turns waitms | awk '
 BEGIN {
 	print "Turn waits by length, the torture\047s histogram summed over the"
@@ -563,8 +553,7 @@ NF == 20 {
 }' >"$out/waits.txt"
 grep -q '%' "$out/waits.txt" || : >"$out/waits.txt"
 
-# --- Where the vCPUs' time went during the measured rounds: stock's
-# cp_time, every CPU (spin: the kernel lock, mutexes and rwlocks).
+# --- Where the vCPUs' time went in the measured rounds (cp_time).
 sums cptime | shares "Where the vCPUs' time went in the measured rounds of\
  the build-like load: kern.cp_time2 summed over the CPUs and the passed\
  boots, statclock periods (the wall time of each vCPU; spin is every\
@@ -585,8 +574,7 @@ if grep -q ' samples=' "$out/boots.txt"; then
 		sums ticks | shares "The same in statclock periods (the wall\
  time of each vCPU, as cp_time counts)." "$bnames"
 		echo
-		# The columns of samples: user sys intr idle klock sched
-		# mutex rwlock tlb spin (MPLB_NAMES), then the build's mean.
+		# $4..$13: MPLB_NAMES (idle $7, klock $8), $14 the build.
 		sums samples | awk '
 		BEGIN {
 			print "The bound: k is the kernel lock\047s share of the" \
