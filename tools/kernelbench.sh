@@ -627,11 +627,8 @@ if command -v gnuplot >/dev/null 2>&1; then
 	done
 	xt=$(for s in $smps; do printf '"%s" %s, ' "$s" "$s"; done |
 	    sed 's/, $//')
-	for term in svg png; do
-		case $term in
-		svg)	t="svg size 1200,420 dynamic" ;;
-		png)	t="pngcairo size 1200,420" ;;
-		esac
+	for t in "svg size 1200,420 dynamic" "pngcairo size 1200,420"; do
+		term=${t%% *} term=${term%cairo}
 		gnuplot >"$out/plot/gnuplot-$term.log" 2>&1 <<-EOP || {
 		set terminal $t
 		set output "$out/kernelbench.$term"
