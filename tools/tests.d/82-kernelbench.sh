@@ -130,7 +130,8 @@ kb_seeded() {
 	_d=$KBD/seeded
 	kb_base "$_d"
 	kb_edit "$_d/logs/r2-ticket-smp2.log" 's/ 20200ns\/acq / 20250ns\/acq /'
-	kb_seed "$_d" "the wrong figure (20250 for 20200)" kb_check_figures "$_d"
+	kb_seed "$_d" "the wrong figure (20250 for 20200)" \
+	    kb_check_figures "$_d"
 }
 
 kb_verdicts() {
