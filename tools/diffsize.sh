@@ -1,17 +1,11 @@
 #!/bin/sh
 #
-# The size of the change mplock-patch makes to the vendored OpenBSD tree
-# (../shared/vendor/openbsd-src.tar.xz): for each form of
-# "mplock-patch diff", its lines, files, and lines added and removed.
-# Prints a results file for doc/results/ (see doc/results/README):
+# The size of the change to the vendored OpenBSD tree, a results file for
+# doc/results/ (doc/results/README): for each form of "mplock-patch
+# diff", its lines, files, lines added and removed; with -s, each diff of
+# the patch series (tools/series/series.sh), tech@'s then the optional.
 #
-#	sh tools/diffsize.sh >doc/results/diffsize-DATE.txt
-#
-# With -s, the same for the patch series (tools/series/series.sh): each
-# diff's lines (its mail header included) and diffstat summary, the
-# tech@ series then the optional one.
-#
-#	sh tools/diffsize.sh -s >doc/results/series-DATE.txt
+#	sh tools/diffsize.sh [-s] >doc/results/diffsize-DATE.txt
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
@@ -19,21 +13,19 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 
 PROG=diffsize
 USAGE='usage: tools/diffsize.sh [-s]'
-series=
 case $*, in
--s,)	series=1 ;;
-,)	;;
+-s,|,)	;;
 *)	usage "$*: not -s" ;;
 esac
 
 tree=$(vendor_tree openbsd-src) || die "no vendored OpenBSD tree"
 tmp=$OBJ/diffsize
 mkdir -p "$tmp"
+results_header "sh tools/diffsize.sh${1:+ $1}"
+echo "# vendored: openbsd-src.tar.xz" \
+    "$(sha256sum <"$VENDOR/openbsd-src.tar.xz" | cut -c1-12)"
 
-if [ -n "$series" ]; then
-	results_header "sh tools/diffsize.sh -s"
-	echo "# vendored: openbsd-src.tar.xz" \
-	    "$(sha256sum <"$VENDOR/openbsd-src.tar.xz" | cut -c1-12)"
+if [ -n "${1:-}" ]; then
 	echo "# columns: diff, lines of the diff file (mail header" \
 	    "included), diffstat summary"
 	rm -rf "$tmp/series"
@@ -48,9 +40,6 @@ if [ -n "$series" ]; then
 	exit 0
 fi
 
-results_header "sh tools/diffsize.sh"
-echo "# vendored: openbsd-src.tar.xz" \
-    "$(sha256sum <"$VENDOR/openbsd-src.tar.xz" | cut -c1-12)"
 echo "# columns: options of mplock-patch diff, lines of the diff, files," \
     "lines added, lines removed"
 for opts in "" "-k" "-r"; do

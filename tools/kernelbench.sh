@@ -15,13 +15,11 @@
 # OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
 #
 
-# kernelbench.sh: make kernel-bench.  Boot each peer's test kernel under
-# qemu at several CPU counts, interleaved rounds, and compare the peers
-# on the figures a boot prints, with their spread (doc/kernel.md says
-# what the options, peers, figures and tables are).  Exit 0 every boot
-# passed; 1 a failure (the other boots still compared) or usage; 77 a
-# missing tool or OpenBSD snapshot.  For the tests: KBENCH_KERNEL_SH
-# stands in for tools/kernel.sh, KBENCH_OTHERS for the host's load.
+# kernelbench.sh: make kernel-bench (doc/kernel.md): boot each peer's
+# kernel under qemu at several CPU counts in interleaved rounds, and
+# compare the figures the boots print.  Exit 0, 1 a failure (the other
+# boots still compared) or usage, 77 a missing tool or OpenBSD snapshot.
+# Tests set KBENCH_KERNEL_SH (for tools/kernel.sh) and KBENCH_OTHERS.
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
@@ -110,22 +108,19 @@ if [ -n "$logsonly" ]; then
 	results=$out/results.txt
 	# The peers in the run's order (peers.txt), else stock, the
 	# backends, the rest by name.
-	_l=$(cd "$out/logs" && ls -- r*-*-smp*.log 2>/dev/null)
+	_l=$(cd "$out/logs" && ls -- r*-*-smp*.log 2>/dev/null |
+	    sed -n 's/^r[0-9]*-\([a-z0-9]*\)-smp\([0-9]*\)\.log$/\1 \2/p')
 	[ -n "$_l" ] || die "$out/logs: no rR-PEER-smpS.log"
-	_have=$(echo "$_l" | sed -n 's/^r[0-9]*-\([a-z0-9]*\)-smp[0-9]*\.log$/\1/p' |
-	    sort -u)
-	_order=
-	[ -f "$out/peers.txt" ] && _order=$(awk '{ print $1 }' "$out/peers.txt")
+	_have=$(echo "$_l" | cut -d ' ' -f 1 | sort -u)
 	names=
-	for n in $_order stock $BACKENDS $MEASURE_BACKENDS $_have; do
+	for n in $(awk '{ print $1 }' "$out/peers.txt" 2>/dev/null) stock \
+	    $BACKENDS $MEASURE_BACKENDS $_have; do
 		echo "$_have" | grep -qx "$n" || continue
 		echo " $names " | grep -q " $n " && continue
 		names="$names${names:+ }$n"
 	done
-	smps=$(echo "$_l" | sed -n 's/^r[0-9]*-[a-z0-9]*-smp\([0-9]*\)\.log$/\1/p' |
-	    sort -n -u | tr '\n' ' ' | sed 's/ $//')
-	[ -n "$names" ] && [ -n "$smps" ] ||
-	    die "$out/logs: no log of a peer"
+	smps=$(echo "$_l" | cut -d ' ' -f 2 | sort -n -u | tr '\n' ' ' |
+	    sed 's/ $//')
 else
 	results=$OBJ/kernelbench/results-$stamp.txt
 	[ -z "$out" ] || results=$out/results.txt
@@ -143,10 +138,9 @@ failed() {
 }
 : >"$out/failures.txt"
 
-# --- The host's load.  cpustat: busy and total jiffies (/proc/stat).
-# others SECS: the CPUs others use over SECS seconds in which we run
-# nothing (else the load average).  kidcpu: our children's CPU seconds
-# in kc (not run as $(kidcpu): a subshell's "times" sees no children).
+# --- The host's load.  cpustat: busy and total jiffies.  others SECS:
+# the CPUs others use (else the load average).  kidcpu: our children's
+# CPU seconds in kc (a subshell's "times" would see no children).
 cpustat() {
 	awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, \
 	    $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat 2>/dev/null
@@ -166,16 +160,8 @@ others() {
 }
 kidcpu() {
 	times >"$out/.times"
-	kc=$(awk 'NR == 2 {
-		s = 0
-		for (i = 1; i <= 2; i++) {
-			v = $i
-			sub(/s$/, "", v)
-			m = index(v, "m")
-			s += substr(v, 1, m - 1) * 60 + substr(v, m + 1)
-		}
-		printf "%.2f\n", s
-	}' "$out/.times")
+	kc=$(awk 'NR == 2 { gsub(/[ms]/, " ")
+	    printf "%.2f\n", $1 * 60 + $2 + $3 * 60 + $4 }' "$out/.times")
 }
 HZ=$(getconf CLK_TCK 2>/dev/null || echo 100)
 KSH=${KBENCH_KERNEL_SH:-$ROOT/tools/kernel.sh}
@@ -209,8 +195,7 @@ if [ -z "$logsonly" ]; then
 			    "log: $out/build-$n.log)"
 		fi
 	done
-	# Every (peer, CPUs) pair; round r starts at pair r mod their
-	# number.
+	# Every (peer, CPUs) pair; round r starts at pair r mod their number.
 	pairs=
 	for s in $smps; do
 		for n in $built; do
@@ -255,8 +240,7 @@ if [ -z "$logsonly" ]; then
 			_rc=$?
 			kidcpu
 			c1=$(cpustat) k1=$kc b1=$(date +%s)
-			# The console (a new serial.log each boot), qemu's
-			# crashes, the verdict, the host's load.
+			# The console, qemu's crashes, the verdict, the load.
 			{
 				tr -d '\r' \
 				    <"$OBJ/kernel/run/kbench-$n/serial.log" \
@@ -270,8 +254,7 @@ if [ -z "$logsonly" ]; then
 				0|1|3|4|5) ;;
 				*) echo "kernel: kbench-$n: ERROR: kernel.sh exit $_rc"
 				esac
-				# The boot's length from /proc/stat's total
-				# (every CPU's jiffies), else from date.
+				# The boot's length: /proc/stat's, else date's.
 				awk -v hz="$HZ" -v ob="$ob" -v w="$waited" \
 				    -v c0="$c0" -v c1="$c1" -v k0="$k0" \
 				    -v k1="$k1" -v s="$((b1 - b0))" \
@@ -317,22 +300,17 @@ done
 : >"$out/boots.txt"
 for log in "$out"/logs/r*-*-smp*.log; do
 	[ -f "$log" ] || continue
-	base=${log##*/}
-	base=${base%.log}
-	r=${base%%-*} r=${r#r}
-	s=${base##*-smp}
-	n=${base#r*-} n=${n%-smp*}
+	set -- $(echo "${log##*/}" |
+	    sed 's/^r\([0-9]*\)-\(.*\)-smp\([0-9]*\)\.log$/\1 \2 \3/')
+	r=$1 n=$2 s=$3
 	echo " $names " | grep -q " $n " || continue
 	echo " $smps " | grep -q " $s " || continue
 	line=$(awk "$STATS"'
 	/^mplock_torture: / { torture = 1 }
-	/^mplock_torture: .* maxwait [0-9]+us [0-9]+ns\/acq / {
-		for (i = 1; i < NF; i++) {
-			if ($i == "maxwait" && $(i + 1) ~ /^[0-9]+us$/)
-				maxwait = $(i + 1) + 0
-			if ($i ~ /^[0-9]+ns\/acq$/)
-				nsacq = $i + 0
-		}
+	/^mplock_torture: / && match($0, / maxwait [0-9]+us [0-9]+ns\/acq /) {
+		split(substr($0, RSTART, RLENGTH), w, " ")
+		maxwait = w[2] + 0
+		nsacq = w[3] + 0
 	}
 	/^mplock_torture: waits .*: turns [0-9\/]+ ms [0-9\/]+$/ {
 		turns = $(NF - 2)
@@ -342,9 +320,8 @@ for log in "$out"/logs/r*-*-smp*.log; do
 	# median 4937 ms PASS".
 	/^mplock_build: .* [0-9]+ ms (PASS|FAIL)$/ {
 		build = $(NF - 2) + 0
-		for (i = 1; i < NF; i++)
-			if ($i == "rounds" && $(i + 1) ~ /^[0-9\/]+$/)
-				rounds = $(i + 1)
+		if (match($0, / rounds [0-9\/]+ /))
+			rounds = substr($0, RSTART + 8, RLENGTH - 9)
 	}
 	/^mplock_cptime: .* ticks user\/nice\/sys\/spin\/intr\/idle [0-9\/]+$/ {
 		cpt = $NF
@@ -483,10 +460,8 @@ table=$out/table.txt
 	done
 } >"$table"
 
-# sums KEY...: for each peer and CPU count, in the tables' order, whose
-# passed boots have KEY=a/b/... (every KEY): "PEER CPUS BOOTS", the sums
-# of the values of each KEY in turn over those boots, and the mean of
-# their build figure.  Every table below is made from it.
+# sums KEY...: per peer and CPU count, over the passed boots with every
+# KEY=a/b/...: "PEER CPUS BOOTS", the sums of each value, the mean build.
 sums() {
 	awk -v smps="$smps" -v bes="$names" -v keys="$*" '
 	$4 == "PASS" {
@@ -550,9 +525,7 @@ shares() {
 	}'
 }
 
-# --- Where the waiting went: the torture's turn waits by length,
-# summed over each peer's passed boots at each CPU count (a boot whose
-# console has no histogram line is left out of this table).
+# --- Where the waiting went: the torture's turn waits by length.
 sums turns waitms | awk '
 BEGIN {
 	print "Turn waits by length, the torture\047s histogram summed over the"
@@ -580,8 +553,7 @@ NF == 20 {
 }' >"$out/waits.txt"
 grep -q '%' "$out/waits.txt" || : >"$out/waits.txt"
 
-# --- Where the vCPUs' time went during the measured rounds: stock's
-# cp_time, every CPU (spin: the kernel lock, mutexes and rwlocks).
+# --- Where the vCPUs' time went in the measured rounds (cp_time).
 sums cptime | shares "Where the vCPUs' time went in the measured rounds of\
  the build-like load: kern.cp_time2 summed over the CPUs and the passed\
  boots, statclock periods (the wall time of each vCPU; spin is every\
@@ -602,8 +574,7 @@ if grep -q ' samples=' "$out/boots.txt"; then
 		sums ticks | shares "The same in statclock periods (the wall\
  time of each vCPU, as cp_time counts)." "$bnames"
 		echo
-		# The columns of samples: user sys intr idle klock sched
-		# mutex rwlock tlb spin (MPLB_NAMES), then the build's mean.
+		# $4..$13: MPLB_NAMES (idle $7, klock $8), $14 the build.
 		sums samples | awk '
 		BEGIN {
 			print "The bound: k is the kernel lock\047s share of the" \
@@ -656,11 +627,8 @@ if command -v gnuplot >/dev/null 2>&1; then
 	done
 	xt=$(for s in $smps; do printf '"%s" %s, ' "$s" "$s"; done |
 	    sed 's/, $//')
-	for term in svg png; do
-		case $term in
-		svg)	t="svg size 1200,420 dynamic" ;;
-		png)	t="pngcairo size 1200,420" ;;
-		esac
+	for t in "svg size 1200,420 dynamic" "pngcairo size 1200,420"; do
+		term=${t%% *} term=${term%cairo}
 		gnuplot >"$out/plot/gnuplot-$term.log" 2>&1 <<-EOP || {
 		set terminal $t
 		set output "$out/kernelbench.$term"

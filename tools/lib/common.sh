@@ -5,9 +5,8 @@
 # Not "obj": BSD make would chdir into it.
 OBJ=${OBJ:-$ROOT/build}
 REGRESS=$ROOT/regress/sys/kern/mplock
-# Beside regress/, what OpenBSD would not import: the seeded bugs, the
-# benchmark's sources (and litmus/, model/, tsan/: litmus.sh and
-# verify.sh name those).
+# Beside regress/, what OpenBSD would not import (litmus.sh and
+# verify.sh name litmus/, model/ and tsan/).
 MUTANTS=$ROOT/mutants
 BENCH=$ROOT/bench
 
@@ -22,14 +21,12 @@ mkvar() {
 
 BACKENDS=$(mkvar "$REGRESS/Makefile.backends" BACKENDS)
 DEFAULT_BACKEND=$(mkvar "$REGRESS/Makefile.backends" DEFAULT_BACKEND)
-# Backends built only for measurement (make kernel-bench), never part
-# of the patch: tools/kernel/NAME/kern_mplock_NAME.h each.
+# Backends for measurement only, never in the patch (make kernel-bench).
 MEASURE_BACKENDS=$(cd "$ROOT/tools/kernel" 2>/dev/null &&
     ls -d */kern_mplock_*.h 2>/dev/null | sed 's|/.*||' | tr '\n' ' ' |
     sed 's/ $//')
 
-# What an OpenBSD kernel build passes, and the regress's CFLAGS: the
-# regress Makefile's.
+# A kernel build's warnings, the regress's CFLAGS: its Makefile's.
 KERNEL_WARNINGS=$(mkvar "$REGRESS/Makefile" KERNEL_WARNINGS)
 HARNESS_CFLAGS=$(mkvar "$REGRESS/Makefile" CFLAGS |
     sed "s/\${KERNEL_WARNINGS}/$KERNEL_WARNINGS/")
@@ -38,11 +35,9 @@ KERNEL_OPTIONS=$(mkvar "$REGRESS/Makefile" KERNEL_OPTIONS)
 
 CC=${CC:-cc}
 
-# slice_backends N: the backends make test runs where a matrix of
-# targets (or seeded bugs) times backends is long: the default backend
-# and, of the others, the one N picks (N counts the targets), so that
-# every backend runs on some target.  MPLOCK_FULL=1 (make test-full,
-# make test-cross, make test-flaky): every backend.
+# slice_backends N: where targets times backends is a long matrix, the
+# default backend and the other one N (the target's number) picks, so
+# every backend runs on some target; MPLOCK_FULL=1: every backend.
 slice_backends() {
 	if [ "${MPLOCK_FULL:-0}" = 1 ]; then
 		echo "$BACKENDS"
@@ -68,9 +63,8 @@ results_header() {
 	echo "# source: $(source_id)"
 }
 
-# source_id: this checkout's commit, and whether the tree differed from
-# it (changed or new files, those git ignores apart): a figure measured
-# with uncommitted code must not pass for the commit's.
+# source_id: this checkout's commit, and how many files differ from it
+# (a figure measured with uncommitted code is not the commit's).
 source_id() {
 	_sc=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null) || {
 		echo unknown
@@ -92,8 +86,7 @@ stats_awk() {
 	    sed "s/'\"'\"'/'/g" >"$1"
 }
 
-# ticket_awk: the parser of the stock ticket lock block of kern_lock.c,
-# the one copy, tools/mplock-patch's TICKET_AWK, as an awk program
+# ticket_awk: tools/mplock-patch's parser of stock's ticket lock block
 # (awk -v mode=block|lines [-v any=1] "$(ticket_awk)" kern_lock.c).
 ticket_awk() {
 	sed -n '/^# ticket.awk begin/,/^# ticket.awk end/p' \
@@ -135,14 +128,13 @@ badopt() {
 	usage "-$OPTARG: unknown option"
 }
 
-# The kernel sources the harness builds: the front end and every backend
-# file (all but the selected one compile to nothing, as in a kernel).
+# The kernel sources the harness builds: all but the selected backend
+# compile to nothing, as in a kernel.
 kernel_sources() {
 	ls "${1:-$ROOT}"/sys/kern/kern_mplock*.c
 }
 
-# The sys/arch/<arch> whose <machine/mplock.h> fits this host's CPU
-# (uname -m of Linux and the BSDs), or empty if there is none.
+# The sys/arch/<arch> whose <machine/mplock.h> fits this host, or empty.
 host_mdarch() {
 	case $(uname -m) in
 	x86_64 | amd64)			_a=amd64 ;;

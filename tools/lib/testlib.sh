@@ -1,6 +1,5 @@
-# Test helpers for the suites in tools/tests.d.  Sourced after common.sh
-# by tools/test.sh.  Every check prints one line, PASS, FAIL or SKIP, and
-# is appended to $RESULTS; tools/test.sh counts them at the end.
+# Test helpers for tools/tests.d, sourced by tools/test.sh: each check
+# prints one line, PASS, FAIL or SKIP, appended to $RESULTS.
 
 LOGS=$OBJ/logs
 mkdir -p "$LOGS"
@@ -61,10 +60,9 @@ t_run() {
 	return $_rc
 }
 
-# t_run_fails NAME SECONDS COMMAND ...: PASS when a test of COMMAND
-# fails (a line with FAIL, a non-zero exit) or hangs (a timeout): used
-# for seeded bugs.  Any other failure (a usage error, a crash) says
-# nothing about the tests and is a FAIL.
+# t_run_fails NAME SECONDS COMMAND ...: a seeded bug: PASS when a test
+# of COMMAND fails (a FAIL line, a non-zero exit) or it hangs; any other
+# failure (a usage error, a crash) is a FAIL.
 t_run_fails() {
 	t_seeded run "$@"
 	_t_exec "$@"
@@ -81,10 +79,9 @@ t_run_fails() {
 	esac
 }
 
-# t_seeded KIND NAME SECONDS COMMAND ...: with FLAKY_LOG set (make
-# test-flaky), note a seeded bug's run there, so that tools/flaky.sh
-# can run it again: KIND "run" is judged as t_run_fails does, "kernel"
-# by tools/kernel.sh's exit status.
+# t_seeded KIND NAME SECONDS COMMAND ...: with FLAKY_LOG (make
+# test-flaky), note a seeded bug's run for tools/flaky.sh: KIND "run"
+# as t_run_fails judges, "kernel" by tools/kernel.sh's exit.
 t_seeded() {
 	[ -n "${FLAKY_LOG:-}" ] || return 0
 	{
@@ -113,11 +110,9 @@ t_section() {
 	echo "== $*"
 }
 
-# t_usage NAME SCRIPT ARGS...: each ARGS word (a string of arguments,
-# eval'd) is a misuse of SCRIPT: it must exit 1 saying so in lines that
-# start with "NAME: ", then the usage ("usage: SCRIPT " and its
-# continuation lines), and nothing else; and it must not create the
-# directory its -o names ($OBJ/usage-out).
+# t_usage NAME SCRIPT ARGS...: each ARGS word (eval'd) is a misuse:
+# exit 1, "NAME: " lines, the usage and nothing else, and the -o
+# directory ($OBJ/usage-out) not created.
 t_usage() {
 	_tn=$1 _ts=$2
 	shift 2
@@ -140,11 +135,9 @@ t_usage() {
 	return 0
 }
 
-# t_seeded_tool NAME VAR SED FUNCTION [ARGS]: a seeded bug in a tool.
-# The script the variable VAR names (BT, TOOL, ...) is copied with the
-# sed script SED applied, into $OBJ/seeded/NAME; FUNCTION ARGS, run
-# with VAR naming the copy, must fail: PASS "caught".  The seed must
-# still change the script.
+# t_seeded_tool NAME VAR SED FUNCTION [ARGS]: a seeded bug in a tool:
+# with VAR naming a copy of its script with SED applied (which must
+# change it), FUNCTION ARGS must fail: PASS "caught".
 t_seeded_tool() {
 	_sn=$1 _sv=$2 _sx=$3
 	shift 3

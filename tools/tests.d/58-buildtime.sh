@@ -16,8 +16,7 @@ bt_dir() {
 	mkdir -p "$_d"
 }
 
-# bt_fails CMD...: CMD exits 1, says nothing on stdout and one line on
-# stderr ($BTD/err), "buildtime: ...".
+# bt_fails CMD...: exit 1, no stdout, one "buildtime: " line ($BTD/err).
 bt_fails() {
 	"$@" >"$BTD/out" 2>"$BTD/err"
 	_rc=$?
@@ -39,10 +38,8 @@ bt_data() {
 	} >"$BTD/$_f"
 }
 
-# The three timings before and after the M-lock as posted: 16-thread
-# amd64 (i7-10700K), make -j of libc, real seconds; a 4-core amd64 VM
-# and a 16-core Apple M1, whose posts give a range (2m00-2m01 and so
-# on): each range's ends and middle.
+# The M-lock's 2022 posts, libc's make -j, real seconds: amd64
+# (i7-10700K), a 4-core VM and an M1 (posted as ranges: ends and middle).
 bt_data amd64-before 55.83 55.07 55.44
 bt_data amd64-after 53.06 52.83 53.03
 bt_data vm-before 120 120.5 121
@@ -50,8 +47,7 @@ bt_data vm-after 119 120 121
 bt_data m1-before 115.9 116.4 116.9
 bt_data m1-after 108.4 108.9 109.4
 
-# bt_verdict BEFORE AFTER WANT [LO HI]: the tool's own statistics give
-# the verdict WANT, and with a difference a change of LO to HI percent.
+# bt_verdict BEFORE AFTER WANT [LO HI]: -s's verdict, its change in %.
 bt_verdict() {
 	_out=$(sh "$BT" compare -s "$BTD/$1" "$BTD/$2") || return 1
 	echo "$_out"
@@ -73,8 +69,7 @@ t_check "buildtime/2022-vm-no-difference" bt_verdict vm-before vm-after \
 t_check "buildtime/2022-m1-significant" bt_verdict m1-before m1-after \
     Difference -6.6 -6.2
 
-# bt_both ARGS: compare with ministat and with -s give the same exit,
-# stderr and lines (the tool's own header lines aside), in $BTD/m.*.
+# bt_both ARGS: ministat's and -s's compare agree: exit, stderr, lines.
 bt_both() {
 	sh "$BT" compare "$@" >"$BTD/m.out" 2>"$BTD/m.err"
 	_mrc=$?
@@ -94,10 +89,8 @@ bt_same() {
 	    grep -q 'confidence$' "$BTD/m.cmp"
 }
 
-# A first set of 3 and sets of 3 to 101 after it, 6 to a comparison:
-# degrees of freedom 4 to 12 (where ministat's table has its oddities),
-# 30, 100 (its table's last row), 101 and 102, at every confidence
-# level ministat has.
+# Degrees of freedom 4 to 12 (ministat's table's oddities), 30, 100 (its
+# last row), 101 and 102, at every confidence level ministat has.
 bt_same_sweep() {
 	awk 'BEGIN { srand(1); for (i = 0; i < 3; i++)
 	    printf "%.2f\n", 100 + 2 * rand() }' >"$BTD/s0"
@@ -154,8 +147,7 @@ bt_parse() {
 }
 t_check "buildtime/parse-both-formats" bt_parse
 
-# The timing loop end to end: a small C build, one warm-up and three
-# timed runs with -j2, for each timer there is.
+# The timing loop end to end with each timer: a small C build, -j2.
 _p=$BTD/proj
 mkdir -p "$_p"
 printf 'int f%d(int x) { return x * %d; }\n' 1 1 >"$_p/f1.c"
@@ -206,8 +198,7 @@ bt_loop_fails() {
 }
 t_check "buildtime/loop/build-fails" bt_loop_fails
 
-# OpenBSD runs it with ksh as sh and the one-true-awk: the same
-# comparison and parse under mksh (pdksh's family) and original-awk.
+# OpenBSD's ksh and awk: the same under mksh and original-awk.
 bt_bsd() {
 	mkdir -p "$BTD/bsdbin"
 	ln -sf "$(command -v original-awk)" "$BTD/bsdbin/awk"
@@ -226,8 +217,7 @@ else
 	t_skip "buildtime/bsd-awk-and-ksh" "original-awk or mksh missing"
 fi
 
-# import without -o appends to what stdout is; it does not open
-# /dev/stdout anew (which truncates the file on Linux).
+# import without -o appends to stdout (/dev/stdout opened anew would not).
 bt_import_append() {
 	echo "my notes" >"$BTD/notes"
 	sh "$BT" import "$BTD/times.log" >>"$BTD/notes" || return 1
@@ -259,9 +249,8 @@ bt_relative_out() {
 }
 t_check "buildtime/run/output-in-current-dir" bt_relative_out
 
-# Odd inputs to compare: every file gets the answer ministat gives (the
-# same from the tool's own statistics) or one line of error, never a
-# silent misreading.  Files written by hand, then random ones (seeded).
+# Odd inputs to compare, by hand and random: ministat's answer (and -s's
+# the same) or one line of error, never a silent misreading.
 bt_odd_inputs() {
 	bt_dir odd
 	while IFS='|' read -r _f _fmt; do
@@ -324,9 +313,8 @@ else
 	t_skip "buildtime/odd-inputs/compare" "ministat not installed"
 fi
 
-# Odd inputs to import: a CRLF log reads as the same log; an incomplete
-# report, a figure twice, a huge figure, a missing or binary file: one
-# line of error, nothing written.
+# Odd logs to import: CRLF reads the same; the rest one line of error,
+# nothing written.
 bt_odd_logs() {
 	bt_dir oddlog
 	sed 's/$/\r/' "$BTD/times.log" >"$_d/crlf.log"
@@ -344,26 +332,8 @@ bt_odd_logs() {
 }
 t_check "buildtime/odd-inputs/import" bt_odd_logs
 
-# Names and numbers: a label that is no plain file name, -j 0, -n 0,
-# a -C that is no directory: one line of error, nothing written.
-bt_bad_args() {
-	bt_dir args
-	(cd "$_d" && sh "$BT" run -C ../proj -n 1 -w 0 -l a_b) >/dev/null ||
-	    return 1
-	rm -f "$_d"/*
-	for _a in "-l a/b" "-l -x" "-l .x" "-l *" "-j 0" "-n 0" "-j x" \
-	    "-C $BTD/nosuch"; do
-		(cd "$_d" && bt_fails sh "$BT" run -C ../proj -n 1 -w 0 \
-		    "${_a%% *}" "${_a#* }") && [ -z "$(ls "$_d")" ] || return 1
-	done
-	! sh "$BT" import -l 'a b' "$BTD/times.log" >/dev/null 2>&1
-}
-t_check "buildtime/bad-arguments" bt_bad_args
-
-# A run that fails ("make clean" on the first timed run) leaves no
-# results file that looks complete: NAME.txt.failed and NAME.log.failed,
-# both named on stderr, exit not 0; and compare names the .failed file
-# and why.
+# A run that fails leaves no results file that looks complete: .failed
+# files, named on stderr, which compare refuses saying why.
 bt_failed_run() {
 	bt_dir failrun
 	mkdir -p "$_d/proj"
@@ -387,9 +357,7 @@ bt_failed_run() {
 }
 t_check "buildtime/run/failed-run-not-complete" bt_failed_run
 
-# compare names the file with too few data points, and why: the header
-# of a run and no data (what a failed run used to leave), two points,
-# fewer points than the runs the header names.
+# compare names the file with too few data points, and why.
 bt_compare_short() {
 	bt_dir short
 	_h='# buildtime results\n# runs: 5 after 1 warm-up\n# real user sys\n'
@@ -411,33 +379,35 @@ bt_compare_short() {
 }
 t_check "buildtime/compare/names-short-file" bt_compare_short
 
-# OpenBSD's usage conventions: a misuse says what was wrong
-# ("buildtime: ..."), then one usage block on stderr, exit 1; a bad
-# option value is one line, exit 1; help and -h print the synopsis on
-# stdout, exit 0.
+# A misuse: "buildtime: why", then the usage, on stderr, exit 1; a bad
+# value: one line; help and -h: the synopsis on stdout, exit 0.
 bt_usage() {
 	bt_dir usage
-	for _a in "" "bogus" "--help" "-x" "run -q" "run -C" "import -z" \
-	    "compare -y" "compare" "run extra"; do
+	while IFS='|' read -r _a _m; do
 		sh "$BT" $_a >"$_d/out" 2>"$_d/err"
 		_rc=$?
 		echo "\"$_a\": exit $_rc: $(sed 1q "$_d/err")"
 		[ "$_rc" -eq 1 ] && [ ! -s "$_d/out" ] &&
-		    sed 1q "$_d/err" | grep -q '^buildtime: ..*' &&
+		    sed 1q "$_d/err" | grep -q "^buildtime: ${_m:-.}" &&
 		    [ "$(grep -c '^usage: buildtime ' "$_d/err")" -eq 1 ] ||
 		    return 1
 		# The message, the usage block and its continuation lines.
 		sed 1d "$_d/err" |
 		    grep -Ev '^(usage: buildtime |	|       )' && return 1
-	done
-	sh "$BT" bogus 2>&1 | sed 1q |
-	    grep -q '^buildtime: bogus: unknown' || return 1
-	sh "$BT" run -x 2>&1 | sed 1q |
-	    grep -q '^buildtime: -x: unknown option' || return 1
-	sh "$BT" run -C 2>&1 | sed 1q | grep -q '^buildtime: -C: ' || return 1
-	for _a in "run -C $BTD/proj -T foo|-T foo" \
-	    "run -C $BTD/proj -j x|-j x" "run -C $BTD/proj -n 0|-n 0" \
-	    "compare -f x a|-f x" "compare -c 200 a|-c 200"; do
+	done <<'EOT'
+|
+bogus|bogus: unknown
+--help|
+-x|
+run -q|
+run -x|-x: unknown option
+run -C|-C: 
+import -z|
+compare -y|
+compare|
+run extra|
+EOT
+	for _a in "compare -f x a|-f x" "compare -c 200 a|-c 200"; do
 		(cd "$_d" && bt_fails sh "$BT" ${_a%|*}) &&
 		    grep -q "^buildtime: ${_a#*|}: " "$BTD/err" || return 1
 	done
@@ -450,14 +420,11 @@ bt_usage() {
 }
 t_check "buildtime/usage-conventions" bt_usage
 
-# ---------------------------------------------------------------------
-# Nothing a user times is lost or misread; the first two are also run
-# against seeded copies of the tool that must fail them.
+# Nothing a user times is lost or misread (and seeded copies of the tool
+# that would are caught).
 
-# bt_guard_project DIR: a project that notes every build in DIR/built
-# and whose build fails unless DIR/guard.sh passes (bt_guard: the files
-# it watches are as saved), so that a run that truncates or replaces
-# them before its last build fails.
+# bt_guard_project DIR: a project that notes every build in DIR/built,
+# and whose build fails unless DIR/guard.sh passes.
 bt_guard_project() {
 	rm -rf "$1"
 	mkdir -p "$1/proj"
@@ -467,8 +434,7 @@ bt_guard_project() {
 	    >"$1/proj/Makefile"
 }
 
-# bt_guard DIR: a project whose guard checks DIR/r.txt and DIR/r.log,
-# which hold "my results" and "my log", against copies saved now.
+# bt_guard DIR: its guard: DIR/r.txt and DIR/r.log are as saved now.
 bt_guard() {
 	bt_guard_project "$1"
 	echo "my results" >"$1/r.txt"
@@ -479,11 +445,9 @@ bt_guard() {
 	done
 }
 
-# 1. run -o refuses an existing results file, log, or .failed or .new
-# file of that name without -f: one line, nothing built, the file the
-# same.  With -f the old files stay until the last build (the guard
-# checks at every build), then are replaced; a run that fails with -f
-# leaves them as they were.  import -o the same.
+# Without -f an existing results file, log, .failed or .new is refused,
+# nothing built; with -f the old files stay until the last build, and
+# a run that fails leaves them.  import -o the same.
 bt_no_clobber() {
 	_d=$BTD/clobber
 	for _x in txt log txt.failed log.failed txt.new log.new; do
@@ -527,33 +491,22 @@ t_seeded_tool "buildtime/run/seeded/overwrites" BT \
 t_seeded_tool "buildtime/run/seeded/truncates-first" BT \
     's/>"\$out\.new" || run_failed 1/>"$out" || run_failed 1/' bt_no_clobber
 
-# 2. import: reports generated from known values in every documented
-# format (time -p, time(1) without -p, ksh's and bash's time keyword),
-# on one line and on three, with blanks, tabs, CRLF, minutes and hours,
-# between lines of other output, read back exactly: the expected
-# figures are written from the same integers by integer arithmetic.
+# import: reports in every format (time -p, time(1), ksh's, bash's), on
+# one line and three, blanks, tabs, CRLF, minutes and hours, amid other
+# output, read back exactly (the figures expected: integer arithmetic).
 bt_gen_reports() {	# seed out-log out-want
 	awk -v seed="$1" -v logf="$2" -v want="$3" '
-	function dec(v, d,    p, w, f) {	# v: an integer of 10^-d s
-		p = d == 3 ? 1000 : 100
-		w = int(v / p)
-		f = v - w * p
-		return sprintf(d == 3 ? "%d.%03d" : "%d.%02d", w, f)
+	function dec(v, d) {	# v: an integer of 10^-d s
+		return sprintf("%d.%0" d "d", int(v / 10 ^ d), v % 10 ^ d)
 	}
-	function ms(v, d, pad,    p, w, m, f) {	# 1m02.50s
-		p = d == 3 ? 1000 : 100
-		w = int(v / p)
-		f = v - w * p
-		m = int(w / 60)
-		return sprintf(pad ? "%dm%02d.%0" d "ds" : "%dm%d.%0" d "ds",
-		    m, w - m * 60, f)
+	function ms(v, d, pad,    m, s) {	# 1m02.50s
+		m = int(v / 10 ^ d / 60)
+		s = v - m * 60 * 10 ^ d
+		return m "m" (pad && s < 10 * 10 ^ d ? "0" : "") dec(s, d) "s"
 	}
-	function hms(v,    w, h, m, f) {	# 1h0m1.50s
-		w = int(v / 100)
-		f = v - w * 100
-		h = int(w / 3600)
-		m = int((w - h * 3600) / 60)
-		return sprintf("%dh%dm%d.%02ds", h, m, w - h * 3600 - m * 60, f)
+	function hms(v,    h) {	# 1h0m1.50s
+		h = int(v / 360000)
+		return h "h" ms(v - h * 360000, 2)
 	}
 	function blank() {
 		return substr("                ", 1, 1 + int(rand() * 6))
@@ -631,9 +584,8 @@ bt_import_generated() {
 }
 t_check "buildtime/import/every-format" bt_import_generated
 
-# Malformed reports, each put in a good log: refused in one line that
-# names the line to blame (5 but where said), exit 1, no file written
-# and an existing one kept.
+# Malformed reports in a good log: one line naming the line to blame (5
+# unless said), nothing written, an existing file kept.
 bt_import_malformed() {
 	bt_dir malformed
 	printf 'real 1.00\nuser 2.00\nsys 3.00\ncc -c x.c\n' >"$_d/head"
@@ -683,34 +635,37 @@ t_seeded_tool "buildtime/import/seeded/pairs-guessed" BT \
     's/w = lf == 1 ? \$(i + 1) : \$i/w = lf == 1 \&\& i > 1 ? $(i - 1) : lf == 1 ? $(i + 1) : $i/' \
     bt_import_generated
 
-# 3. Output that cannot be written, a make or a -C that will not do:
-# one "buildtime:" line, exit 1, before anything is built or written.
-bt_unwritable() {
-	_d=$BTD/unwritable
+# Bad options of run (each argument: an option and its value), output
+# that cannot be written: one line that names the value, nothing built.
+bt_refused() {
+	_d=$BTD/refused
 	bt_guard_project "$_d"
-	mkdir -p "$_d/adir.txt" "$_d/cwd"
+	mkdir -p "$_d/adir.txt" "$_d/cwd" "$_d/ro"
+	chmod 555 "$_d/ro"
 	: >"$_d/afile"
-	set -- "-o $_d/nosuch/r.txt" "-o $_d/afile/r.txt" "-o $_d/adir.txt" \
-	    "-m nosuch-make" "-C $_d/afile"
-	[ -d /proc/self ] && set -- "$@" "-o /proc/buildtime-r.txt"
-	if [ "$(id -u)" -ne 0 ]; then
-		mkdir -p "$_d/ro"
-		chmod 555 "$_d/ro"
-		set -- "$@" "-o $_d/ro/r.txt"
-	fi
+	(cd "$_d/cwd" && sh "$BT" run -C ../proj -n 1 -w 0 -l a_b) >/dev/null &&
+	    rm "$_d/built" "$_d"/cwd/* || return 1
 	for _a; do
 		(cd "$_d/cwd" && bt_fails sh "$BT" run -C ../proj -n 3 -w 1 \
-		    "${_a%% *}" "${_a#* }") || return 1
+		    "${_a%% *}" "${_a#* }") &&
+		    grep -qF -- "${_a#* }" "$BTD/err" || return 1
 		[ ! -e "$_d/built" ] || { echo "built"; return 1; }
 		[ -z "$(ls "$_d/cwd")" ] || { ls "$_d/cwd"; return 1; }
 	done
-	bt_fails sh "$BT" import -o "$_d/nosuch/r.txt" "$BTD/times.log"
+	bt_fails sh "$BT" import -o "$_d/nosuch/r.txt" "$BTD/times.log" &&
+	    ! sh "$BT" import -l 'a b' "$BTD/times.log" >/dev/null 2>&1
 }
-t_check "buildtime/run/unwritable-output-refused" bt_unwritable
+_u=$BTD/refused
+t_check "buildtime/bad-arguments" bt_refused "-l a/b" "-l -x" "-l .x" \
+    "-l *" "-j 0" "-n 0" "-j x" "-T foo" "-C $BTD/nosuch" "-C $_u/afile" \
+    "-m nosuch-make"
+set -- "-o $_u/nosuch/r.txt" "-o $_u/afile/r.txt" "-o $_u/adir.txt"
+[ -d /proc/self ] && set -- "$@" "-o /proc/buildtime-r.txt"
+[ "$(id -u)" -eq 0 ] || set -- "$@" "-o $_u/ro/r.txt"
+t_check "buildtime/run/unwritable-output-refused" bt_refused "$@"
 
-# 4. compare: more files than ministat takes (8, and 12), every one
-# compared with the first by the tool's own statistics, the first 7 as
-# ministat compares them.
+# More files than ministat takes (8, 12): each against the first, the
+# first 7 as ministat has them.
 bt_compare_many() {
 	bt_dir many
 	for _i in 1 2 3 4 5 6 7 8 9 10 11 12; do
@@ -739,8 +694,7 @@ bt_compare_many() {
 }
 t_check "buildtime/compare/more-than-seven" bt_compare_many
 
-# Timings without spread (0.10 x3 against 0.15 x4) and a first mean of
-# 0: never nan or inf, the lack of spread said.
+# Sets without spread, a first mean of 0: no nan or inf, and said.
 bt_zero_spread() {
 	bt_dir flat
 	printf '0.10\n0.10\n0.10\n' >"$_d/a"

@@ -1,11 +1,7 @@
-# kernelbench (tools/kernelbench.sh): canned boot logs go through -l's
-# parser and "buildtime compare": each figure lands in its file, the
-# tables (mean, sd, CV, ratio, base, verdict; turn waits, CPU time, the
-# breakdown and its bound) and the results header say what they should,
-# a failed or incomplete boot is counted and left out (exit 1), each
-# checker is checked on a seeded fault.  The boot loop runs with a
-# stand-in for tools/kernel.sh.  Also: init and the worker build, the
-# breakdown's instrumentation fits the vendored tree, source_id, usage.
+# kernelbench (tools/kernelbench.sh): canned boot logs through -l: the
+# figures, tables and header, failed boots counted and left out, each
+# checker checked on a seeded fault; the boot loop with a stand-in for
+# tools/kernel.sh; init, the worker and the breakdown's instrumentation.
 
 . "$ROOT/tools/lib/vendor.sh"
 
@@ -15,11 +11,9 @@ rm -rf "$KBD"
 mkdir -p "$KBD"
 
 # kb_log DIR ROUND PEER SMP NSACQ MAXWAIT BUILD VERDICT [TURNS MS]: a
-# boot's log as kernelbench.sh keeps it (console, then kernel.sh's
-# verdict line); VERDICT "none" leaves the verdict line out, a figure
-# "-" its line (NSACQ "-": no torture, as stock).  TURNS and MS: the
-# torture's histogram of turn waits (70/20/0/0/10/0/0/0 and
-# 0/1/0/0/99/0/0/0), "-" no histogram line.  KB_EXTRA: more lines.
+# boot's log as kernelbench.sh keeps it.  VERDICT "none", a figure "-"
+# (NSACQ: no torture, as stock), TURNS "-": without that line; TURNS and
+# MS: the histogram of turn waits.  KB_EXTRA: more lines.
 kb_log() {
 	_kl=$1/logs
 	mkdir -p "$_kl"
@@ -45,9 +39,8 @@ kb_log() {
 	} >"$_kl/r$2-$3-smp$4.log"
 }
 
-# The set every case starts from: 3 rounds, ticket and mlock at -smp 2
-# and 4.  -smp 2: mlock clearly slower in ns/acq, faster in the build's
-# time, the same waits.  -smp 4: identical samples everywhere.
+# Every case's start: 3 rounds, ticket and mlock; -smp 2: mlock slower
+# in ns/acq, faster in build, the same waits; -smp 4: the same samples.
 kb_base() {
 	rm -rf "$1"
 	for r in 1 2 3; do
@@ -60,16 +53,29 @@ kb_base() {
 	done
 }
 
-# kb_want DIR FILE VALUE ...: the data lines of DIR/FILE are the VALUEs
-# (in any order: the boots are read in the logs' name order).
+# kb_want DIR FILE VALUE ...: the data lines of DIR/FILE are the VALUEs,
+# in any order.
 kb_want() {
 	_f=$1/$2
 	shift 2
 	_got=$(grep -v '^#' "$_f" | sort -n | tr '\n' ' ')
-	_exp=$(for _v in "$@"; do echo "$_v"; done | sort -n | tr '\n' ' ')
-	[ "$_got" = "$_exp" ] && return 0
-	echo "$_f: holds [$_got], not [$_exp]"
-	return 1
+	_exp=$(printf '%s\n' "$@" | sort -n | tr '\n' ' ')
+	[ "$_got" = "$_exp" ] || { echo "$_f: holds [$_got], not [$_exp]"
+		return 1; }
+}
+
+# kb_edit LOG SED: the sed script applied to the log, in place.
+kb_edit() {
+	sed "$2" "$1" >"$1.new" && mv "$1.new" "$1"
+}
+
+# kb_seed DIR WHAT CHECK...: DIR read again (its log changed by a seeded
+# fault) must fail CHECK, else WHAT was not seen.
+kb_seed() {
+	_sd=$1 _sw=$2
+	shift 2
+	sh "$KB" -l "$_sd" >/dev/null || return 1
+	! "$@" >/dev/null || { echo "$_sw: not seen"; return 1; }
 }
 
 # kb_row DIR PEER SMP FIGURE ERE: the table's row matches ERE; with
@@ -119,19 +125,13 @@ kb_figures() {
 	    "$_d/boots.txt"
 }
 
-# The checker above must see a wrong figure: one boot's figure changed
-# in its log, the check fails.
+# The checker above sees a wrong figure.
 kb_seeded() {
 	_d=$KBD/seeded
 	kb_base "$_d"
-	sed 's/ 20200ns\/acq / 20250ns\/acq /' "$_d/logs/r2-ticket-smp2.log" \
-	    >"$_d/x" && mv "$_d/x" "$_d/logs/r2-ticket-smp2.log"
-	sh "$KB" -l "$_d" >/dev/null || return 1
-	if kb_check_figures "$_d"; then
-		echo "the wrong figure (20250 for 20200) was not caught"
-		return 1
-	fi
-	return 0
+	kb_edit "$_d/logs/r2-ticket-smp2.log" 's/ 20200ns\/acq / 20250ns\/acq /'
+	kb_seed "$_d" "the wrong figure (20250 for 20200)" \
+	    kb_check_figures "$_d"
 }
 
 kb_verdicts() {
@@ -145,8 +145,7 @@ kb_verdicts() {
 	kb_row "$_d" ticket 4 build '\(base\)$'
 }
 
-# The coefficient of variation, sd over mean: 90, 100, 110 give 10.0%;
-# a seeded fault (one value moved) must change it.
+# The coefficient of variation: 90, 100, 110 give 10.0%, and it moves.
 kb_cv() {
 	_d=$KBD/cv
 	kb_base "$_d"
@@ -156,17 +155,12 @@ kb_cv() {
 	sh "$KB" -l "$_d" >/dev/null || return 1
 	kb_row "$_d" mlock 4 build ' 3 +7000\.0 +700\.0 +10\.0% ' || return 1
 	kb_log "$_d" 3 mlock 4 1001 77 8400 PASS
-	sh "$KB" -l "$_d" >/dev/null || return 1
-	if kb_row "$_d" mlock 4 build ' 10\.0% ' >/dev/null; then
-		echo "the CV did not follow a changed value"
-		return 1
-	fi
-	return 0
+	kb_seed "$_d" "a changed value in the CV" \
+	    kb_row "$_d" mlock 4 build ' 10\.0% '
 }
 
-# The stock peer: no torture, so no torture figures asked of it and
-# none in its rows; the base of the build is stock, of the torture's
-# figures the first peer with them.
+# Stock: no torture figures asked or shown; the base of the build, the
+# torture's figures' base the first peer with them.
 kb_stock() {
 	_d=$KBD/stock
 	kb_base "$_d"
@@ -187,17 +181,15 @@ kb_stock() {
 	[ "$(awk 'NR == 2 { print $1 }' "$_d/table.txt")" = stock ]
 }
 
-# kb_rounds_log DIR ROUND PEER SMP ROUNDS MEDIAN: a log whose build-like
-# load ran rounds (1 warm-up), with the median init printed.
+# kb_rounds_log DIR ROUND PEER SMP ROUNDS MEDIAN: a log of build rounds.
 kb_rounds_log() {
 	_n=$(echo "$5" | tr '/' '\n' | grep -c .)
 	KB_EXTRA="mplock_build: $4 jobs x 96 execs of mplock_worker (8 files each), 1 warm-up and $_n rounds: ok $((96 * (_n + 1))) errors 0 rounds $5 ms median $6 ms PASS" \
 	    kb_log "$1" "$2" "$3" "$4" - - - PASS
 }
 
-# The median of the rounds is the figure, and it is checked against the
-# rounds (odd and even counts); a median that is not the rounds' (a
-# seeded fault of init) fails the boot.
+# The figure is the median of the rounds (odd and even counts); one that
+# is not the rounds' (a seeded fault of init) fails the boot.
 kb_rounds() {
 	_d=$KBD/rounds
 	rm -rf "$_d"
@@ -217,8 +209,7 @@ kb_rounds() {
 	    "$_d/results.txt" && kb_want "$_d" stock-smp2-build.txt 400 301
 }
 
-# qemu crashes (kernel.sh's lines in a log) and the host's load are
-# kept per boot and summed in the header.
+# qemu crashes and the host's load: per boot, summed in the header.
 kb_host() {
 	_d=$KBD/host
 	kb_base "$_d"
@@ -244,9 +235,8 @@ kb_host() {
 	    "$_d/boots.txt"
 }
 
-# The CPU time of the measured rounds, and the breakdown with its bound:
-# the kernel lock 80% of the busy vCPUs' samples gives 5.00x.  A seeded
-# fault (the kernel lock's and a mutex's counts swapped) must move it.
+# CPU time, the breakdown, its bound: a kernel lock at 80% of the busy
+# samples gives 5.00x, which moves when it is swapped with a mutex's.
 kb_breakdown() {
 	_d=$KBD/breakdown
 	rm -rf "$_d"
@@ -263,21 +253,14 @@ mplock_breakdown: 5 rounds, 4 cpus, samples user/sys/intr/idle/klock/sched/mutex
 	grep -Eq '^stock +4 +2 +66\.7% +80\.0% +10\.0% +1000 +200 +5\.00x$' \
 	    "$_d/breakdown.txt" &&
 	grep -q '^The bound' "$_d/results.txt" || return 1
-	sed 's|samples \([a-z/]*\) 5/4/1/50/80/2/3|samples \1 5/4/1/50/3/2/80|' \
-	    "$_d/logs/r1-stock-smp4.log" >"$_d/x" &&
-	    mv "$_d/x" "$_d/logs/r1-stock-smp4.log"
-	sh "$KB" -l "$_d" >/dev/null || return 1
-	if grep -Eq ' 5\.00x$' "$_d/breakdown.txt"; then
-		echo "the bound did not follow the kernel lock's count"
-		return 1
-	fi
-	return 0
+	kb_edit "$_d/logs/r1-stock-smp4.log" \
+	    's|samples \([a-z/]*\) 5/4/1/50/80/2/3|samples \1 5/4/1/50/3/2/80|'
+	kb_seed "$_d" "the kernel lock's count in the bound" \
+	    grep -Eq ' 5\.00x$' "$_d/breakdown.txt"
 }
 
-# The turn waits: summed over the passed boots of a peer and CPU count,
-# in shares of the turns and of the time; a boot with another histogram
-# moves its row, a boot without one counts in no row; the table is in
-# the results file.
+# The turn waits, summed per peer and CPU count over passed boots with a
+# histogram, in shares of the turns and of the time.
 kb_waits() {
 	_d=$KBD/waits
 	kb_base "$_d"
@@ -293,17 +276,15 @@ kb_waits() {
 	grep -Eq '^mlock +4 +3 +300 ' "$_d/results.txt"
 }
 
-# Failed boots: a FAIL, one without a verdict (the log cut short), a
-# PASS whose torture line lost its figures, a PASS without the build's
-# line; each counted and left out, the rest compared, exit 1.
+# A FAIL, no verdict, a PASS without torture figures or build line: each
+# counted and left out, the rest compared, exit 1.
 kb_failed() {
 	_d=$KBD/failed
 	kb_base "$_d"
 	kb_log "$_d" 4 mlock 2 99999 99999 99999 FAIL
 	kb_log "$_d" 4 ticket 2 99999 99999 99999 none
 	kb_log "$_d" 4 mlock 4 1001 77 7001 PASS
-	sed 's/ maxwait 77us 1001ns\/acq / /' "$_d/logs/r4-mlock-smp4.log" \
-	    >"$_d/x" && mv "$_d/x" "$_d/logs/r4-mlock-smp4.log"
+	kb_edit "$_d/logs/r4-mlock-smp4.log" 's/ maxwait 77us 1001ns\/acq / /'
 	kb_log "$_d" 4 ticket 4 1001 77 - PASS
 	sh "$KB" -l "$_d" >"$KBD/failed.out" 2>&1
 	_rc=$?
@@ -348,10 +329,8 @@ kb_usage() {
 	grep -q '^kernelbench: ' "$KBD/usage.out"
 }
 
-# A stand-in for tools/kernel.sh (KBENCH_KERNEL_SH): -B builds nothing;
-# -r uses some CPU (as qemu would), writes a console to the run's
-# serial.log and prints a verdict, and for peer tcrash a qemu crash line
-# first.
+# A stand-in for tools/kernel.sh: -B builds nothing; -r uses some CPU,
+# writes a console and a verdict, and for tcrash a qemu crash line.
 kb_fakekernel() {
 	cat >"$KBD/fake-kernel.sh" <<'EOF'
 while getopts Bb:io:n:rS o; do
@@ -381,11 +360,9 @@ echo "kernel: $name: PASS: $KERNEL_NCPU CPUs"
 EOF
 }
 
-# The boot loop, with the stand-in: every peer at every CPU count in
-# every round, rotated; each log holds the console, the crash line, the
-# verdict and the host's load; the header counts the crash.  With the
-# host busy beyond -L, every boot is refused (-W 0: at once), counted,
-# and the run exits 1.
+# The boot loop: every peer at every CPU count each round, rotated; each
+# log with console, crash, verdict and host load.  A host busy beyond -L
+# (-W 0): every boot refused and counted, exit 1.
 kb_loop() {
 	kb_fakekernel
 	_d=$KBD/loop
@@ -427,9 +404,8 @@ kb_loop() {
 	    [ ! -e "$_d/logs/r1-tstock-smp2.log" ]
 }
 
-# The breakdown's instrumentation on the vendored tree: every hook in
-# place; on a tree whose statclock charges cp_time elsewhere, a clear
-# failure.
+# The breakdown's instrumentation: every hook in the vendored tree; a
+# clear failure where statclock charges cp_time elsewhere.
 kb_instrument() {
 	_v=$(vendor_tree openbsd-src) || return 77
 	_t=$KBD/itree
@@ -462,8 +438,7 @@ kb_instrument() {
 	return $_rc
 }
 
-# source_id: a clean checkout names its commit alone, a changed one
-# says so (a seeded change: one file edited, one added).
+# source_id: the commit alone, or with the files that changed.
 kb_source() {
 	_g=$KBD/git
 	rm -rf "$_g" && mkdir -p "$_g" && git -C "$_g" init -q &&
