@@ -322,13 +322,9 @@ for p in init worker; do
 	    ld.lld -static --no-pie -nostdlib -T "$KT/init.ld" \
 	    -o "$RUN/$p" "$RUN/$p.o" || kdie "$p does not build"
 done
-disklabel=$KDIR/cache/disklabel-$(key "$KT/disklabel.c")
 rdroot=$KDIR/cache/rdroot-$(key "$KT/rdroot.c")
-for tool in "$disklabel" "$rdroot"; do
-	src=$KT/$(basename "${tool%-*-*}").c
-	[ -x "$tool" ] || cc -O2 -Wall -Werror -o "$tool" "$src" ||
-	    kdie "$src does not build"
-done
+[ -x "$rdroot" ] || cc -O2 -Wall -Werror -o "$rdroot" "$KT/rdroot.c" ||
+    kdie "$KT/rdroot.c does not build"
 mkdir -p "$RUN/root/sbin" "$RUN/root/dev" "$RUN/root/tmp" &&
     cp "$RUN/init" "$RUN/root/sbin/" &&
     cp "$RUN/worker" "$RUN/root/sbin/mplock_worker" ||
@@ -354,7 +350,7 @@ rdsize=$((rdsize * 512))
 rm -f "$RUN/root.img"
 makefs -t ffs -B le -s "$rdsize" -o version=1,bsize=8192,fsize=1024 \
     -F "$RUN/root.spec" "$RUN/root.img" "$RUN/root" >"$RUN/makefs.log" 2>&1 &&
-    "$disklabel" "$RUN/root.img" && "$rdroot" "$K/bsd" "$RUN/root.img" || {
+    "$rdroot" "$K/bsd" "$RUN/root.img" || {
 	cat "$RUN/makefs.log" >&2
 	kdie "cannot make the ramdisk"
 }

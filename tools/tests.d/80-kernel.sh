@@ -120,26 +120,26 @@ k_figures() {
 k_bad_input() {
 	_r=$OBJ/kernel/run/$DEFAULT_BACKEND-debug
 	[ -f "$_r/obj/bsd" ] || { echo "no kernel in $_r"; return 1; }
-	_w=$OBJ/kernel/badinput
-	rm -rf "$_w" && mkdir -p "$_w" && cp "$_r/obj/bsd" "$_w/bsd" || return 1
-	_sum=$(cksum <"$_w/bsd")
-	_dl=$_w/disklabel _rd=$_w/rdroot
-	cc -O2 -Wall -Werror -o "$_dl" "$ROOT/tools/kernel/disklabel.c" &&
+	_w=$OBJ/kernel/badinput _rd=$OBJ/kernel/badinput/rdroot
+	rm -rf "$_w" && mkdir -p "$_w" && cp "$_r/obj/bsd" "$_w/bsd" &&
 	    cc -O2 -Wall -Werror -o "$_rd" "$ROOT/tools/kernel/rdroot.c" ||
 	    return 1
-	# An image larger than rd_root_image (MINIROOTSIZE).
+	_sum=$(cksum <"$_w/bsd")
 	dd if=/dev/zero of="$_w/big.img" bs=512 count=5000 2>/dev/null
-	"$_rd" "$_w/bsd" "$_w/big.img" 2>"$_w/err" && return 1
-	grep -q 'rd_root_image holds' "$_w/err" || return 1
-	# Not a kernel.
-	"$_rd" "$_w/big.img" "$_w/big.img" 2>"$_w/err" && return 1
-	grep -q 'not a little-endian x86_64 ELF64' "$_w/err" || return 1
-	[ "$(cksum <"$_w/bsd")" = "$_sum" ] || { echo "bsd changed"; return 1; }
-	# Not a whole number of sectors.
 	printf 'x' >"$_w/odd.img"
-	"$_dl" "$_w/odd.img" 2>"$_w/err" && return 1
-	grep -q 'not a whole number of sectors' "$_w/err" || return 1
-	[ "$(cat "$_w/odd.img")" = x ] || return 1
+	# IMAGE larger than rd_root_image (MINIROOTSIZE), KERNEL not one,
+	# IMAGE not a whole number of sectors: refused, nothing written.
+	for _b in "bsd big.img rd_root_image holds" \
+	    "big.img big.img not a little-endian x86_64 ELF64" \
+	    "bsd odd.img not a whole number of sectors"; do
+		set -- $_b
+		(cd "$_w" && "$_rd" "$1" "$2") 2>"$_w/err" && return 1
+		shift 2
+		grep -q "$*" "$_w/err" || { cat "$_w/err"; return 1; }
+	done
+	[ "$(cksum <"$_w/bsd")" = "$_sum" ] || { echo "bsd changed"; return 1; }
+	[ "$(cat "$_w/odd.img")" = x ] &&
+	    ! od -An -tx1 "$_w/big.img" | grep -q '[1-9a-f]' || return 1
 	# The config the boot used (tools/kernel/QEMU.conf): no GENERIC,
 	# serial console, ramdisk root.
 	_c=$_r/src/sys/arch/amd64/conf/QEMU.$(upper "$DEFAULT_BACKEND").DEBUG
