@@ -135,21 +135,24 @@ series_steps() {
 	echo "$PROG: $name: and the torture (${tdiff##*/}) on top"
 }
 
-# kboot: boot what RUN/tftp holds and judge it.  After a qemu crash
-# (boot.sh's CRASH, no verdict) once more, the first console kept as
-# RUN/serial-crash.log and the crash counted in RUN/result.
+# kboot: boot what RUN/tftp holds and judge it; after a qemu crash
+# (boot.sh's CRASH) once more, the first console kept, the crashes
+# counted in RUN/result.
 kboot() {
-	EXPECT_TORTURE=$torture NCPU=$NCPU sh "$KT/boot.sh" "$RUN" "$name"
-	_kr=$?
-	[ "$_kr" -eq 5 ] || return "$_kr"
-	_ks=$(($(sed -n 's/^qemu_exit=//p' "$RUN/result") - 128))
-	cp "$RUN/serial.log" "$RUN/serial-crash.log" 2>/dev/null
-	echo "$PROG: $name: qemu crashed (signal $_ks): booting again" \
-	    "(once; first console: $RUN/serial-crash.log)"
-	KERNEL_BOOT_NOTE="booted again after qemu crashed (signal $_ks)" \
-	    EXPECT_TORTURE=$torture NCPU=$NCPU sh "$KT/boot.sh" "$RUN" "$name"
-	_kr=$?
-	echo "qemu_crashes=$((1 + (_kr == 5)))" >>"$RUN/result"
+	_kn=
+	while :; do
+		KERNEL_BOOT_NOTE=$_kn EXPECT_TORTURE=$torture NCPU=$NCPU \
+		    sh "$KT/boot.sh" "$RUN" "$name"
+		_kr=$?
+		[ -n "$_kn" ] || [ "$_kr" -ne 5 ] && break
+		_ks=$(($(sed -n 's/^qemu_exit=//p' "$RUN/result") - 128))
+		cp "$RUN/serial.log" "$RUN/serial-crash.log" 2>/dev/null
+		echo "$PROG: $name: qemu crashed (signal $_ks): booting" \
+		    "again (once; first console: $RUN/serial-crash.log)"
+		_kn="booted again after qemu crashed (signal $_ks)"
+	done
+	[ -z "$_kn" ] ||
+	    echo "qemu_crashes=$((1 + (_kr == 5)))" >>"$RUN/result"
 	return "$_kr"
 }
 
