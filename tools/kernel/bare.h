@@ -189,6 +189,28 @@ addstr(char *buf, const char *s)
 		;
 }
 
+/* Append fmt to buf, with %d an int, %ld a long, %s a string. */
+BARE_FN void
+addf(char *buf, const char *fmt, ...)
+{
+	__builtin_va_list ap;
+	char c[2] = { '\0', '\0' };
+
+	__builtin_va_start(ap, fmt);
+	for (; *fmt != '\0'; fmt++) {
+		if (*fmt != '%') {
+			c[0] = *fmt;
+			addstr(buf, c);
+		} else if (*++fmt == 's')
+			addstr(buf, __builtin_va_arg(ap, const char *));
+		else if (*fmt == 'd')
+			addnum(buf, __builtin_va_arg(ap, int));
+		else if (*fmt == 'l' && *++fmt == 'd')
+			addnum(buf, __builtin_va_arg(ap, long));
+	}
+	__builtin_va_end(ap);
+}
+
 /* The decimal number at s, or -1 if s is not one. */
 BARE_FN long
 getnum(const char *s)

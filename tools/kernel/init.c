@@ -241,29 +241,18 @@ build_load(int jobs, int ncpu, char *line, char *cpu)
 	line[0] = cpu[0] = '\0';
 	if (nr > MAXROUNDS)
 		nr = MAXROUNDS;
-	addstr(line, "mplock_build: ");
-	addnum(line, jobs);
-	addstr(line, " jobs x ");
-	addnum(line, BUILD_TASKS);
-	addstr(line, " execs of mplock_worker (");
-	addnum(line, WORKER_FILES);
-	addstr(line, " files each)");
-	if (BUILD_WARMUP > 0 || nr > 1) {
-		addstr(line, ", ");
-		addnum(line, BUILD_WARMUP);
-		addstr(line, " warm-up and ");
-		addnum(line, nr);
-		addstr(line, " rounds");
-	}
+	addf(line, "mplock_build: %d jobs x %d execs of mplock_worker"
+	    " (%d files each)", jobs, BUILD_TASKS, WORKER_FILES);
+	if (BUILD_WARMUP > 0 || nr > 1)
+		addf(line, ", %d warm-up and %d rounds", BUILD_WARMUP, nr);
 	addstr(line, ": ");
 	r = SC4(SYS_mount, "ffs", "/", MNT_UPDATE, &ufsargs);
 	if (r != 0)
 		r = SC4(SYS_mount, "ffs", "/", MNT_UPDATE | MNT_FORCE,
 		    &ufsargs);
 	if (r != 0) {
-		addstr(line, "mount of / read-write failed, errno ");
-		addnum(line, -r);
-		addstr(line, " FAIL\n");
+		addf(line, "mount of / read-write failed, errno %ld FAIL\n",
+		    -r);
 		return;
 	}
 
@@ -275,11 +264,7 @@ build_load(int jobs, int ncpu, char *line, char *cpu)
 		    &ok, &bad);
 	e1 = cptime(ncpu, &c1);
 
-	addstr(line, "ok ");
-	addnum(line, ok);
-	addstr(line, " errors ");
-	addnum(line, bad);
-	addstr(line, " ");
+	addf(line, "ok %d errors %d ", ok, bad);
 	if (BUILD_WARMUP > 0 || nr > 1) {
 		addstr(line, "rounds ");
 		for (i = 0; i < nr; i++) {
@@ -302,20 +287,14 @@ build_load(int jobs, int ncpu, char *line, char *cpu)
 
 	if (e0 < 0 || e1 < 0)
 		return;
-	addstr(cpu, "mplock_cptime: ");
-	addnum(cpu, nr);
-	addstr(cpu, " rounds, ");
-	addnum(cpu, ncpu);
-	addstr(cpu, " cpus, ticks user/nice/sys/spin/intr/idle ");
+	addf(cpu, "mplock_cptime: %d rounds, %d cpus,"
+	    " ticks user/nice/sys/spin/intr/idle ", nr, ncpu);
 	adddiffs(cpu, c1.mc_cp_time, c0.mc_cp_time, MPLB_NCP);
 	addstr(cpu, "\n");
 	if (e0 == 0 || e1 == 0)
 		return;
-	addstr(cpu, "mplock_breakdown: ");
-	addnum(cpu, nr);
-	addstr(cpu, " rounds, ");
-	addnum(cpu, ncpu);
-	addstr(cpu, " cpus, samples " MPLB_NAMES " ");
+	addf(cpu, "mplock_breakdown: %d rounds, %d cpus, samples " MPLB_NAMES
+	    " ", nr, ncpu);
 	adddiffs(cpu, c1.mc_samples, c0.mc_samples, MPLB_NSTATES);
 	addstr(cpu, " ticks " MPLB_NAMES " ");
 	adddiffs(cpu, c1.mc_ticks, c0.mc_ticks, MPLB_NSTATES);
@@ -380,11 +359,8 @@ prog_main(long *sp)
 	}
 
 	line[0] = '\0';
-	addstr(line, "mplock_load: ");
-	addnum(line, ncpu);
-	addstr(line, " procs x ");
-	addnum(line, LOAD_ITERS);
-	addstr(line, " open/close: ");
+	addf(line, "mplock_load: %d procs x %d open/close: ", ncpu,
+	    LOAD_ITERS);
 	for (i = 0; i < ncpu; i++) {
 		if (i > 0)
 			addstr(line, "/");
@@ -395,11 +371,8 @@ prog_main(long *sp)
 	n = 0;
 	for (i = 0; i < ncpu; i++)
 		n += err[i];
-	addstr(line, " errors ");
-	addnum(line, n);
-	addstr(line, " ");
-	addnum(line, now_ms() - t0);
-	addstr(line, fail ? " ms FAIL\n" : " ms PASS\n");
+	addf(line, " errors %d %ld ms %s\n", n, now_ms() - t0,
+	    fail ? "FAIL" : "PASS");
 	out(line);
 
 	build_load(ncpu > 0 ? ncpu : 1, ncpu, line, cpu);

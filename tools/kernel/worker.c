@@ -47,13 +47,8 @@ bail(const char *step, long err)
 
 	cons = SC2(SYS_open, "/dev/console", O_WRONLY);
 	line[0] = '\0';
-	addstr(line, "mplock_worker: job ");
-	addnum(line, job);
-	addstr(line, ": ");
-	addstr(line, step);
-	addstr(line, " failed, errno ");
-	addnum(line, -err);
-	addstr(line, "\n");
+	addf(line, "mplock_worker: job %ld: %s failed, errno %ld\n", job, step,
+	    -err);
 	out(line);
 	SC1(SYS_exit, 1);
 	for (;;)
@@ -78,10 +73,7 @@ prog_main(long *sp)
 
 	for (i = 0; i < WORKER_FILES; i++) {
 		name[0] = '\0';
-		addstr(name, "/tmp/j");
-		addnum(name, job);
-		addstr(name, ".");
-		addnum(name, i);
+		addf(name, "/tmp/j%ld.%ld", job, i);
 		/* Each file's own bytes: a mix-up between jobs shows. */
 		for (j = 0; j < BLOCK; j++)
 			blk[j] = in[j % inlen] ^ (char)(job * 31 + i * 7 + j);
