@@ -199,7 +199,7 @@ rt_calls_check() {
 # backend: rt_calls_check with __mp_lock_kick and __mp_lock_spin; with
 # MPLOCK_NOGUEST no kick.  Seeded: the hand-off kept out of line.
 rt_calls() {
-	_d=$RT/calls _sd=$RT/src/sys/kern/mplock-seed
+	_d=$RT/calls _sd=$RT/src/sys/kern/mplock-seed _cf=
 	_bh=kern_mplock_$DEFAULT_BACKEND.h _c=$DEFAULT_BACKEND,MULTIPROCESSOR
 	rm -rf "$_d" "$_sd"
 	mkdir -p "$_d" "$_sd" || return 1
@@ -228,17 +228,26 @@ mpl_be_handoff(/
 		rm -rf "$_sd"
 		return 1
 	fi
-	realtree_cc "$RT" amd64 "$_c" kern/mplock-seed/kern_mplock.c \
-	    "$_d/seeded.o"
+	rt_seeded_calls "out-of-line hand-off" 'calls out|jumps out' \
+	    kern_mplock.c __mp_lock_kick __mp_lock_spin
+}
+
+# rt_seeded_calls WHAT ERE FILE [KICK [WAIT]]: $_sd/FILE, seeded with
+# WHAT, compiled ($_c, $_cf) must fail rt_calls_check with ERE.
+rt_seeded_calls() {
+	realtree_cc "$RT" amd64 "$_c" "kern/${_sd##*/}/$3" "$_d/seeded.o" $_cf
 	_rc=$?
 	rm -rf "$_sd"
 	[ $_rc -eq 0 ] || return 1
-	if rt_calls_check "$_d/seeded.o" seeded __mp_lock_kick \
-	    __mp_lock_spin; then
-		echo "seeded: an out-of-line hand-off was not caught"
+	_w=$1 _e=$2
+	shift 3
+	if rt_calls_check "$_d/seeded.o" seeded "$@" >"$_d/seeded.out"; then
+		echo "seeded: $_w was not caught"
 		return 1
 	fi
-	echo "seeded: out-of-line hand-off caught"
+	cat "$_d/seeded.out"
+	grep -Eq "$_e" "$_d/seeded.out" || return 1
+	echo "seeded: $_w caught"
 }
 
 # rt_mlock_step: the tech@ series' M-lock (tools/series/series.sh -s 2:
@@ -249,8 +258,8 @@ mpl_be_handoff(/
 # membar_enter() after the compare-and-swap (an mfence on amd64) must be
 # caught.
 rt_mlock_step() {
-	_d=$RT/mlock-step
-	_sd=$RT/src/sys/kern/mlock-step
+	_d=$RT/mlock-step _sd=$RT/src/sys/kern/mlock-step
+	_c=$DEFAULT_BACKEND,MULTIPROCESSOR _cf=-I$RT/mlock-step/inc
 	rm -rf "$_d" "$_sd"
 	mkdir -p "$_d/inc/machine" "$_sd" || return 1
 	sh "$ROOT/tools/series/series.sh" -s 2 "$RT/base" "$_d/tree" ||
@@ -259,9 +268,8 @@ rt_mlock_step() {
 	    mkdir -p "$_d/inc/sys" &&
 	    cp "$_d/tree/sys/sys/mplock.h" "$_d/inc/sys/" &&
 	    cp "$_d/tree/sys/kern/kern_lock.c" "$_sd/" || return 1
-	realtree_cc "$RT" amd64 "$DEFAULT_BACKEND,MULTIPROCESSOR" \
-	    kern/mlock-step/kern_lock.c "$_d/kern_lock.o" -I"$_d/inc" ||
-	    return 1
+	realtree_cc "$RT" amd64 "$_c" kern/mlock-step/kern_lock.c \
+	    "$_d/kern_lock.o" "$_cf" || return 1
 	rt_calls_check "$_d/kern_lock.o" mlock-step || return 1
 	echo "mlock-step: __mp_lock and __mp_unlock: no fence, no call"
 	awk '/membar_enter_after_atomic\(\);/ && !done {
@@ -271,19 +279,8 @@ rt_mlock_step() {
 		echo "seeded: no membar_enter_after_atomic() to replace"
 		return 1
 	fi
-	realtree_cc "$RT" amd64 "$DEFAULT_BACKEND,MULTIPROCESSOR" \
-	    kern/mlock-step/kern_lock.c "$_d/seeded.o" -I"$_d/inc"
-	_rc=$?
-	rm -rf "$_sd"
-	[ $_rc -eq 0 ] || return 1
-	if rt_calls_check "$_d/seeded.o" seeded >"$_d/seeded.out"; then
-		echo "seeded: membar_enter() after the compare-and-swap was" \
-		    "not caught"
-		return 1
-	fi
-	cat "$_d/seeded.out"
-	grep -q 'has a fence' "$_d/seeded.out" || return 1
-	echo "seeded: membar_enter() after the compare-and-swap caught"
+	rt_seeded_calls "membar_enter() after the compare-and-swap" \
+	    'has a fence' kern_lock.c
 }
 
 # rt_mutant NAME SED FILE...: this checkout with each FILE edited by
