@@ -213,11 +213,8 @@ adddiffs(char *line, const unsigned long long *a,
 {
 	int i;
 
-	for (i = 0; i < n; i++) {
-		if (i > 0)
-			addstr(line, "/");
-		addnum(line, (long)(a[i] - b[i]));
-	}
+	for (i = 0; i < n; i++)
+		addf(line, i > 0 ? "/%ld" : "%ld", (long)(a[i] - b[i]));
 }
 
 /*
@@ -267,11 +264,8 @@ build_load(int jobs, int ncpu, char *line, char *cpu)
 	addf(line, "ok %d errors %d ", ok, bad);
 	if (BUILD_WARMUP > 0 || nr > 1) {
 		addstr(line, "rounds ");
-		for (i = 0; i < nr; i++) {
-			if (i > 0)
-				addstr(line, "/");
-			addnum(line, ms[i]);
-		}
+		for (i = 0; i < nr; i++)
+			addf(line, i > 0 ? "/%ld" : "%ld", ms[i]);
 		addstr(line, " ms median ");
 	}
 	/* The median: sorted, the middle one or the mean of the two. */
@@ -361,16 +355,12 @@ prog_main(long *sp)
 	line[0] = '\0';
 	addf(line, "mplock_load: %d procs x %d open/close: ", ncpu,
 	    LOAD_ITERS);
-	for (i = 0; i < ncpu; i++) {
-		if (i > 0)
-			addstr(line, "/");
-		addnum(line, ok[i]);
+	for (n = i = 0; i < ncpu; i++) {
+		addf(line, i > 0 ? "/%d" : "%d", ok[i]);
 		if (!seen[i] || ok[i] != LOAD_ITERS || err[i] != 0)
 			fail = 1;
-	}
-	n = 0;
-	for (i = 0; i < ncpu; i++)
 		n += err[i];
+	}
 	addf(line, " errors %d %ld ms %s\n", n, now_ms() - t0,
 	    fail ? "FAIL" : "PASS");
 	out(line);
