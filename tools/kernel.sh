@@ -4,8 +4,8 @@
 # (the vendored snapshot, or SRC=) in build/kernel/run/NAME and boot it
 # under qemu with 4 CPUs; doc/kernel.md tells the options and the
 # pipeline.  The last line is boot.sh's verdict, "kernel: NAME: STATUS:
-# details", and its exit (5, CRASH: qemu crashed twice); 2 a build
-# error, 77 a tool or the snapshot missing; a usage error exits 1.
+# details", with its exit status (CRASH: qemu crashed twice); 2 is a
+# build error, 77 a tool or the snapshot missing, 1 also a usage error.
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
