@@ -139,9 +139,9 @@ realtree_combos_header() {
 	}'
 }
 
-# _realtree_flags DIR ARCH COMBO: COMBO's config through config(8) in
-# the patched tree and the snapshot; the flags of each in
-# DIR/ARCH/flags/{src,base}.COMBO, the files in DIR/ARCH/cfiles.COMBO.
+# _realtree_flags DIR ARCH COMBO: config(8) on COMBO's config in the
+# patched tree and the snapshot: DIR/ARCH/flags/src.COMBO and
+# base.COMBO, the files in DIR/ARCH/cfiles.COMBO.
 _realtree_flags() {
 	_fd=$1 _fr=$2 _fc=$3
 	_fa=$_fd/$_fr
@@ -272,12 +272,10 @@ realtree_run() {
 	return 1
 }
 
-# realtree_includers DIR ARCH: the snapshot's files a kernel compiles
-# that the patch does not change and whose dependencies (clang -M, with
-# WITNESS, MP_LOCKDEBUG and DDB: the most headers) name sys/mplock.h or
-# machine/mplock.h, with and without MULTIPROCESSOR, in
-# DIR/ARCH/includers-{mp,up}; those whose headers the snapshot lacks,
-# with the first error, in DIR/ARCH/unbuildable-{mp,up}.
+# realtree_includers DIR ARCH: the files a kernel compiles, unpatched,
+# whose dependencies (clang -M; the debug options: the most headers)
+# name <sys/mplock.h> or <machine/mplock.h>, in DIR/ARCH/includers-mp
+# and -up; those whose headers the snapshot lacks in unbuildable-mp, -up.
 realtree_includers() {
 	_ad=$1/$2
 	for _k in mp up; do
@@ -301,12 +299,9 @@ realtree_includers() {
 }
 
 # realtree_sample DIR ARCH: make test's sample of the includers, in
-# DIR/ARCH/sample, without compiling the tree: the files a
-# MULTIPROCESSOR kernel compiles that use a name the patched
-# <sys/mplock.h> declares (a function, a macro with arguments, an
-# extern) or include <sys/mplock.h> or <machine/mplock.h>; then the
-# first file by name of each other top-level directory of sys/ whose
-# dependencies (clang -M) name sys/mplock.h.
+# DIR/ARCH/sample: the files that use a name the patched <sys/mplock.h>
+# declares or include it or <machine/mplock.h>; then the first of each
+# other top-level directory of sys/ whose dependencies name it.
 realtree_sample() {
 	_ad=$1/$2
 	_c=$DEFAULT_BACKEND,MULTIPROCESSOR,WITNESS,MP_LOCKDEBUG,MPLOCK_DEBUG,DDB

@@ -138,10 +138,8 @@ rt_sizeof() {
 
 # rt_calls_check OBJ NAME [KICK [WAIT]]: __mp_lock and __mp_unlock in
 # OBJ (amd64) make no call (nor PLT32 relocation), jump to no other
-# function and have no fence; but for one jump from __mp_unlock to KICK
-# (the guest mode's kick of a halted waiter) and one call from
-# __mp_lock to WAIT (the out-of-line wait of a CPU whose turn has not
-# come).
+# function and have no fence, but for one jump from __mp_unlock to KICK
+# (the guest mode's kick) and one call from __mp_lock to WAIT.
 rt_calls_check() {
 	$OBJDUMP -dr --no-show-raw-insn "$1" >"$1.s" || return 1
 	awk -v n="$2" -v kick="${3:-}" -v wait="${4:-}" '
@@ -214,8 +212,7 @@ rt_calls() {
 	    "$DEFAULT_BACKEND-noguest" "" __mp_lock_spin || return 1
 	echo "$DEFAULT_BACKEND, MPLOCK_NOGUEST: __mp_lock and __mp_unlock:" \
 	    "no fence, no call but __mp_lock's to its wait"
-	# The front end and its headers in a directory of their own, where
-	# its "" includes find them first.
+	# A directory of their own, where "" includes find them first.
 	cp "$RT"/src/sys/kern/kern_mplock.c "$RT"/src/sys/kern/kern_mplock*.h \
 	    "$_sd/" || return 1
 	sed '/^static inline void$/{
@@ -250,13 +247,10 @@ rt_seeded_calls() {
 	echo "seeded: $_w caught"
 }
 
-# rt_mlock_step: the tech@ series' M-lock (tools/series/series.sh -s 2:
-# kern_lock.c and <sys/mplock.h> after its second diff, with the stock
-# <machine/mplock.h>), compiled for amd64 with the kernel's flags, no
-# debug option: __mp_lock and __mp_unlock have no fence and make no
-# call, as stock's (its spin is stock's, inline).  Seeded: the same with
-# membar_enter() after the compare-and-swap (an mfence on amd64) must be
-# caught.
+# rt_mlock_step: the tech@ series' M-lock step (series.sh -s 2, with
+# the stock <machine/mplock.h>), amd64, no debug option: no fence and no
+# call, as stock's.  Seeded: membar_enter() (an mfence) after the
+# compare-and-swap.
 rt_mlock_step() {
 	_d=$RT/mlock-step _sd=$RT/src/sys/kern/mlock-step
 	_c=$DEFAULT_BACKEND,MULTIPROCESSOR _cf=-I$RT/mlock-step/inc
