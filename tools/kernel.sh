@@ -1,17 +1,11 @@
 #!/bin/sh
 #
-# kernel.sh: build the patched OpenBSD/amd64 MULTIPROCESSOR kernel from
-# a real OpenBSD tree (the vendored snapshot, or SRC=) in a scratch copy
-# under build/kernel/run/NAME, and boot it under qemu with 4 CPUs
-# (tools/kernel/boot.sh judges the boot); doc/kernel.md tells the
-# options, the pipeline and the verdict.  -b tas: a test-and-set lock
-# for measurement only (tools/kernel/tas/, never part of the patch).
-#
-# The last line is the verdict, "kernel: NAME: PASS|FAIL|PANIC|HANG|
-# CRASH: details"; exit 0 PASS, 1 FAIL, 3 PANIC, 4 HANG, 5 CRASH (qemu
-# crashed twice; after one crash the boot is run once more), 2 a build
-# error, 77 a needed tool or the snapshot missing; a usage error exits 1
-# with no verdict.
+# kernel.sh: build the patched OpenBSD/amd64 kernel from a real tree
+# (the vendored snapshot, or SRC=) in build/kernel/run/NAME and boot it
+# under qemu with 4 CPUs; doc/kernel.md tells the options and the
+# pipeline.  The last line is boot.sh's verdict, "kernel: NAME: STATUS:
+# details", with its exit status (CRASH: qemu crashed twice); 2 is a
+# build error, 77 a tool or the snapshot missing, 1 also a usage error.
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
@@ -92,8 +86,7 @@ printf '#include <bsd/string.h>\n' | cc -E - >/dev/null 2>&1 ||
 RUN=$KDIR/run/$name
 
 # series_steps: -s, the series' first $step diffs on the tree $S, and
-# before the torture's own step, the torture on top (its diff's files,
-# its line in conf/files).
+# before the torture's own step, the torture on top.
 series_steps() {
 	ser=$RUN/series
 	rm -rf "$ser"
@@ -135,21 +128,24 @@ series_steps() {
 	echo "$PROG: $name: and the torture (${tdiff##*/}) on top"
 }
 
-# kboot: boot what RUN/tftp holds and judge it.  After a qemu crash
-# (boot.sh's CRASH, no verdict) once more, the first console kept as
-# RUN/serial-crash.log and the crash counted in RUN/result.
+# kboot: boot what RUN/tftp holds and judge it; after a qemu crash
+# (boot.sh's CRASH) once more, the first console kept, the crashes
+# counted in RUN/result.
 kboot() {
-	EXPECT_TORTURE=$torture NCPU=$NCPU sh "$KT/boot.sh" "$RUN" "$name"
-	_kr=$?
-	[ "$_kr" -eq 5 ] || return "$_kr"
-	_ks=$(($(sed -n 's/^qemu_exit=//p' "$RUN/result") - 128))
-	cp "$RUN/serial.log" "$RUN/serial-crash.log" 2>/dev/null
-	echo "$PROG: $name: qemu crashed (signal $_ks): booting again" \
-	    "(once; first console: $RUN/serial-crash.log)"
-	KERNEL_BOOT_NOTE="booted again after qemu crashed (signal $_ks)" \
-	    EXPECT_TORTURE=$torture NCPU=$NCPU sh "$KT/boot.sh" "$RUN" "$name"
-	_kr=$?
-	echo "qemu_crashes=$((1 + (_kr == 5)))" >>"$RUN/result"
+	_kn=
+	while :; do
+		KERNEL_BOOT_NOTE=$_kn EXPECT_TORTURE=$torture NCPU=$NCPU \
+		    sh "$KT/boot.sh" "$RUN" "$name"
+		_kr=$?
+		[ -n "$_kn" ] || [ "$_kr" -ne 5 ] && break
+		_ks=$(($(sed -n 's/^qemu_exit=//p' "$RUN/result") - 128))
+		cp "$RUN/serial.log" "$RUN/serial-crash.log" 2>/dev/null
+		echo "$PROG: $name: qemu crashed (signal $_ks): booting" \
+		    "again (once; first console: $RUN/serial-crash.log)"
+		_kn="booted again after qemu crashed (signal $_ks)"
+	done
+	[ -z "$_kn" ] ||
+	    echo "qemu_crashes=$((1 + (_kr == 5)))" >>"$RUN/result"
 	return "$_kr"
 }
 
@@ -195,8 +191,7 @@ CONFIG=$(config8_build "$TREE") || {
 	kdie "config(8) does not build from $TREE/usr.sbin/config"
 }
 
-# --- pxeboot, built once per tree and toolchain (from the unpatched
-# tree: the boot loader includes nothing of ours).
+# --- pxeboot, once per tree and toolchain (it includes nothing of ours).
 PXEBOOT=$KDIR/cache/pxeboot-$(key "$KT/toolchain.sh")
 if [ ! -f "$PXEBOOT" ]; then
 	echo "$PROG: building pxeboot from $TREE/sys/arch/amd64/stand"
@@ -303,11 +298,9 @@ T_BUILD0=$(date +%s)
 }
 T_BUILD=$(($(date +%s) - T_BUILD0))
 
-# --- init and the ramdisk; init's figures, each KERNEL_NAME in the
-# environment or its default.  LOAD_ITERS, the open/close pairs per
-# load process: under TCG with 4 vCPUs on a shared 2-core host 1000 took
-# 80 to 300 s (a vCPU spinning for the lock while its holder's thread
-# waits for the host); 300 keep the contention and the run short.
+# --- init and the ramdisk; init's figures, each KERNEL_NAME or its
+# default.  LOAD_ITERS: 1000 took 80 to 300 s under TCG with 4 vCPUs on
+# a shared 2-core host; 300 keep the contention and the run short.
 iflags=
 for v in LOAD_ITERS=300 BUILD_TASKS=48 WORKER_FILES=8 BUILD_WARMUP=0 \
     BUILD_ROUNDS=1 ${torture:+TORTURE_WAIT=120}; do
@@ -322,13 +315,9 @@ for p in init worker; do
 	    ld.lld -static --no-pie -nostdlib -T "$KT/init.ld" \
 	    -o "$RUN/$p" "$RUN/$p.o" || kdie "$p does not build"
 done
-disklabel=$KDIR/cache/disklabel-$(key "$KT/disklabel.c")
 rdroot=$KDIR/cache/rdroot-$(key "$KT/rdroot.c")
-for tool in "$disklabel" "$rdroot"; do
-	src=$KT/$(basename "${tool%-*-*}").c
-	[ -x "$tool" ] || cc -O2 -Wall -Werror -o "$tool" "$src" ||
-	    kdie "$src does not build"
-done
+[ -x "$rdroot" ] || cc -O2 -Wall -Werror -o "$rdroot" "$KT/rdroot.c" ||
+    kdie "$KT/rdroot.c does not build"
 mkdir -p "$RUN/root/sbin" "$RUN/root/dev" "$RUN/root/tmp" &&
     cp "$RUN/init" "$RUN/root/sbin/" &&
     cp "$RUN/worker" "$RUN/root/sbin/mplock_worker" ||
@@ -354,7 +343,7 @@ rdsize=$((rdsize * 512))
 rm -f "$RUN/root.img"
 makefs -t ffs -B le -s "$rdsize" -o version=1,bsize=8192,fsize=1024 \
     -F "$RUN/root.spec" "$RUN/root.img" "$RUN/root" >"$RUN/makefs.log" 2>&1 &&
-    "$disklabel" "$RUN/root.img" && "$rdroot" "$K/bsd" "$RUN/root.img" || {
+    "$rdroot" "$K/bsd" "$RUN/root.img" || {
 	cat "$RUN/makefs.log" >&2
 	kdie "cannot make the ramdisk"
 }

@@ -15,16 +15,12 @@
  */
 
 /*
- * What the programs on the booted test kernel's ramdisk share
- * (tools/kernel/init.c, tools/kernel/worker.c): OpenBSD/amd64, static,
- * without libc.  The one syscall instruction, the OpenBSD ELF note and
- * the PT_OPENBSD_SYSCALLS table that pins every system call either
- * program makes to that instruction (init.ld puts them in their
- * segments), _start, and a few string and clock helpers.  Each program
- * defines prog_main(long *sp), sp pointing at argc, argv[], 0, envp[].
- *
- * Built with clang --target=x86_64-unknown-openbsd -ffreestanding
- * -nostdinc (tools/kernel.sh).
+ * What init.c and worker.c, static OpenBSD/amd64 programs without libc,
+ * share: the one syscall instruction, the OpenBSD ELF note and the
+ * PT_OPENBSD_SYSCALLS table that pins every system call they make to
+ * it (init.ld gives them their segments), _start, and a few string and
+ * clock helpers.  Each defines prog_main(long *sp), sp pointing at
+ * argc, argv[], 0, envp[].
  */
 
 /* OpenBSD system call numbers (sys/kern/syscalls.master). */
@@ -101,21 +97,10 @@ __asm__(
 	/* PT_OPENBSD_SYSCALLS: {address of syscall, number} pairs. */
 	".section .openbsd.syscalls,\"a\"\n"
 	".p2align 2\n"
-	".long sc_insn, 1\n"
-	".long sc_insn, 2\n"
-	".long sc_insn, 3\n"
-	".long sc_insn, 4\n"
-	".long sc_insn, 5\n"
-	".long sc_insn, 6\n"
-	".long sc_insn, 10\n"
-	".long sc_insn, 11\n"
-	".long sc_insn, 21\n"
-	".long sc_insn, 55\n"
-	".long sc_insn, 59\n"
-	".long sc_insn, 87\n"
-	".long sc_insn, 91\n"
-	".long sc_insn, 202\n"
-	".long sc_insn, 263\n"
+	".long sc_insn, 1, sc_insn, 2, sc_insn, 3, sc_insn, 4\n"
+	".long sc_insn, 5, sc_insn, 6, sc_insn, 10, sc_insn, 11\n"
+	".long sc_insn, 21, sc_insn, 55, sc_insn, 59, sc_insn, 87\n"
+	".long sc_insn, 91, sc_insn, 202, sc_insn, 263\n"
 	/* The OpenBSD ELF note: name "OpenBSD", type 1, a zero word. */
 	".section .note.openbsd.ident,\"a\",@note\n"
 	".p2align 2\n"
@@ -187,6 +172,28 @@ addstr(char *buf, const char *s)
 	buf += slen(buf);
 	while ((*buf++ = *s++) != '\0')
 		;
+}
+
+/* Append fmt to buf, with %d an int, %ld a long, %s a string. */
+BARE_FN void
+addf(char *buf, const char *fmt, ...)
+{
+	__builtin_va_list ap;
+	char c[2] = { '\0', '\0' };
+
+	__builtin_va_start(ap, fmt);
+	for (; *fmt != '\0'; fmt++) {
+		if (*fmt != '%') {
+			c[0] = *fmt;
+			addstr(buf, c);
+		} else if (*++fmt == 's')
+			addstr(buf, __builtin_va_arg(ap, const char *));
+		else if (*fmt == 'd')
+			addnum(buf, __builtin_va_arg(ap, int));
+		else if (*fmt == 'l' && *++fmt == 'd')
+			addnum(buf, __builtin_va_arg(ap, long));
+	}
+	__builtin_va_end(ap);
 }
 
 /* The decimal number at s, or -1 if s is not one. */

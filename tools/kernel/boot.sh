@@ -1,16 +1,12 @@
 #!/bin/sh
 #
-# boot.sh RUN NAME: boot the kernel in RUN/tftp (pxeboot, bsd,
-# etc/boot.conf) under qemu-system-x86_64 with $NCPU CPUs, watch its
-# serial console and judge the run (tools/kernel.sh calls it;
-# doc/kernel.md, "The verdict"): PASS 0, FAIL 1, PANIC 3 (ddb: "trace"
-# and "show mplock" sent, every CPU's registers recorded with each RIP
-# as a kernel symbol in RUN/registers.txt), HANG 4 (no power-off after
-# KERNEL_TIMEOUT seconds; the registers too), CRASH 5 (qemu died of a
-# signal before the power-off: no verdict on the kernel).  The console
-# is RUN/serial.log, the monitor's answers RUN/monitor.log (FIFO pairs).
-# Environment: NCPU (4), KERNEL_TIMEOUT (900), KERNEL_ACCEL (tcg, or
-# kvm), EXPECT_TORTURE, KERNEL_BOOT_NOTE (added to the details).
+# boot.sh RUN NAME: boot RUN/tftp (pxeboot, bsd, etc/boot.conf) under
+# qemu-system-x86_64 with $NCPU CPUs, watch the serial console and judge
+# the run (doc/kernel.md, "The verdict"): PASS 0, FAIL 1, PANIC 3, HANG
+# 4, CRASH 5 (qemu died of a signal before the power-off).  For
+# tools/kernel.sh.  Environment: NCPU (4), KERNEL_TIMEOUT (900),
+# KERNEL_ACCEL (tcg, or kvm), EXPECT_TORTURE, KERNEL_BOOT_NOTE (added to
+# the details).
 
 RUN=$1
 NAME=$2
@@ -105,8 +101,8 @@ stop_qemu() {
 	readers_done
 }
 
-# readers_done: the console's reader ends at qemu's EOF, so that
-# serial.log holds all it wrote (killed after 10 s), then the monitor's.
+# readers_done: the console's reader to qemu's EOF (10 s at most), so
+# that serial.log holds all, then the monitor's.
 readers_done() {
 	_i=0
 	while [ "$_i" -lt 10 ] && kill -0 "$SPID" 2>/dev/null; do
@@ -182,9 +178,8 @@ readers_done
 
 # --- Powered off: the pass criteria.
 tr -d '\r' <serial.log >console.txt
-# qemu killed by a signal (a segfault of its own, say) before init's
-# power-off: the kernel was not judged.  After the power-off the run's
-# figures are all there, and the criteria below judge it.
+# qemu killed by a signal (its own segfault) before init's power-off:
+# no verdict on the kernel; after it, the criteria below judge it.
 case $qrc in
 129 | 1[3-9][0-9])
 	if ! grep -q '^mplock_init: powering off' console.txt; then
@@ -199,14 +194,12 @@ fails=
 fail() {
 	fails="$fails${fails:+; }$*"
 }
-# qemu gone without the power-off (-no-reboot: a reset or a triple
-# fault ends it); -d cpu_reset logged the CPUs' state at the reset.
+# qemu gone without the power-off (-no-reboot: a reset ends it).
 if ! grep -q '^mplock_init: powering off' console.txt; then
 	if grep -q 'Triple fault' qemu-reset.log 2>/dev/null; then
 		fail "qemu exited on a triple fault (CPU state:" \
 		    "$RUN/qemu-reset.log)"
 	else
-		# qemu's own last word, if it had one (an abort, say).
 		q=$(grep . qemu.log 2>/dev/null | tail -n 1 | cut -c1-100)
 		fail "qemu exited before the power-off${q:+ (qemu: $q)}"
 	fi
@@ -225,8 +218,7 @@ ncpus=$(grep -cE '^cpu[0-9]+ at mainbus0' console.txt)
 [ "$ncpus" -eq "$NCPU" ] || fail "$ncpus CPUs attached, not $NCPU"
 bad=$(first 'panic|Stopped at|ddb\{|lock order reversal|witness:|uvm_fault|page fault|protection fault|spun out|__mp_lock|__mp_unlock')
 [ -z "$bad" ] || fail "console: $bad"
-# The torture's summary ("mplock_torture: BACKEND N cpus ..."), not the
-# line that names its first violation, which comes before it.
+# The torture's summary, not its first violation's line before it.
 tort=$(grep -m1 -E '^mplock_torture: [a-z]+ [0-9]+ cpus ' console.txt)
 if [ -n "${EXPECT_TORTURE:-}" ]; then
 	if [ -z "$tort" ]; then

@@ -15,42 +15,14 @@
  */
 
 /*
- * /sbin/init of the booted test kernel (tools/kernel.sh): OpenBSD/amd64,
- * static, without libc.  It puts two userland loads on the kernel lock
- * and checks what each reports:
- *  - open/close: one process per CPU, each opening and closing
- *    /dev/null LOAD_ITERS times (vn_open and vn_close take the kernel
- *    lock), its counts reported through a pipe;
- *  - build: make -j style, as a libc build loads the kernel: one job
- *    per CPU kept running, BUILD_TASKS in a round, each a fork and an
- *    exec of /sbin/mplock_worker (tools/kernel/worker.c), which reads
- *    its input and creates, writes, reads back and removes files on
- *    the ramdisk, mounted read-write for it; a job that does not exit
- *    0 fails the load.  BUILD_WARMUP rounds first, not measured, then
- *    BUILD_ROUNDS measured rounds, whose median time is the figure;
- *    the CPU time every CPU spent in each state over the measured
- *    rounds (kern.cp_time2) is reported too, and with a kernel built
- *    with the breakdown (tools/kernel.sh -i, <sys/mplb.h>) the finer
- *    states it counts.
- * With TORTURE_WAIT (seconds) it then waits for the kernel torture's
- * summary line in the message buffer.  It prints
- *	mplock_load: N procs x M open/close: c0/c1/... errors E TIME ms PASS
- *	mplock_build: J jobs x T execs of mplock_worker (F files each):
- *	    ok O errors E TIME ms PASS
- *	mplock_cptime: R rounds, N cpus, ticks user/nice/sys/spin/intr/idle
- *	    U/N/S/P/I/D
- * (each on one line; the build's ending in FAIL when it failed; with
- * warm-up or more than one round the build line says
- *	... (F files each), W warm-up and R rounds: ok O errors E rounds
- *	    T1/T2/... ms median TIME ms PASS
- * and a breakdown kernel adds
- *	mplock_breakdown: R rounds, N cpus, samples STATES V/V/...
- *	    ticks STATES V/V/...
- * with STATES as MPLB_NAMES says), a line saying whether the torture
- * reported, and powers the machine off.
- *
- * Built like worker.c with bare.h (the system call stub, the OpenBSD
- * ELF note and the PT_OPENBSD_SYSCALLS table) and linked with init.ld.
+ * /sbin/init of the booted test kernel (tools/kernel.sh; doc/kernel.md
+ * tells the loads and their lines): an open/close load, one process per
+ * CPU, and a make -j style load of /sbin/mplock_worker jobs
+ * (BUILD_WARMUP rounds, then BUILD_ROUNDS measured, the median the
+ * figure, with the CPU time per state, and the finer states of a
+ * kernel built with the breakdown, <sys/mplb.h>); with TORTURE_WAIT
+ * (seconds), a wait for the kernel torture's summary.  Then it powers
+ * the machine off.  Built like worker.c with bare.h and init.ld.
  */
 
 #include "bare.h"
@@ -241,23 +213,16 @@ adddiffs(char *line, const unsigned long long *a,
 {
 	int i;
 
-	for (i = 0; i < n; i++) {
-		if (i > 0)
-			addstr(line, "/");
-		addnum(line, (long)(a[i] - b[i]));
-	}
+	for (i = 0; i < n; i++)
+		addf(line, i > 0 ? "/%ld" : "%ld", (long)(a[i] - b[i]));
 }
 
 /*
- * The build-like load: BUILD_WARMUP rounds, then BUILD_ROUNDS measured
- * ones (build_round()).  The root (the ramdisk) is mounted read-only
- * at boot: an update mount makes it writable, as rc's "mount -uw /"
- * does.  It names the device (/dev/rd0a, the same as the root's, on
- * the image): without a name FFS takes the update for an NFS export
- * request, which a kernel without NFSSERVER refuses with ENOTSUP.
- * MNT_FORCE only if the plain update is refused (a file system not
- * marked clean).  The result line goes into line, the CPU time lines
- * into cpu (empty if there are none).
+ * The build-like load, its line into line and the CPU time's into cpu.
+ * The ramdisk root is mounted read-only: an update mount makes it
+ * writable, as rc's "mount -uw /".  Without the device's name FFS takes
+ * the update for an NFS export request (ENOTSUP without NFSSERVER);
+ * MNT_FORCE only if the root is not marked clean.
  */
 static void
 build_load(int jobs, int ncpu, char *line, char *cpu)
@@ -273,29 +238,18 @@ build_load(int jobs, int ncpu, char *line, char *cpu)
 	line[0] = cpu[0] = '\0';
 	if (nr > MAXROUNDS)
 		nr = MAXROUNDS;
-	addstr(line, "mplock_build: ");
-	addnum(line, jobs);
-	addstr(line, " jobs x ");
-	addnum(line, BUILD_TASKS);
-	addstr(line, " execs of mplock_worker (");
-	addnum(line, WORKER_FILES);
-	addstr(line, " files each)");
-	if (BUILD_WARMUP > 0 || nr > 1) {
-		addstr(line, ", ");
-		addnum(line, BUILD_WARMUP);
-		addstr(line, " warm-up and ");
-		addnum(line, nr);
-		addstr(line, " rounds");
-	}
+	addf(line, "mplock_build: %d jobs x %d execs of mplock_worker"
+	    " (%d files each)", jobs, BUILD_TASKS, WORKER_FILES);
+	if (BUILD_WARMUP > 0 || nr > 1)
+		addf(line, ", %d warm-up and %d rounds", BUILD_WARMUP, nr);
 	addstr(line, ": ");
 	r = SC4(SYS_mount, "ffs", "/", MNT_UPDATE, &ufsargs);
 	if (r != 0)
 		r = SC4(SYS_mount, "ffs", "/", MNT_UPDATE | MNT_FORCE,
 		    &ufsargs);
 	if (r != 0) {
-		addstr(line, "mount of / read-write failed, errno ");
-		addnum(line, -r);
-		addstr(line, " FAIL\n");
+		addf(line, "mount of / read-write failed, errno %ld FAIL\n",
+		    -r);
 		return;
 	}
 
@@ -307,18 +261,11 @@ build_load(int jobs, int ncpu, char *line, char *cpu)
 		    &ok, &bad);
 	e1 = cptime(ncpu, &c1);
 
-	addstr(line, "ok ");
-	addnum(line, ok);
-	addstr(line, " errors ");
-	addnum(line, bad);
-	addstr(line, " ");
+	addf(line, "ok %d errors %d ", ok, bad);
 	if (BUILD_WARMUP > 0 || nr > 1) {
 		addstr(line, "rounds ");
-		for (i = 0; i < nr; i++) {
-			if (i > 0)
-				addstr(line, "/");
-			addnum(line, ms[i]);
-		}
+		for (i = 0; i < nr; i++)
+			addf(line, i > 0 ? "/%ld" : "%ld", ms[i]);
 		addstr(line, " ms median ");
 	}
 	/* The median: sorted, the middle one or the mean of the two. */
@@ -334,20 +281,14 @@ build_load(int jobs, int ncpu, char *line, char *cpu)
 
 	if (e0 < 0 || e1 < 0)
 		return;
-	addstr(cpu, "mplock_cptime: ");
-	addnum(cpu, nr);
-	addstr(cpu, " rounds, ");
-	addnum(cpu, ncpu);
-	addstr(cpu, " cpus, ticks user/nice/sys/spin/intr/idle ");
+	addf(cpu, "mplock_cptime: %d rounds, %d cpus,"
+	    " ticks user/nice/sys/spin/intr/idle ", nr, ncpu);
 	adddiffs(cpu, c1.mc_cp_time, c0.mc_cp_time, MPLB_NCP);
 	addstr(cpu, "\n");
 	if (e0 == 0 || e1 == 0)
 		return;
-	addstr(cpu, "mplock_breakdown: ");
-	addnum(cpu, nr);
-	addstr(cpu, " rounds, ");
-	addnum(cpu, ncpu);
-	addstr(cpu, " cpus, samples " MPLB_NAMES " ");
+	addf(cpu, "mplock_breakdown: %d rounds, %d cpus, samples " MPLB_NAMES
+	    " ", nr, ncpu);
 	adddiffs(cpu, c1.mc_samples, c0.mc_samples, MPLB_NSTATES);
 	addstr(cpu, " ticks " MPLB_NAMES " ");
 	adddiffs(cpu, c1.mc_ticks, c0.mc_ticks, MPLB_NSTATES);
@@ -412,26 +353,16 @@ prog_main(long *sp)
 	}
 
 	line[0] = '\0';
-	addstr(line, "mplock_load: ");
-	addnum(line, ncpu);
-	addstr(line, " procs x ");
-	addnum(line, LOAD_ITERS);
-	addstr(line, " open/close: ");
-	for (i = 0; i < ncpu; i++) {
-		if (i > 0)
-			addstr(line, "/");
-		addnum(line, ok[i]);
+	addf(line, "mplock_load: %d procs x %d open/close: ", ncpu,
+	    LOAD_ITERS);
+	for (n = i = 0; i < ncpu; i++) {
+		addf(line, i > 0 ? "/%d" : "%d", ok[i]);
 		if (!seen[i] || ok[i] != LOAD_ITERS || err[i] != 0)
 			fail = 1;
-	}
-	n = 0;
-	for (i = 0; i < ncpu; i++)
 		n += err[i];
-	addstr(line, " errors ");
-	addnum(line, n);
-	addstr(line, " ");
-	addnum(line, now_ms() - t0);
-	addstr(line, fail ? " ms FAIL\n" : " ms PASS\n");
+	}
+	addf(line, " errors %d %ld ms %s\n", n, now_ms() - t0,
+	    fail ? "FAIL" : "PASS");
 	out(line);
 
 	build_load(ncpu > 0 ? ncpu : 1, ncpu, line, cpu);

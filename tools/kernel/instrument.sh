@@ -15,14 +15,11 @@
 # OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
 #
 #
-# instrument.sh TREE: the measurement-only breakdown of where the CPU
-# time goes (tools/kernel/mplb.h, mplb.c) in the scratch tree TREE of a
-# test kernel (tools/kernel.sh -i; doc/kernel.md): every spc_spinning
-# update of sys/kern/*.c pushes and pops what it waits for, amd64's TLB
-# shootdown wait is wrapped, statclock() and sysctl_cptime2() call
-# mplb_statclock() and mplb_sysctl().  Each edit is checked to have
-# happened: a tree whose code moved fails, naming the place, instead
-# of measuring less.  Not revertible; never on a user's tree.
+# instrument.sh TREE: the measurement-only breakdown of the CPU time
+# (mplb.h, mplb.c) into the scratch tree of tools/kernel.sh -i: the
+# spc_spinning updates of sys/kern/*.c, amd64's TLB shootdown wait,
+# statclock() and sysctl_cptime2().  An edit that finds nothing fails,
+# naming the place, rather than measure less.  Never on a user's tree.
 
 KT=$(cd "$(dirname "$0")" && pwd)
 T=${1:?usage: instrument.sh tree}/sys
@@ -37,8 +34,7 @@ fail() {
 grep -q 'kern_mplb' "$T/conf/files" && fail "$T: instrumented already"
 
 # edit FILE WHY PROGRAM: FILE through the awk PROGRAM, which exits 0
-# once it made its edit; else fail saying WHY.  Then FILE includes
-# <sys/mplb.h> after its <sys/param.h>.
+# if it made its edit, else fail saying WHY; <sys/mplb.h> included.
 edit() {
 	awk "$3" "$1" >"$1.mplb" && mv "$1.mplb" "$1" || fail "$1: $2"
 	awk '{ print } !d && /^#include <sys\/param\.h>/ {

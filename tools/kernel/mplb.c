@@ -14,12 +14,7 @@
  * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
  */
 
-
-/*
- * The counters of <sys/mplb.h> (see there): a measurement-only
- * instrumentation that tools/kernel/instrument.sh adds to the scratch
- * tree of a test kernel as sys/kern/kern_mplb.c.
- */
+/* The counters of <sys/mplb.h>: sys/kern/kern_mplb.c of instrument.sh. */
 
 #include <sys/param.h>
 #include <sys/systm.h>

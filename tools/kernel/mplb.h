@@ -15,29 +15,15 @@
  */
 
 /*
- * Where a booted test kernel's CPU time goes: a measurement-only
- * instrumentation (never part of the patch) that tools/kernel/
- * instrument.sh adds to the scratch tree of a kernel built with
- * "tools/kernel.sh -i", as <sys/mplb.h>; init (tools/kernel/init.c)
- * includes it too, for the layout of what it reads.
- *
- * Each spin of the kernel (the kernel lock's wait for its turn, a
- * mutex, an rwlock: every place that raises spc_spinning; and amd64's
- * wait for a TLB shootdown, which stock bills as system time) pushes
- * what it waits for on a small per-CPU stack and pops it after; an
- * interrupt that spins on top of a spinning thread pushes its own.
- * statclock() classifies each of its interrupts by the top of that
- * stack, or, with none, by the state it charges cp_time with, and
- * counts per CPU:
- *  - samples: statclock interrupts taken in the state, one each.  A
- *    vCPU takes them only while its host thread runs, so under a
- *    hypervisor they sample where the host's CPU time went;
- *  - ticks: the statclock periods charged, as cp_time counts them (a
- *    late interrupt charges every period since the last): the wall
- *    time of the vCPU in the state.
- * kern.cp_time2 (KERN_CPTIME2) asked with room for struct mplb_cptime
- * returns one, the stock cp_time first; asked as stock asks, the stock
- * array alone.
+ * Where a test kernel's CPU time goes (tools/kernel.sh -i adds this as
+ * <sys/mplb.h>; measurement only, never part of the patch).  Each spin
+ * (every place that raises spc_spinning, and amd64's TLB shootdown
+ * wait, which stock bills as system time) pushes what it waits for on
+ * a per-CPU stack; statclock() counts each interrupt by the top of the
+ * stack, or the state it charges cp_time with: samples, one per
+ * interrupt (a vCPU takes them only while its host thread runs), and
+ * ticks, the periods charged (the vCPU's wall time).  kern.cp_time2
+ * asked with room for struct mplb_cptime returns one, stock's first.
  */
 
 #ifndef _SYS_MPLB_H_

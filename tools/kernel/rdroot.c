@@ -15,12 +15,13 @@
  */
 
 /*
- * rdroot KERNEL IMAGE: put a file system image into an OpenBSD/amd64
- * kernel's ramdisk: copy IMAGE over the array rd_root_image[] and set
- * rd_root_size to its length.  Both are found through the kernel's ELF
- * symbol table; a symbol's file offset is its address's offset in the
- * section holding it.  The kernel is changed only when everything is
- * found and the image fits.  Host tool (little-endian ELF64).
+ * rdroot KERNEL IMAGE: load an FFS image made by makefs into an
+ * OpenBSD/amd64 kernel's ramdisk.  makefs writes no disklabel, so one
+ * goes into sector 1 (the FFS boot area) with partitions "a" (FFS) and
+ * "c" covering the image: the ramdisk reads it to mount root on rd0a.
+ * The image is copied over rd_root_image[] and rd_root_size set, both
+ * found through the ELF symbol table.  Nothing is written unless all
+ * is found and the image fits.  Host tool; amd64 is little-endian.
  */
 
 #include <elf.h>
@@ -28,6 +29,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define SECSIZE		512
+#define LABELSECTOR	1
+#define DISKMAGIC	0x82564557U
+#define DTYPE_RDROOT	15
+#define FS_UNUSED	0
+#define FS_BSDFFS	7
+#define NPART		16	/* MAXPARTITIONS on amd64 */
+#define PART_OFF	148	/* offset of d_partitions in the label */
+#define PART_SIZE	16
 
 static unsigned char	*k;
 static long		 klen;
@@ -58,6 +69,72 @@ slurp(const char *path, long *len)
 	}
 	fclose(f);
 	return b;
+}
+
+static void
+spit(const char *path, const unsigned char *b, long len)
+{
+	FILE *f;
+
+	if ((f = fopen(path, "r+b")) == NULL ||
+	    fwrite(b, 1, len, f) != (size_t)len || fclose(f) != 0) {
+		perror(path);
+		exit(1);
+	}
+}
+
+static void
+put16(unsigned char *p, uint16_t v)
+{
+	p[0] = v & 0xff;
+	p[1] = v >> 8;
+}
+
+static void
+put32(unsigned char *p, uint32_t v)
+{
+	put16(p, v & 0xffff);
+	put16(p + 2, v >> 16);
+}
+
+/* Partition i of label l: all nsec sectors, from sector 0. */
+static void
+partition(unsigned char *l, int i, uint32_t nsec, uint8_t fstype)
+{
+	unsigned char *p = l + PART_OFF + i * PART_SIZE;
+
+	put32(p, nsec);		/* p_size */
+	put32(p + 4, 0);	/* p_offset */
+	p[12] = fstype;		/* p_fstype */
+}
+
+static void
+label(unsigned char *l, uint32_t nsec)
+{
+	uint16_t sum = 0;
+	int i;
+
+	memset(l, 0, SECSIZE);
+	put32(l, DISKMAGIC);			/* d_magic */
+	put16(l + 4, DTYPE_RDROOT);		/* d_type */
+	memcpy(l + 8, "rdroot", 6);		/* d_typename */
+	memcpy(l + 24, "mplock", 6);		/* d_packname */
+	put32(l + 40, SECSIZE);			/* d_secsize */
+	put32(l + 44, nsec);			/* d_nsectors */
+	put32(l + 48, 1);			/* d_ntracks */
+	put32(l + 52, 1);			/* d_ncylinders */
+	put32(l + 56, nsec);			/* d_secpercyl */
+	put32(l + 60, nsec);			/* d_secperunit */
+	put32(l + 84, nsec);			/* d_bend */
+	put16(l + 114, 1);			/* d_version */
+	put32(l + 132, DISKMAGIC);		/* d_magic2 */
+	put16(l + 138, NPART);			/* d_npartitions */
+	partition(l, 0, nsec, FS_BSDFFS);
+	partition(l, 2, nsec, FS_UNUSED);
+	/* d_checksum: xor of the 16-bit words up to the partitions' end. */
+	for (i = 0; i < PART_OFF + NPART * PART_SIZE; i += 2)
+		sum ^= l[i] | l[i + 1] << 8;
+	put16(l + 136, sum);
 }
 
 static Elf64_Shdr *
@@ -122,7 +199,6 @@ main(int argc, char *argv[])
 	long ilen, ioff, soff;
 	uint64_t isize, ssize;
 	uint32_t v;
-	FILE *f;
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: rdroot kernel image\n");
@@ -139,19 +215,22 @@ main(int argc, char *argv[])
 	lookup("rd_root_size", &soff, &ssize);
 	if (ssize != 4)
 		die("rd_root_size is not 4 bytes");
+	if (ilen % SECSIZE != 0 || ilen < 16 * SECSIZE) {
+		fprintf(stderr, "rdroot: %s: size %ld is not a whole number"
+		    " of sectors (16 at least)\n", argv[2], ilen);
+		return 1;
+	}
 	if ((uint64_t)ilen > isize) {
 		fprintf(stderr, "rdroot: %s: %ld bytes, rd_root_image holds "
 		    "%llu (MINIROOTSIZE)\n", argv[2], ilen,
 		    (unsigned long long)isize);
 		return 1;
 	}
+	label(img + LABELSECTOR * SECSIZE, ilen / SECSIZE);
 	memcpy(k + ioff, img, ilen);
 	v = (uint32_t)ilen;
 	memcpy(k + soff, &v, 4);
-	if ((f = fopen(argv[1], "r+b")) == NULL ||
-	    fwrite(k, 1, klen, f) != (size_t)klen || fclose(f) != 0) {
-		perror(argv[1]);
-		return 1;
-	}
+	spit(argv[2], img, ilen);
+	spit(argv[1], k, klen);
 	return 0;
 }

@@ -15,19 +15,11 @@
  */
 
 /*
- * /sbin/mplock_worker on the booted test kernel's ramdisk: one job of
- * init's build-like load (tools/kernel/init.c), which runs it make
- * -j style, fork and exec, as a libc build runs cc.  Like a compiler
- * it reads an input (its own file, as cc reads headers) and writes
- * output files: WORKER_FILES files in /tmp, each created, written,
- * closed, opened again, read back and compared, closed and removed.
- * Exec, the opens, the creations, the removals and the exit all take
- * the kernel lock.  Exit status 0 when every step worked; otherwise 1,
- * after a line on the console saying which step of which job failed.
- *
- *	mplock_worker JOB
- *
- * Static, without libc, built like init (tools/kernel/bare.h).
+ * mplock_worker JOB: one job of init's build-like load, run as make -j
+ * runs cc.  It reads its input (its own file) and writes WORKER_FILES
+ * files in /tmp, each created, written, read back, compared and
+ * removed: exec, the opens, creations, removals and exit take the
+ * kernel lock.  Exit 0, or 1 after a console line naming the step.
  */
 
 #include "bare.h"
@@ -47,13 +39,8 @@ bail(const char *step, long err)
 
 	cons = SC2(SYS_open, "/dev/console", O_WRONLY);
 	line[0] = '\0';
-	addstr(line, "mplock_worker: job ");
-	addnum(line, job);
-	addstr(line, ": ");
-	addstr(line, step);
-	addstr(line, " failed, errno ");
-	addnum(line, -err);
-	addstr(line, "\n");
+	addf(line, "mplock_worker: job %ld: %s failed, errno %ld\n", job, step,
+	    -err);
 	out(line);
 	SC1(SYS_exit, 1);
 	for (;;)
@@ -78,10 +65,7 @@ prog_main(long *sp)
 
 	for (i = 0; i < WORKER_FILES; i++) {
 		name[0] = '\0';
-		addstr(name, "/tmp/j");
-		addnum(name, job);
-		addstr(name, ".");
-		addnum(name, i);
+		addf(name, "/tmp/j%ld.%ld", job, i);
 		/* Each file's own bytes: a mix-up between jobs shows. */
 		for (j = 0; j < BLOCK; j++)
 			blk[j] = in[j % inlen] ^ (char)(job * 31 + i * 7 + j);

@@ -6,11 +6,9 @@
 #	MPLOCK_* option of the tool's table this checkout has the file of
 #	(64 where it takes a number).
 # config_check_all CONFIG8 SRC [ARCH ...]: in SRC, patched, for each
-#	ARCH (default: the tool's MI_ARCHS that SRC has GENERIC.MP and
-#	compile/Makefile.inc for) and variant, the config written (CK.MP),
-#	the same file written from the arguments reversed, and
-#	"CONFIG8 -b DIR -s SRC/sys" run on it: a line each.  Fails if one
-#	fails.  revert removes the CK.MP files.
+#	ARCH (default: the tool's MI_ARCHS SRC has) and variant, the
+#	config written (CK.MP), the same from the arguments reversed, and
+#	config(8) on it: a line each.  Fails if one fails, or none ran.
 
 CC_TOOL=${CC_TOOL:-$ROOT/tools/mplock-patch}
 

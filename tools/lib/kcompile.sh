@@ -7,21 +7,18 @@
 # kernel_compile MACHINE SRC [CFLAGS ...]: compile SRC to $KCOMPILE_OUT
 #	(/dev/null) with the kernel's warnings, -DMULTIPROCESSOR and
 #	CFLAGS (first: an -I there comes before the others), our
-#	<sys/mplock.h> and the machine's <machine/mplock.h>.  Prints the
-#	command, then the compiler's messages.  A declaration of ours that
-#	disagrees with the kernel's own code shows in the real tree only.
-# kernel_machine_info MACHINE: the sys/arch directory, the clang target
-#	(alpha and luna88k have none: a stand-in of the same word size and
-#	byte order checks their C, with no assembly), and more.
+#	<sys/mplock.h> and the machine's <machine/mplock.h>; the command
+#	printed, then the compiler's messages.
 
 kernel_machines() {
 	echo arm64 armv7 riscv64 powerpc64 macppc octeon loongson sparc64 \
 	    alpha luna88k
 }
 
-# ARCH TRIPLE MAXCPUS (OpenBSD's, or this check's choice on alpha,
-# armv7, loongson and luna88k), then code generation flags close to the
-# port's kernel build.
+# kernel_machine_info MACHINE: ARCH TRIPLE MAXCPUS (OpenBSD's, or our
+# choice on alpha, armv7, loongson and luna88k), then code generation
+# flags close to the port's kernel build.  alpha and luna88k have no
+# clang target: a stand-in of the same word size and byte order.
 kernel_machine_info() {
 	case $1 in
 	amd64)		echo amd64 x86_64-unknown-openbsd ;;

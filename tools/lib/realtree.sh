@@ -1,38 +1,27 @@
-# The files of a real OpenBSD tree (the vendored snapshot: amd64, i386)
-# compiled as its own kernel build compiles them, patched by
-# tools/mplock-patch.  Each backend and option combination is a kernel
-# config: "include" of GENERIC.MP (GENERIC without MULTIPROCESSOR),
-# "option MPLOCK_<BACKEND>", the matrix's options ("rmoption" first:
-# DDB is GENERIC's), the patch's own options.  The tree's config(8)
-# (config8.sh) makes its compile directory in the patched tree and in
-# the snapshot; the files are its Makefile's CFILES and own rules'
-# sources that the snapshot has, the flags its CFLAGS and CPPFLAGS
-# (bmake, stand-in bsd.own.mk and sys.mk) for clang's
-# <arch>-unknown-openbsd, less REALTREE_DROP: -msave-args and
-# -fret-clean are OpenBSD's clang's only, -MD -MP write dependency
-# files nothing reads.  config(8)'s generated sources are not compiled:
-# nothing in them is the patch's.  A failure is the patch's when the
-# file compiles in the snapshot with the same flags (or is new).
+# The real OpenBSD tree (the vendored amd64 and i386 snapshot), patched
+# by tools/mplock-patch, compiled as its kernel build compiles it: each
+# combination of backend and options is a config ("include" of GENERIC
+# or GENERIC.MP, the backend's option, REALTREE_OPTS as the combination
+# says, the patch's own options) that the tree's config(8) turns into a
+# compile directory; its Makefile gives the files (CFILES and its own
+# rules' sources the snapshot has) and the flags (CFLAGS, CPPFLAGS) for
+# clang's <arch>-unknown-openbsd, less REALTREE_DROP (OpenBSD clang's
+# own flags; dependency files).  A failure is the patch's when the file
+# compiles in the snapshot with the snapshot's flags, or is new.
 # Sourced after common.sh, vendor.sh, config8.sh and kcompile.sh.
 #
-# realtree_setup DIR: DIR/src the patched snapshot, DIR/base the
-#	snapshot, DIR/config its config(8), DIR/patched the C files the
-#	patch adds or changes; 77 when a tool or the tarball is missing.
+# realtree_setup DIR: DIR/src patched, DIR/base the snapshot, DIR/config
+#	its config(8), DIR/patched the C files the patch adds or changes;
+#	77 when a tool or the tarball is missing.
 # realtree_arch DIR ARCH: DIR/ARCH afresh; DIR/ARCH/ours the options
-#	only the patch's lines of sys/conf/files name (on in every kernel).
-# realtree_combos [mp | up | slice]: "BACKEND,OPTION,...", every backend
-#	with and without MULTIPROCESSOR times every subset of REALTREE_OPTS
-#	but MP_LOCKDEBUG or WITNESS without DDB (the tree's #error): 80.
-#	slice, make test's: every one of the default backend; of the
-#	others, none of the options, all, MPLOCK_DEBUG alone, and no
-#	MULTIPROCESSOR.
-# realtree_jobs DIR ARCH obj|syntax FILELIST COMBO...: a job for
-#	realtree_run per file of FILELIST (paths under sys/) each COMBO's
-#	kernel compiles; obj generates code, syntax is -fsyntax-only.
+#	the patch's lines of sys/conf/files name (on in every kernel).
+# realtree_combos [mp | up | slice]: "BACKEND,OPTION,..." (80 in all).
+# realtree_jobs DIR ARCH obj|syntax FILELIST COMBO...: a job per file
+#	of FILELIST (under sys/) that COMBO's kernel compiles.
 # realtree_run DIR NAME < JOBS: $KCOMPILE_JOBS (2) at a time; the
-#	patch's failures in DIR/fail/NAME/list with a log each, the others
-#	in DIR/fail/NAME/unpatched-too.  Returns 1 if the patch broke one,
-#	there was nothing to compile, or a job did not run.
+#	patch's failures in DIR/fail/NAME/list, the others' in
+#	DIR/fail/NAME/unpatched-too; 1 if the patch broke one, or there
+#	was nothing to compile, or a job did not run.
 # realtree_cc DIR ARCH COMBO FILE OUT [CFLAGS ...]: sys/FILE of the
 #	patched tree to OUT, CFLAGS first.
 
@@ -99,9 +88,11 @@ realtree_arch() {
 	    $(cat "$_ad/ours")
 }
 
-# realtree_combos_header DIR ARCH: of the MULTIPROCESSOR combinations,
-# one for each different <sys/mplock.h>: one per set of the options the
-# patched <sys/mplock.h> and <machine/mplock.h> test.
+# Every backend with and without MULTIPROCESSOR times every subset of
+# REALTREE_OPTS but MP_LOCKDEBUG or WITNESS without DDB (the tree's
+# #error); slice, make test's: all of the default backend's, and of the
+# others none of the options, all, MPLOCK_DEBUG alone, and no
+# MULTIPROCESSOR.
 realtree_combos() {
 	echo $BACKENDS | awk -v k="${1:-all}" -v def="$DEFAULT_BACKEND" \
 	    -v opts="MULTIPROCESSOR $REALTREE_OPTS" '{
@@ -126,6 +117,9 @@ realtree_combos() {
 	}'
 }
 
+# realtree_combos_header DIR ARCH: of the MULTIPROCESSOR combinations,
+# one for each set of the options the patched <sys/mplock.h> and
+# <machine/mplock.h> test.
 realtree_combos_header() {
 	realtree_combos mp | awk -v names="$(grep -hE \
 	    '^#[[:space:]]*(if|ifdef|ifndef|elif)[[:space:]]' \
@@ -145,9 +139,9 @@ realtree_combos_header() {
 	}'
 }
 
-# _realtree_flags DIR ARCH COMBO: COMBO's config through config(8) in
-# the patched tree and the snapshot; the flags of each in
-# DIR/ARCH/flags/{src,base}.COMBO, the files in DIR/ARCH/cfiles.COMBO.
+# _realtree_flags DIR ARCH COMBO: config(8) on COMBO's config in the
+# patched tree and the snapshot: DIR/ARCH/flags/src.COMBO and
+# base.COMBO, the files in DIR/ARCH/cfiles.COMBO.
 _realtree_flags() {
 	_fd=$1 _fr=$2 _fc=$3
 	_fa=$_fd/$_fr
@@ -278,12 +272,10 @@ realtree_run() {
 	return 1
 }
 
-# realtree_includers DIR ARCH: the snapshot's files a kernel compiles
-# that the patch does not change and whose dependencies (clang -M, with
-# WITNESS, MP_LOCKDEBUG and DDB: the most headers) name sys/mplock.h or
-# machine/mplock.h, with and without MULTIPROCESSOR, in
-# DIR/ARCH/includers-{mp,up}; those whose headers the snapshot lacks,
-# with the first error, in DIR/ARCH/unbuildable-{mp,up}.
+# realtree_includers DIR ARCH: the files a kernel compiles, unpatched,
+# whose dependencies (clang -M; the debug options: the most headers)
+# name <sys/mplock.h> or <machine/mplock.h>, in DIR/ARCH/includers-mp
+# and -up; those whose headers the snapshot lacks in unbuildable-mp, -up.
 realtree_includers() {
 	_ad=$1/$2
 	for _k in mp up; do
@@ -307,12 +299,9 @@ realtree_includers() {
 }
 
 # realtree_sample DIR ARCH: make test's sample of the includers, in
-# DIR/ARCH/sample, without compiling the tree: the files a
-# MULTIPROCESSOR kernel compiles that use a name the patched
-# <sys/mplock.h> declares (a function, a macro with arguments, an
-# extern) or include <sys/mplock.h> or <machine/mplock.h>; then the
-# first file by name of each other top-level directory of sys/ whose
-# dependencies (clang -M) name sys/mplock.h.
+# DIR/ARCH/sample: the files that use a name the patched <sys/mplock.h>
+# declares or include it or <machine/mplock.h>; then the first of each
+# other top-level directory of sys/ whose dependencies name it.
 realtree_sample() {
 	_ad=$1/$2
 	_c=$DEFAULT_BACKEND,MULTIPROCESSOR,WITNESS,MP_LOCKDEBUG,MPLOCK_DEBUG,DDB

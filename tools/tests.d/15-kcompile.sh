@@ -1,19 +1,12 @@
 # kcompile: our kernel files compiled as a kernel compiles them, with
-# clang's <arch>-unknown-openbsd targets, every backend, debug options
-# off and on.  amd64 and i386 (tools/lib/realtree.sh): in the vendored
-# OpenBSD tree patched by tools/mplock-patch, each option combination a
-# kernel config run through the tree's config(8): every file the patch
-# adds or changes under make test's slice of combinations, and a sample of the
-# tree's files that include <sys/mplock.h> under each combination that
-# changes it (realtree_combos_header), -fsyntax-only; MPLOCK_FULL=1
-# (make kcompile-full) takes all 80 combinations and every includer.
-# A failure counts when the file compiles unpatched.  Seeded: a backend
-# calling an undeclared function; the WITNESS member of <sys/mplock.h>
-# renamed with all our files (only the tree's subr_witness.c notices).
-# The machines the snapshot lacks: against the regress shim
-# (tools/lib/kcompile.sh); alpha and luna88k with a stand-in target, so
-# their headers must hold no assembly.  Then the instructions each
-# tuned header promises, looked for in the objects.
+# clang's <arch>-unknown-openbsd targets.  amd64 and i386: the patched
+# real tree (tools/lib/realtree.sh), every file the patch adds or
+# changes under make test's slice of combinations, a sample of the
+# tree's includers of <sys/mplock.h> under each combination that changes
+# it; MPLOCK_FULL=1 (make kcompile-full): all 80 and every includer.
+# The other machines: against the regress shim (tools/lib/kcompile.sh);
+# alpha and luna88k have a stand-in target, so no assembly in their
+# headers.  Then the instructions each tuned header promises.
 
 . "$ROOT/tools/lib/kcompile.sh"
 . "$ROOT/tools/lib/vendor.sh"
@@ -82,8 +75,8 @@ kc_insns() {
 
 # --- amd64 and i386: the real tree -----------------------------------
 
-# rt_patched ARCH: the patched files under every combination (each in
-# one at least).  rt_includers ARCH: the includers.
+# rt_patched ARCH: the patched files, each under one combination at
+# least.  rt_includers ARCH: the includers.
 rt_patched() {
 	_rc=$(realtree_combos $([ "${MPLOCK_FULL:-0}" = 1 ] || echo slice))
 	echo "$(echo "$_rc" | wc -l | tr -d ' ') combinations"
@@ -113,10 +106,8 @@ rt_includers() {
 	fi
 }
 
-# rt_sizeof ARCH: sizeof(struct __mp_lock), read off an object of that
-# type, in the stock tree (MULTIPROCESSOR) and in the patched one under
-# every combination that changes <sys/mplock.h>; a line each in
-# $RT/sizeof.txt.
+# rt_sizeof ARCH: sizeof(struct __mp_lock) in the stock tree and the
+# patched one under each combination that changes <sys/mplock.h>.
 rt_sizeof() {
 	_d=$RT/sizeof-$1
 	rm -rf "$_d"
@@ -146,13 +137,9 @@ rt_sizeof() {
 }
 
 # rt_calls_check OBJ NAME [KICK [WAIT]]: __mp_lock and __mp_unlock in
-# OBJ (amd64) make no call, do not jump to another function (no call
-# instruction, no PLT32 relocation, no jump to another symbol) and have
-# no fence (mfence, lfence, sfence); with KICK, but for one jump from
-# __mp_unlock to KICK, the end of an unlock that kicks a waiter out of
-# its halt (the guest mode, kern_mplock.c), on a path of its own; with
-# WAIT, but for one call from __mp_lock to WAIT, the wait of a CPU
-# whose turn has not come (kern_mplock.c keeps it out of line).
+# OBJ (amd64) make no call (nor PLT32 relocation), jump to no other
+# function and have no fence, but for one jump from __mp_unlock to KICK
+# (the guest mode's kick) and one call from __mp_lock to WAIT.
 rt_calls_check() {
 	$OBJDUMP -dr --no-show-raw-insn "$1" >"$1.s" || return 1
 	awk -v n="$2" -v kick="${3:-}" -v wait="${4:-}" '
@@ -206,13 +193,11 @@ rt_calls_check() {
 	}' "$1.s"
 }
 
-# rt_calls: the backend inlines: the default kernel's __mp_lock and
-# __mp_unlock (amd64, no debug option) have no fence and leave only for
-# the wait of a CPU whose turn has not come (__mp_lock_spin, out of
-# line) and the guest mode's kick (__mp_lock_kick); with MPLOCK_NOGUEST
-# not for the kick.  Seeded: the hand-off kept out of line.
+# rt_calls: the default kernel's (amd64, no debug option) inlines its
+# backend: rt_calls_check with __mp_lock_kick and __mp_lock_spin; with
+# MPLOCK_NOGUEST no kick.  Seeded: the hand-off kept out of line.
 rt_calls() {
-	_d=$RT/calls _sd=$RT/src/sys/kern/mplock-seed
+	_d=$RT/calls _sd=$RT/src/sys/kern/mplock-seed _cf=
 	_bh=kern_mplock_$DEFAULT_BACKEND.h _c=$DEFAULT_BACKEND,MULTIPROCESSOR
 	rm -rf "$_d" "$_sd"
 	mkdir -p "$_d" "$_sd" || return 1
@@ -227,8 +212,7 @@ rt_calls() {
 	    "$DEFAULT_BACKEND-noguest" "" __mp_lock_spin || return 1
 	echo "$DEFAULT_BACKEND, MPLOCK_NOGUEST: __mp_lock and __mp_unlock:" \
 	    "no fence, no call but __mp_lock's to its wait"
-	# The front end and its headers in a directory of their own, where
-	# its "" includes find them first.
+	# A directory of their own, where "" includes find them first.
 	cp "$RT"/src/sys/kern/kern_mplock.c "$RT"/src/sys/kern/kern_mplock*.h \
 	    "$_sd/" || return 1
 	sed '/^static inline void$/{
@@ -241,29 +225,35 @@ mpl_be_handoff(/
 		rm -rf "$_sd"
 		return 1
 	fi
-	realtree_cc "$RT" amd64 "$_c" kern/mplock-seed/kern_mplock.c \
-	    "$_d/seeded.o"
+	rt_seeded_calls "out-of-line hand-off" 'calls out|jumps out' \
+	    kern_mplock.c __mp_lock_kick __mp_lock_spin
+}
+
+# rt_seeded_calls WHAT ERE FILE [KICK [WAIT]]: $_sd/FILE, seeded with
+# WHAT, compiled ($_c, $_cf) must fail rt_calls_check with ERE.
+rt_seeded_calls() {
+	realtree_cc "$RT" amd64 "$_c" "kern/${_sd##*/}/$3" "$_d/seeded.o" $_cf
 	_rc=$?
 	rm -rf "$_sd"
 	[ $_rc -eq 0 ] || return 1
-	if rt_calls_check "$_d/seeded.o" seeded __mp_lock_kick \
-	    __mp_lock_spin; then
-		echo "seeded: an out-of-line hand-off was not caught"
+	_w=$1 _e=$2
+	shift 3
+	if rt_calls_check "$_d/seeded.o" seeded "$@" >"$_d/seeded.out"; then
+		echo "seeded: $_w was not caught"
 		return 1
 	fi
-	echo "seeded: out-of-line hand-off caught"
+	cat "$_d/seeded.out"
+	grep -Eq "$_e" "$_d/seeded.out" || return 1
+	echo "seeded: $_w caught"
 }
 
-# rt_mlock_step: the tech@ series' M-lock (tools/series/series.sh -s 2:
-# kern_lock.c and <sys/mplock.h> after its second diff, with the stock
-# <machine/mplock.h>), compiled for amd64 with the kernel's flags, no
-# debug option: __mp_lock and __mp_unlock have no fence and make no
-# call, as stock's (its spin is stock's, inline).  Seeded: the same with
-# membar_enter() after the compare-and-swap (an mfence on amd64) must be
-# caught.
+# rt_mlock_step: the tech@ series' M-lock step (series.sh -s 2, with
+# the stock <machine/mplock.h>), amd64, no debug option: no fence and no
+# call, as stock's.  Seeded: membar_enter() (an mfence) after the
+# compare-and-swap.
 rt_mlock_step() {
-	_d=$RT/mlock-step
-	_sd=$RT/src/sys/kern/mlock-step
+	_d=$RT/mlock-step _sd=$RT/src/sys/kern/mlock-step
+	_c=$DEFAULT_BACKEND,MULTIPROCESSOR _cf=-I$RT/mlock-step/inc
 	rm -rf "$_d" "$_sd"
 	mkdir -p "$_d/inc/machine" "$_sd" || return 1
 	sh "$ROOT/tools/series/series.sh" -s 2 "$RT/base" "$_d/tree" ||
@@ -272,9 +262,8 @@ rt_mlock_step() {
 	    mkdir -p "$_d/inc/sys" &&
 	    cp "$_d/tree/sys/sys/mplock.h" "$_d/inc/sys/" &&
 	    cp "$_d/tree/sys/kern/kern_lock.c" "$_sd/" || return 1
-	realtree_cc "$RT" amd64 "$DEFAULT_BACKEND,MULTIPROCESSOR" \
-	    kern/mlock-step/kern_lock.c "$_d/kern_lock.o" -I"$_d/inc" ||
-	    return 1
+	realtree_cc "$RT" amd64 "$_c" kern/mlock-step/kern_lock.c \
+	    "$_d/kern_lock.o" "$_cf" || return 1
 	rt_calls_check "$_d/kern_lock.o" mlock-step || return 1
 	echo "mlock-step: __mp_lock and __mp_unlock: no fence, no call"
 	awk '/membar_enter_after_atomic\(\);/ && !done {
@@ -284,24 +273,12 @@ rt_mlock_step() {
 		echo "seeded: no membar_enter_after_atomic() to replace"
 		return 1
 	fi
-	realtree_cc "$RT" amd64 "$DEFAULT_BACKEND,MULTIPROCESSOR" \
-	    kern/mlock-step/kern_lock.c "$_d/seeded.o" -I"$_d/inc"
-	_rc=$?
-	rm -rf "$_sd"
-	[ $_rc -eq 0 ] || return 1
-	if rt_calls_check "$_d/seeded.o" seeded >"$_d/seeded.out"; then
-		echo "seeded: membar_enter() after the compare-and-swap was" \
-		    "not caught"
-		return 1
-	fi
-	cat "$_d/seeded.out"
-	grep -q 'has a fence' "$_d/seeded.out" || return 1
-	echo "seeded: membar_enter() after the compare-and-swap caught"
+	rt_seeded_calls "membar_enter() after the compare-and-swap" \
+	    'has a fence' kern_lock.c
 }
 
-# rt_mutant NAME SED FILE...: this checkout's sys/, share/man and
-# regress/sys/kern, each FILE edited by SED (which must change it),
-# patched into a fresh snapshot, in MT (removed when caught).
+# rt_mutant NAME SED FILE...: this checkout with each FILE edited by
+# SED (which must change it), patched into a fresh snapshot in MT.
 rt_mutant() {
 	_mn=$1 _ms=$2
 	shift 2

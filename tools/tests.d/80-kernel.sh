@@ -1,19 +1,12 @@
-# kernel: the patched kernel, built from the real OpenBSD tree with its
-# own config(8) and booted under qemu -smp 4 (tools/kernel.sh): the
-# watchdog's judgement on canned consoles, the debug build, bad input,
-# one seeded bug within KERNEL_TEST_BUDGET seconds (600); make
-# kernel-test (MPLOCK_FULL=1): every backend, the guest mode forced on
-# and left out, the stock kernel and the measurement-only backends,
-# every seeded bug, the series' steps (doc/kernel.md, "In make test and
-# make kernel-test").
+# kernel: the patched kernel booted under qemu -smp 4 (tools/kernel.sh);
+# what make test and make kernel-test (MPLOCK_FULL=1) boot:
+# doc/kernel.md, "In make test and make kernel-test".
 
 . "$ROOT/tools/lib/vendor.sh"
 . "$ROOT/tools/lib/configcheck.sh"
 
-# NAME[:torture]: ":torture" marks a bug that only the kernel torture's
-# __mp_lock_held() checks can see (a CPU that is only queued must not
-# count as holding the lock; nothing in the userland load asks).  Not
-# caught without the torture in the tree, it is a SKIP that says so.
+# NAME[:torture]: a bug only the torture's __mp_lock_held() checks see;
+# without the torture in the tree, a SKIP that says so.
 KERNEL_MUTANTS="handoff-without-wait held-while-waiting:torture
 mlock-guest-no-kick:torture"
 # The guest mode forced on, with a spin bound far below the default so
@@ -25,8 +18,8 @@ KERNEL_RUN_LIMIT=${KERNEL_RUN_LIMIT:-1800}
 k_t0=$(date +%s)
 FIG=$OBJ/kernel/figures.txt
 
-# k_run NAME ARGS...: kernel.sh -n NAME ARGS; _v, its verdict line,
-# after the qemu crashes it booted again after.
+# k_run NAME ARGS...: kernel.sh -n NAME ARGS; _v, its verdict, and
+# how often qemu crashed.
 k_run() {
 	_kn=$1
 	shift
@@ -51,8 +44,7 @@ k_boot() {
 }
 
 # k_mutant NAME MUTANT[:torture] ARGS...: a seeded bug the booted kernel
-# must show; a bug of the guest mode with the mode on, whatever the CPU
-# says.
+# must show; the guest mode's with the mode forced on.
 k_mutant() {
 	_kn=$1 _km=${2%:torture} _kt=
 	[ "$_km" != "$2" ] && [ -z "$HAVE_TORTURE" ] && _kt=1
@@ -60,8 +52,7 @@ k_mutant() {
 	case $_km in
 	mlock-guest-*)	set -- "$@" $GUEST_OPTS ;;
 	esac
-	# make test-flaky boots the kernel this run builds again (-r):
-	# whether the bug shows is up to the boot, not the build.
+	# make test-flaky boots this run's kernel again (-r).
 	t_seeded kernel "kernel/$_kn" "$KERNEL_RUN_LIMIT" sh \
 	    "$ROOT/tools/kernel.sh" -r -n "$_kn"
 	k_run "$_kn" -m "$_km" "$@"
@@ -115,31 +106,31 @@ k_figures() {
 	    "$_r" >>"$FIG"
 }
 
-# Bad input to our pieces, with the debug run's patched tree and kernel:
-# a clear error, nothing changed.
+# Bad input to rdroot, with the debug run's kernel: a clear error,
+# nothing changed; and the debug run's config.
 k_bad_input() {
 	_r=$OBJ/kernel/run/$DEFAULT_BACKEND-debug
 	[ -f "$_r/obj/bsd" ] || { echo "no kernel in $_r"; return 1; }
-	_w=$OBJ/kernel/badinput
-	rm -rf "$_w" && mkdir -p "$_w" && cp "$_r/obj/bsd" "$_w/bsd" || return 1
-	_sum=$(cksum <"$_w/bsd")
-	_dl=$_w/disklabel _rd=$_w/rdroot
-	cc -O2 -Wall -Werror -o "$_dl" "$ROOT/tools/kernel/disklabel.c" &&
+	_w=$OBJ/kernel/badinput _rd=$OBJ/kernel/badinput/rdroot
+	rm -rf "$_w" && mkdir -p "$_w" && cp "$_r/obj/bsd" "$_w/bsd" &&
 	    cc -O2 -Wall -Werror -o "$_rd" "$ROOT/tools/kernel/rdroot.c" ||
 	    return 1
-	# An image larger than rd_root_image (MINIROOTSIZE).
+	_sum=$(cksum <"$_w/bsd")
 	dd if=/dev/zero of="$_w/big.img" bs=512 count=5000 2>/dev/null
-	"$_rd" "$_w/bsd" "$_w/big.img" 2>"$_w/err" && return 1
-	grep -q 'rd_root_image holds' "$_w/err" || return 1
-	# Not a kernel.
-	"$_rd" "$_w/big.img" "$_w/big.img" 2>"$_w/err" && return 1
-	grep -q 'not a little-endian x86_64 ELF64' "$_w/err" || return 1
-	[ "$(cksum <"$_w/bsd")" = "$_sum" ] || { echo "bsd changed"; return 1; }
-	# Not a whole number of sectors.
 	printf 'x' >"$_w/odd.img"
-	"$_dl" "$_w/odd.img" 2>"$_w/err" && return 1
-	grep -q 'not a whole number of sectors' "$_w/err" || return 1
-	[ "$(cat "$_w/odd.img")" = x ] || return 1
+	# IMAGE larger than rd_root_image (MINIROOTSIZE), KERNEL not one,
+	# IMAGE not a whole number of sectors: refused, nothing written.
+	for _b in "bsd big.img rd_root_image holds" \
+	    "big.img big.img not a little-endian x86_64 ELF64" \
+	    "bsd odd.img not a whole number of sectors"; do
+		set -- $_b
+		(cd "$_w" && "$_rd" "$1" "$2") 2>"$_w/err" && return 1
+		shift 2
+		grep -q "$*" "$_w/err" || { cat "$_w/err"; return 1; }
+	done
+	[ "$(cksum <"$_w/bsd")" = "$_sum" ] || { echo "bsd changed"; return 1; }
+	[ "$(cat "$_w/odd.img")" = x ] &&
+	    ! od -An -tx1 "$_w/big.img" | grep -q '[1-9a-f]' || return 1
 	# The config the boot used (tools/kernel/QEMU.conf): no GENERIC,
 	# serial console, ramdisk root.
 	_c=$_r/src/sys/arch/amd64/conf/QEMU.$(upper "$DEFAULT_BACKEND").DEBUG
@@ -147,19 +138,16 @@ k_bad_input() {
 	    ! grep -q GENERIC "$_c"
 }
 
-# k_config8 CONFIG8 TREE: every config "mplock-patch config" can write
-# for amd64 and i386 (tools/lib/configcheck.sh) accepted by config(8).
+# k_config8 CONFIG8 TREE: configcheck.sh's configs, amd64 and i386.
 k_config8() {
 	_t=$OBJ/kernel/config8-tree
 	rm -rf "$_t"
 	cp -Rp "$2" "$_t" && rm -f "$_t/.extracted" &&
-	    sh "$ROOT/tools/mplock-patch" apply "$_t" >/dev/null || return 1
-	config_check_all "$1" "$_t" amd64 i386 >"$OBJ/kernel/config8.out"
+	    sh "$ROOT/tools/mplock-patch" apply "$_t" >/dev/null &&
+	    config_check_all "$1" "$_t" amd64 i386
 	_rc=$?
-	cat "$OBJ/kernel/config8.out"
 	rm -rf "$_t"
-	[ "$_rc" -eq 0 ] && ! grep -q '^FAIL' "$OBJ/kernel/config8.out" &&
-	    grep -q . "$OBJ/kernel/config8.out"
+	return $_rc
 }
 
 # k_fake DIR SED-SCRIPT MODE COMMAND...: COMMAND (its output in
@@ -189,10 +177,9 @@ EOF
 	    timeout 120 "$@" >"$_fd/out" 2>&1
 }
 
-# The watchdog's judgement (tools/kernel/boot.sh) on canned consoles,
-# with tools/kernel/fake-qemu.sh in qemu's place: a good run passes, and
-# each broken pass criterion gives the verdict it must.
-k_judge() {	# NAME STATUS EXPECT_TORTURE MODE SED-SCRIPT [ERE]
+# k_judge NAME STATUS EXPECT_TORTURE MODE SED-SCRIPT [ERE]: boot.sh's
+# verdict on k_fake's console: STATUS, and one matching ERE.
+k_judge() {
 	_w=$OBJ/kernel/judge/$1
 	rm -rf "$_w"
 	k_fake "$_w" "$5" "$4" env EXPECT_TORTURE="$3" \
@@ -244,9 +231,8 @@ k_judges() {
 	k_judge qemu-crash-after-poweroff PASS 1 signal-late ''
 }
 
-# k_retry NAME MODE EXIT STATUS CRASHES: kernel.sh -r of a stand-in
-# kernel with the stand-in qemu in MODE: a qemu crash boots once more
-# and is counted; the exit, the verdict and the count are checked.
+# k_retry NAME MODE EXIT STATUS CRASHES: kernel.sh -r with the stand-in
+# qemu in MODE: a qemu crash boots once more, and is counted.
 k_retry() {
 	_rn=judge-retry-$1
 	_rr=$OBJ/kernel/run/$_rn
@@ -290,12 +276,9 @@ do
 	esac
 done
 
-# k_series: boots of the series' steps (kernel.sh -s: the tech@ series,
-# then the optional one, counted on), found by name in a series written
-# here: the M-lock's (tech 2), the end of the tech@ series, the
-# backends' (each backend), and the last of the kernel (the whole patch
-# but its manual pages, torture included); before the torture's step
-# kernel.sh adds it on top.
+# k_series: kernel.sh -s of the series' steps, found by name: the
+# M-lock's, the tech@ series' end, the backends' (each backend), the
+# kernel's last (the whole patch but its manual pages).
 k_series() {
 	_sd=$OBJ/kernel/series
 	rm -rf "$_sd"
@@ -307,8 +290,7 @@ k_series() {
 		    "$OBJ/kernel/series.log"
 		return
 	}
-	# In the order kernel.sh counts them; the manual pages' diff is
-	# not the kernel's (kernel.sh's tree has no share/).
+	# As kernel.sh counts them; its tree has no share/.
 	printf '%s\n' "$_sd"/tech/*.diff "$_sd"/optional/*.diff |
 	    grep -v -- '-man\.diff$' >"$_sd.list"
 	_mk=$(grep -n -- '/tech/0002-mlock\.diff$' "$_sd.list" | cut -d: -f1)
@@ -342,9 +324,7 @@ else
 		done
 	elif [ "${MPLOCK_FULL:-0}" = 1 ]; then
 		k_boot "$DEFAULT_BACKEND-debug" -d
-		# Every backend, and kernel-bench's other peers: those built
-		# for measurement only, and the stock kernel (the same load,
-		# no torture).
+		# Every backend and kernel-bench's other peers.
 		for be in $BACKENDS $MEASURE_BACKENDS; do
 			k_boot "$be" -b "$be"
 		done
@@ -372,9 +352,6 @@ else
 	fi
 	echo "   figures (TCG): $FIG"
 	sed 's/^/   | /' "$FIG"
-	# The tree's config(8) (built for the boots): every config
-	# mplock-patch config can write goes through it, on a patched copy
-	# of the tree.
 	. "$ROOT/tools/lib/config8.sh"
 	if _v=$(vendor_tree openbsd-src 2>/dev/null) &&
 	    c8=$(config8_build "$_v" 2>/dev/null); then

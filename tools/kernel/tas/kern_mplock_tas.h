@@ -16,7 +16,6 @@
  * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
  */
 
-
 /*
  * Test-and-set backend with exponential back-off, for measurement only
  * (make kernel-bench's "tas" peer; never part of the patch): the
