@@ -249,8 +249,8 @@ rt_seeded_calls() {
 
 # rt_mlock_step: the tech@ series' M-lock step (series.sh -s 2, with
 # the stock <machine/mplock.h>), amd64, no debug option: no fence and no
-# call, as stock's.  Seeded: membar_enter() (an mfence) after the
-# compare-and-swap.
+# call, as stock's.  Seeded: membar_enter() (an mfence) after the swap
+# in place of membar_datadep_consumer().
 rt_mlock_step() {
 	_d=$RT/mlock-step _sd=$RT/src/sys/kern/mlock-step
 	_c=$DEFAULT_BACKEND,MULTIPROCESSOR _cf=-I$RT/mlock-step/inc
@@ -266,14 +266,14 @@ rt_mlock_step() {
 	    "$_d/kern_lock.o" "$_cf" || return 1
 	rt_calls_check "$_d/kern_lock.o" mlock-step || return 1
 	echo "mlock-step: __mp_lock and __mp_unlock: no fence, no call"
-	awk '/membar_enter_after_atomic\(\);/ && !done {
-		sub(/membar_enter_after_atomic/, "membar_enter"); done = 1 }
+	awk '/membar_datadep_consumer\(\);/ && !done {
+		sub(/membar_datadep_consumer/, "membar_enter"); done = 1 }
 	    { print }' "$_d/tree/sys/kern/kern_lock.c" >"$_sd/kern_lock.c"
 	if cmp -s "$_d/tree/sys/kern/kern_lock.c" "$_sd/kern_lock.c"; then
-		echo "seeded: no membar_enter_after_atomic() to replace"
+		echo "seeded: no membar_datadep_consumer() to replace"
 		return 1
 	fi
-	rt_seeded_calls "membar_enter() after the compare-and-swap" \
+	rt_seeded_calls "membar_enter() after the swap" \
 	    'has a fence' kern_lock.c
 }
 
