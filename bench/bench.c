@@ -16,26 +16,16 @@
 
 /*
  * The measuring core of the lock benchmark: one run measures one lock
- * in one mode and prints one line of key=value pairs; tools/bench.sh
- * interleaves the runs and makes the tables (doc/bench.md).
- *
- * uncontended	one thread: ns per lock+unlock.
- * contended	N threads take the lock in a loop, cs ns of busy work
- *		inside, ncs ns outside: ns per acquisition, fairness (most /
- *		fewest acquisitions of a thread) and the median hand-off
- *		latency, from one owner's release to the next owner's
- *		acquisition.  Every 16th acquisition of a thread stamps the
- *		clock just before its release; the next owner, if another
- *		thread, reads the clock once it holds the lock, so a sample
- *		includes about one clock read (clock_ns).  The lock protects
- *		a counter: a total that differs from the acquisitions
- *		counted outside the lock fails the run.
- * pingpong	no lock: two threads pass a cache line back and forth, the
- *		floor under any hand-off between two CPUs, timed alike.
- *
- * Where the system has pthread_setaffinity_np(3) (Linux) thread i runs
- * on the i-th CPU the process may use, modulo their number; pin= says
- * whether the run was pinned ("yes") or why not ("no-...").
+ * in one mode (uncontended, contended, or pingpong, no lock: see
+ * doc/bench.md) and prints one line of key=value pairs; tools/bench.sh
+ * interleaves the runs and makes the tables.  Hand-off latency: every
+ * 16th acquisition of a thread stamps the clock just before its
+ * release, and the next owner, if another thread, reads the clock once
+ * it holds the lock, so a sample includes one clock read (clock_ns).
+ * The lock protects a counter: a total that differs from the
+ * acquisitions counted outside the lock fails the run.  On Linux thread
+ * i runs on the i-th CPU the process may use, modulo their number; pin=
+ * says whether the run was pinned ("yes") or why not ("no-...").
  */
 
 #if defined(__linux__) && !defined(_GNU_SOURCE)
