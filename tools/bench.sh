@@ -240,11 +240,7 @@ run_one() {
 		    $nruns $r $reps "$_l" "$*" \
 		    $(((nruns - run) * ms / 1000)) >&2
 	fi
-	if [ "$_l" = pingpong ]; then
-		"$out/$first/mplockbench" -d "$secs" "$@"
-	else
-		"$_b" -l "$_l" -d "$secs" "$@"
-	fi >"$out/run.txt" 2>"$out/run.err" || {
+	"$_b" -l "$_l" -d "$secs" "$@" >"$out/run.txt" 2>"$out/run.err" || {
 		[ -t 2 ] && echo >&2
 		cat "$out/run.err" >&2
 		die "$_l $* failed"
@@ -259,7 +255,8 @@ while [ "$r" -le "$reps" ]; do
 	for l in $order; do
 		run_one "$l" uncontended
 	done
-	[ "$pingpong" -eq 1 ] && run_one pingpong pingpong
+	# The floor: mplockbench's, whichever lock it has.
+	[ "$pingpong" -eq 1 ] && run_one "$first" pingpong
 	for w in $workloads; do
 		for t in $threads; do
 			for l in $order; do

@@ -119,7 +119,7 @@ function cell(kind, lock, m,    med, s) {
 	if (kind == "fair")
 		return sprintf(" %9s", num(med, "%.2f"))
 	if (med == "")
-		return sprintf(" %" CW "s", "-")
+		return sprintf(" %14s", "-")
 	s = med > 0 ? (HI - LO) * 100 / med : "-"
 	s = s == "-" ? s : s > 999 ? ">999" : sprintf("%.0f%%", s)
 	return sprintf(" %9s %4s", num(med, med < 1e5 ? "%.1f" : "%.0f"), s)
@@ -156,7 +156,6 @@ function table(kind, title, w,    i, j) {
 
 BEGIN {
 	INF = 1e300
-	CW = 14
 	VF = "%-16s %-13s %7s  %-16s  %7s  %-16s  %s\n"
 	MAXREP = 0
 	nb = split(bases, BS, " ")
@@ -165,11 +164,9 @@ BEGIN {
 	nw = split(workloads, W, " ")
 	# The measures: 1 uncontended, then each workload's thread counts
 	# (MW[w] + j: workload w at T[j] threads).
-	MM[1] = "uncontended"
-	MT[1] = 1
+	MM[1] = MN[1] = "uncontended"
+	MT[1] = nm = 1
 	MC[1] = MP[1] = 0
-	MN[1] = "uncontended"
-	nm = 1
 	for (w = 1; w <= nw; w++) {
 		split(W[w], cn, "/")
 		MW[w] = nm
