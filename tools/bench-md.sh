@@ -49,7 +49,8 @@ esac
 seconds_ok "$secs" || usage "-d: not a number of seconds over 0: $secs"
 [ -n "$md" ] || die "no sys/arch header for $(uname -m); set MDARCH"
 
-mkdir -p "$out" || exit 1
+# Absolute: the builds run make in other directories.
+mkdir -p "$out" && out=$(cd "$out" && pwd) || exit 1
 for be in $BACKENDS; do
 	echo "$PROG: building $be with the $md header and with the MI" \
 	    "one ..." >&2

@@ -64,7 +64,8 @@ done
 
 online=$(ncpu_online)
 [ -n "$cpus" ] || cpus=$online
-mkdir -p "$out" || exit 1
+# Absolute: the builds run make in other directories.
+mkdir -p "$out" && out=$(cd "$out" && pwd) || exit 1
 
 # Other work on the machine shows up as preempted lock holders.  Read
 # before the builds below, whose own load the one-minute average would
