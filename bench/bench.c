@@ -15,31 +15,17 @@
  */
 
 /*
- * The measuring core of the lock benchmark.  One run measures one lock
- * in one mode and prints one line of key=value pairs; tools/bench.sh
- * interleaves the runs and makes the tables.
- *
- * uncontended	one thread: ns per lock+unlock.
- * contended	N threads take the lock in a loop, cs ns of busy work
- *		inside, ncs ns outside: ns per acquisition (the inverse of
- *		throughput), fairness (most / fewest acquisitions of a
- *		thread) and the hand-off latency, the time from one owner's
- *		release to the next owner's acquisition.  Every 16th
- *		acquisition of a thread stamps the clock just before its
- *		release; the next owner, if another thread, reads the clock
- *		once it holds the lock.  The median of these samples is
- *		printed; it includes about one clock read (clock_ns).
- *		What the lock protects is a counter: a total that differs
- *		from the acquisitions counted outside the lock fails the run.
- * pingpong	no lock: two threads pass a cache line back and forth, the
- *		floor under any hand-off between two CPUs, timed the same
- *		two ways.
- *
- * Every thread is pinned to a CPU of its own, thread i to the i-th CPU
- * the process may run on (modulo their number: more threads than CPUs
- * share them), where the system has pthread_setaffinity_np(3) (Linux);
- * the report's pin= says whether the run was pinned ("yes") or not and
- * why ("no-..."), so that the tables can say it.
+ * The measuring core of the lock benchmark: one run measures one lock
+ * in one mode (uncontended, contended, or pingpong, no lock: see
+ * doc/bench.md) and prints one line of key=value pairs; tools/bench.sh
+ * interleaves the runs and makes the tables.  Hand-off latency: every
+ * 16th acquisition of a thread stamps the clock just before its
+ * release, and the next owner, if another thread, reads the clock once
+ * it holds the lock, so a sample includes one clock read (clock_ns).
+ * The lock protects a counter: a total that differs from the
+ * acquisitions counted outside the lock fails the run.  On Linux thread
+ * i runs on the i-th CPU the process may use, modulo their number; pin=
+ * says whether the run was pinned ("yes") or why not ("no-...").
  */
 
 #if defined(__linux__) && !defined(_GNU_SOURCE)
@@ -65,30 +51,33 @@ static double duration = 0.5;
 static unsigned int cs_ns, ncs_ns;
 static int nthreads = 2, ncpu;
 static struct bench_thread *threads;
-static double uncontended_secs;
+static double body_secs;		/* of a body that times itself */
+static double loops_per_ns;
 
 static volatile int ready, go, started, stop;
+
+/* The stamp of the last release, which the next owner reads. */
+struct stamp {
+	double		 st_time;
+	int		 st_owner;	/* who released */
+	int		 st_valid;	/* st_time is this release's */
+};
 
 /*
  * What the lock protects, in one cache line that moves with the lock
  * as the data under a kernel lock does: a counter that checks mutual
- * exclusion, and the stamp of the last release.
+ * exclusion, and the stamp.
  */
 static struct {
 	unsigned long	 count;
-	double		 stamp;		/* when the last owner released */
-	int		 owner;		/* who released */
-	int		 stamped;	/* stamp is valid */
+	struct stamp	 st;
 } __attribute__((__aligned__(64))) prot;
 
 /* Ping-pong: whose turn it is, and the same stamp. */
 static struct {
 	volatile unsigned int turn;
-	int		 stamped;
-	double		 stamp;
+	struct stamp	 st;
 } __attribute__((__aligned__(64))) pp;
-
-static double loops_per_ns;
 
 static double
 bench_now(void)
@@ -127,13 +116,11 @@ work(unsigned int ns)
 static void
 calibrate(void)
 {
-	unsigned long i, n = 10000000;
-	double t0 = bench_now(), t;
+	double t0 = bench_now();
 
-	for (i = 0; i < n; i++)
-		__asm volatile("" ::: "memory");
-	t = bench_now() - t0;
-	loops_per_ns = n / (t * 1e9);
+	loops_per_ns = 1;
+	work(10000000);
+	loops_per_ns = 1e7 / ((bench_now() - t0) * 1e9);
 }
 
 /* The cost of one clock read, which every hand-off sample includes. */
@@ -148,10 +135,26 @@ clock_cost(void)
 	return ((bench_now() - t0) * 1e9 / n);
 }
 
-static void
-sample(struct bench_thread *bt, double ns)
+/* Just acquired: a sample if another thread stamped its release. */
+static inline void
+acquired(struct bench_thread *bt, struct stamp *st)
 {
-	bt->bt_samples[bt->bt_nsamples++ % BENCH_NSAMPLES] = (float)ns;
+	if (st->st_valid && st->st_owner != bt->bt_id)
+		bt->bt_samples[bt->bt_nsamples++ % BENCH_NSAMPLES] =
+		    (float)((bench_now() - st->st_time) * 1e9);
+	st->st_owner = bt->bt_id;
+}
+
+/* About to release: every SAMPLE_EVERY-th release is stamped. */
+static inline void
+releasing(struct stamp *st, unsigned int *k)
+{
+	if (--*k == 0) {
+		*k = SAMPLE_EVERY;
+		st->st_valid = 1;
+		st->st_time = bench_now();
+	} else
+		st->st_valid = 0;
 }
 
 static void
@@ -172,7 +175,7 @@ uncontended_body(struct bench_thread *bt)
 		}
 		n += 1000;
 	} while (!stop);
-	uncontended_secs = bench_now() - t0;
+	body_secs = bench_now() - t0;
 	bt->bt_acq = n;
 }
 
@@ -181,22 +184,14 @@ contended_body(struct bench_thread *bt)
 {
 	unsigned long n = 0;
 	unsigned int k = bt->bt_id % SAMPLE_EVERY + 1;
-	int me = bt->bt_id;
 
 	do {
 		lk->bl_lock(bt);
-		if (prot.stamped && prot.owner != me)
-			sample(bt, (bench_now() - prot.stamp) * 1e9);
-		prot.owner = me;
+		acquired(bt, &prot.st);
 		prot.count++;
 		if (cs_ns)
 			work(cs_ns);
-		if (--k == 0) {
-			k = SAMPLE_EVERY;
-			prot.stamped = 1;
-			prot.stamp = bench_now();
-		} else
-			prot.stamped = 0;
+		releasing(&prot.st, &k);
 		lk->bl_unlock(bt);
 		n++;
 		if (ncs_ns)
@@ -217,15 +212,9 @@ pingpong_body(struct bench_thread *bt)
 				goto out;
 			relax(&spins);
 		}
-		if (pp.stamped)
-			sample(bt, (bench_now() - pp.stamp) * 1e9);
+		acquired(bt, &pp.st);
 		n++;
-		if (--k == 0) {
-			k = SAMPLE_EVERY;
-			pp.stamped = 1;
-			pp.stamp = bench_now();
-		} else
-			pp.stamped = 0;
+		releasing(&pp.st, &k);
 		__atomic_store_n(&pp.turn, 1 - me, __ATOMIC_RELEASE);
 	} while (!stop);
 out:
@@ -293,14 +282,14 @@ thread_main(void *v)
 
 /* Run body on n threads for the duration; return the seconds it ran. */
 static double
-run(void (*fn)(struct bench_thread *), int n)
+run(int n)
 {
 	struct timespec ts;
 	double t0, t1;
 	int i;
 
-	body = fn;
 	ready = go = started = stop = 0;
+	body_secs = 0;
 	for (i = 0; i < n; i++) {
 		threads[i].bt_id = i;
 		threads[i].bt_acq = 0;
@@ -327,7 +316,7 @@ run(void (*fn)(struct bench_thread *), int n)
 	t1 = bench_now();
 	for (i = 0; i < n; i++)
 		pthread_join(threads[i].bt_thread, NULL);
-	return (t1 - t0);
+	return (body_secs > 0 ? body_secs : t1 - t0);
 }
 
 static int
@@ -342,39 +331,35 @@ floatcmp(const void *a, const void *b)
 static double
 handoff_median(int n, unsigned long *count)
 {
-	unsigned long m, total = 0;
+	unsigned long k, m = 0;
 	float *all;
-	double med;
+	double med = -1;
 	int i;
 
-	for (i = 0; i < n; i++)
-		total += threads[i].bt_nsamples < BENCH_NSAMPLES ?
-		    threads[i].bt_nsamples : BENCH_NSAMPLES;
-	*count = total;
-	if (total == 0)
-		return (-1);
-	if ((all = calloc(total, sizeof(*all))) == NULL)
+	if ((all = calloc(n, BENCH_NSAMPLES * sizeof(*all))) == NULL)
 		err(2, NULL);
-	for (m = 0, i = 0; i < n; i++) {
-		unsigned long k = threads[i].bt_nsamples < BENCH_NSAMPLES ?
+	for (i = 0; i < n; i++) {
+		k = threads[i].bt_nsamples < BENCH_NSAMPLES ?
 		    threads[i].bt_nsamples : BENCH_NSAMPLES;
-
 		memcpy(all + m, threads[i].bt_samples, k * sizeof(*all));
 		m += k;
 	}
-	qsort(all, total, sizeof(*all), floatcmp);
-	med = total % 2 ? all[total / 2] :
-	    (all[total / 2 - 1] + all[total / 2]) / 2.0;
+	qsort(all, m, sizeof(*all), floatcmp);
+	if (m > 0)
+		med = m % 2 ? all[m / 2] : (all[m / 2 - 1] + all[m / 2]) / 2.0;
 	free(all);
+	*count = m;
 	return (med);
 }
 
-static void
+/* Print the run's line; return the acquisitions of all threads. */
+static unsigned long
 report(const char *name, const char *src, const char *mode, int n,
     double secs)
 {
 	unsigned long total = 0, mx = 0, mn = ~0UL, nsamples;
-	double ho;
+	char ho[32] = "-", fair[32] = "inf";
+	double med;
 	int i;
 
 	for (i = 0; i < n; i++) {
@@ -386,22 +371,17 @@ report(const char *name, const char *src, const char *mode, int n,
 	}
 	if (total == 0)
 		errx(1, "%s: no acquisitions in %.3f s", name, secs);
-	ho = handoff_median(n, &nsamples);
+	if ((med = handoff_median(n, &nsamples)) >= 0)
+		snprintf(ho, sizeof(ho), "%.1f", med);
+	if (mn > 0)
+		snprintf(fair, sizeof(fair), "%.3f", (double)mx / mn);
 	printf("backend=%s src=%s mode=%s threads=%d cs=%u ncs=%u acq=%lu "
-	    "secs=%.3f ns=%.2f mops=%.3f", name, src, mode, n,
-	    cs_ns, ncs_ns, total, secs, secs * 1e9 / total,
-	    total / secs / 1e6);
-	if (ho < 0)
-		printf(" handoff_ns=-");
-	else
-		printf(" handoff_ns=%.1f", ho);
-	printf(" samples=%lu clock_ns=%.1f", nsamples, clock_cost());
-	if (mn == 0)
-		printf(" fair=inf");
-	else
-		printf(" fair=%.3f", (double)mx / mn);
-	printf(" acq_min=%lu acq_max=%lu pin=%s\n", mn, mx,
+	    "secs=%.3f ns=%.2f mops=%.3f handoff_ns=%s samples=%lu "
+	    "clock_ns=%.1f fair=%s acq_min=%lu acq_max=%lu pin=%s\n", name,
+	    src, mode, n, cs_ns, ncs_ns, total, secs, secs * 1e9 / total,
+	    total / secs / 1e6, ho, nsamples, clock_cost(), fair, mn, mx,
 	    pin_failed ? "no-pthread_setaffinity_np-failed" : pin_state);
+	return (total);
 }
 
 static const char *progname = "bench";
@@ -497,11 +477,15 @@ bench_main(int argc, char *argv[], const char *src,
 	ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (ncpu < 1)
 		ncpu = 1;
-	if (strcmp(mode, "uncontended") == 0)
+	if (strcmp(mode, "uncontended") == 0) {
+		body = uncontended_body;
 		nthreads = 1;
-	else if (strcmp(mode, "pingpong") == 0)
+	} else if (strcmp(mode, "pingpong") == 0) {
+		body = pingpong_body;
 		nthreads = 2;
-	else if (strcmp(mode, "contended") != 0)
+	} else if (strcmp(mode, "contended") == 0)
+		body = contended_body;
+	else
 		usage();
 	if ((threads = calloc(nthreads, sizeof(*threads))) == NULL)
 		err(2, NULL);
@@ -513,21 +497,14 @@ bench_main(int argc, char *argv[], const char *src,
 	if (cs_ns || ncs_ns)
 		calibrate();
 
-	if (strcmp(mode, "pingpong") == 0) {
-		report("pingpong", "floor", mode, 2, run(pingpong_body, 2));
+	if (body == pingpong_body) {
+		report("pingpong", "floor", mode, 2, run(2));
 		return (0);
 	}
 	if (lk->bl_init(nthreads) != 0)
 		errx(2, "%s: cannot set up for %d threads", lk->bl_name,
 		    nthreads);
-	if (strcmp(mode, "uncontended") == 0) {
-		(void)run(uncontended_body, 1);
-		report(lk->bl_name, src, mode, 1, uncontended_secs);
-	} else
-		report(lk->bl_name, src, mode, nthreads,
-		    run(contended_body, nthreads));
-	for (total = 0, i = 0; i < nthreads; i++)
-		total += threads[i].bt_acq;
+	total = report(lk->bl_name, src, mode, nthreads, run(nthreads));
 	if (prot.count != total)
 		errx(1, "%s: mutual exclusion broken: %lu acquisitions, "
 		    "counter %lu", lk->bl_name, total, prot.count);

@@ -32,7 +32,6 @@
 struct bench_thread {
 	int		 bt_id;		/* 0 .. threads - 1 */
 	unsigned long	 bt_acq;	/* acquisitions in the run */
-	void		*bt_ctx;	/* the adapter's, per thread */
 	unsigned long	 bt_nsamples;	/* hand-offs timed (ring below) */
 	float		*bt_samples;	/* ns from release to acquisition */
 	pthread_t	 bt_thread;

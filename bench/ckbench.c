@@ -16,15 +16,10 @@
 
 /*
  * Peers for the benchmark: the ticket, MCS, CLH and Anderson spin locks
- * of Concurrency Kit (libck, <ck_spinlock.h>), used through their public
- * interface, measured by the same core (bench.c) as our backends.  They
- * are bare locks: no recursion, no interrupt masking, no spin accounting
- * as our front end does, and their waiters never yield.  Built by
- * tools/bench.sh when the headers are installed:
- *
- *	cc -O2 -pthread -o ckbench ckbench.c bench.c
- *	ckbench -l ck-mcs [-c cs_ns] [-d seconds] [-p ncs_ns] [-t threads]
- *	    uncontended | contended
+ * of Concurrency Kit (<ck_spinlock.h>) through their public interface,
+ * measured by the same core (bench.c) as our backends.  Bare locks: no
+ * recursion, no interrupt masking, no spin accounting, and their
+ * waiters never yield.  tools/bench.sh builds it where libck is.
  */
 
 /*
@@ -61,20 +56,27 @@ struct clh_node {
 
 static struct ck_ctx ctx[BENCH_MAXTHREADS];
 static struct clh_node clh_nodes[BENCH_MAXTHREADS + 1];
-/* CK's slots are one array of small structures, as its lock indexes. */
-static ck_spinlock_anderson_thread_t *anderson_slots;
 
-static void
-ck_thread_init(struct bench_thread *bt)
-{
-	bt->bt_ctx = &ctx[bt->bt_id];
-	ctx[bt->bt_id].clh = &clh_nodes[bt->bt_id + 1].n;
-}
-
+/* Every lock, whichever the run takes. */
 static int
-ticket_init(int n)
+ck_init(int n)
 {
+	ck_spinlock_anderson_thread_t *slots;
+	unsigned int nslots = 2;
+	int i;
+
 	ck_spinlock_ticket_init(&ticket);
+	ck_spinlock_mcs_init(&mcs);
+	/* Node 0 stands for the lock's free state; thread i starts at i+1. */
+	ck_spinlock_clh_init(&clh, &clh_nodes[0].n);
+	for (i = 0; i < n; i++)
+		ctx[i].clh = &clh_nodes[i + 1].n;
+	/* Anderson: a slot per thread at least, a power of two of them. */
+	while (nslots < (unsigned int)n)
+		nslots *= 2;
+	if ((slots = calloc(nslots, sizeof(*slots))) == NULL)
+		return (-1);
+	ck_spinlock_anderson_init(&anderson, slots, nslots);
 	return (0);
 }
 
@@ -90,92 +92,48 @@ ticket_unlock(struct bench_thread *bt)
 	ck_spinlock_ticket_unlock(&ticket);
 }
 
-static int
-mcs_init(int n)
-{
-	ck_spinlock_mcs_init(&mcs);
-	return (0);
-}
-
 static void
 mcs_lock(struct bench_thread *bt)
 {
-	struct ck_ctx *c = bt->bt_ctx;
-
-	ck_spinlock_mcs_lock(&mcs, &c->mcs);
+	ck_spinlock_mcs_lock(&mcs, &ctx[bt->bt_id].mcs);
 }
 
 static void
 mcs_unlock(struct bench_thread *bt)
 {
-	struct ck_ctx *c = bt->bt_ctx;
-
-	ck_spinlock_mcs_unlock(&mcs, &c->mcs);
-}
-
-static int
-clh_init(int n)
-{
-	/* Node 0 stands for the lock's free state; thread i starts at i+1. */
-	ck_spinlock_clh_init(&clh, &clh_nodes[0].n);
-	return (0);
+	ck_spinlock_mcs_unlock(&mcs, &ctx[bt->bt_id].mcs);
 }
 
 static void
 clh_lock(struct bench_thread *bt)
 {
-	struct ck_ctx *c = bt->bt_ctx;
-
-	ck_spinlock_clh_lock(&clh, c->clh);
+	ck_spinlock_clh_lock(&clh, ctx[bt->bt_id].clh);
 }
 
+/* Leaves the thread's clh pointing at the predecessor's node, for reuse. */
 static void
 clh_unlock(struct bench_thread *bt)
 {
-	struct ck_ctx *c = bt->bt_ctx;
-
-	/* Leaves c->clh pointing at the predecessor's node, for reuse. */
-	ck_spinlock_clh_unlock(&c->clh);
-}
-
-static int
-anderson_init(int n)
-{
-	unsigned int slots = 2;
-
-	/* One slot per thread at least, a power of two. */
-	while (slots < (unsigned int)n)
-		slots *= 2;
-	anderson_slots = calloc(slots, sizeof(*anderson_slots));
-	if (anderson_slots == NULL)
-		return (-1);
-	ck_spinlock_anderson_init(&anderson, anderson_slots, slots);
-	return (0);
+	ck_spinlock_clh_unlock(&ctx[bt->bt_id].clh);
 }
 
 static void
 anderson_lock(struct bench_thread *bt)
 {
-	struct ck_ctx *c = bt->bt_ctx;
-
-	ck_spinlock_anderson_lock(&anderson, &c->slot);
+	ck_spinlock_anderson_lock(&anderson, &ctx[bt->bt_id].slot);
 }
 
 static void
 anderson_unlock(struct bench_thread *bt)
 {
-	struct ck_ctx *c = bt->bt_ctx;
-
-	ck_spinlock_anderson_unlock(&anderson, c->slot);
+	ck_spinlock_anderson_unlock(&anderson, ctx[bt->bt_id].slot);
 }
 
 static const struct bench_lock locks[] = {
-	{ "ck-ticket", ticket_init, ck_thread_init, ticket_lock,
-	    ticket_unlock },
-	{ "ck-mcs", mcs_init, ck_thread_init, mcs_lock, mcs_unlock },
-	{ "ck-clh", clh_init, ck_thread_init, clh_lock, clh_unlock },
-	{ "ck-anderson", anderson_init, ck_thread_init, anderson_lock,
-	    anderson_unlock },
+	{ "ck-ticket", ck_init, NULL, ticket_lock, ticket_unlock },
+	{ "ck-mcs", ck_init, NULL, mcs_lock, mcs_unlock },
+	{ "ck-clh", ck_init, NULL, clh_lock, clh_unlock },
+	{ "ck-anderson", ck_init, NULL, anderson_lock, anderson_unlock },
 };
 
 int

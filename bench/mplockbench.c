@@ -14,14 +14,10 @@
  * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
  */
 
-
 /*
  * Benchmark of one kernel lock backend, built from the shipped sources
  * like the regress: each thread is a CPU of the shim and takes the lock
  * with __mp_lock().  The measuring is bench.c's; tools/bench.sh runs it.
- *
- *	mplockbench [-c cs_ns] [-d seconds] [-p ncs_ns] [-t threads]
- *	    uncontended | contended | pingpong
  */
 
 #include <sys/param.h>
@@ -32,12 +28,10 @@
 #include "bench.h"
 #include "shim.h"
 
-/* Where the lock comes from: the stock peer is built with "openbsd". */
+/* Where the lock comes from and its name, set for the peers (bench.sh). */
 #ifndef MPL_BENCH_SRC
 #define MPL_BENCH_SRC	"ours"
 #endif
-
-/* The peer's name; the stock lock's build (tools/lib/stock.sh) sets it. */
 #ifndef MPL_BENCH_NAME
 #define MPL_BENCH_NAME	SHIM_BE_NAME
 #endif

@@ -1,12 +1,12 @@
 #!/bin/sh
 #
 # The tuned <machine/mplock.h> of this host against the MI fallbacks:
-# mplockbench built twice per backend, from the same sources, once with
-# sys/arch/$MDARCH/include/mplock.h and once with the shim's MI-only
-# header; runs interleaved (MD MI, then MI MD, ...) so drift hits both
-# alike.  Prints the median ns per lock+unlock of each and the ratio
-# MD/MI per backend (below 1.00: the MD path is faster); with -t, the
-# same for that many CPUs contending.
+# mplockbench built twice per backend from the same sources, with
+# sys/arch/$MDARCH/include/mplock.h and with the shim's MI-only header,
+# runs interleaved (MD MI, then MI MD, ...) so drift hits both alike.
+# Prints the median ns per lock+unlock of each and the ratio MD/MI per
+# backend (below 1.00: the MD path is faster); with -t, the same for
+# that many CPUs contending.
 #
 #	tools/bench-md.sh [-r reps] [-d seconds] [-t threads] [-o dir]
 #
@@ -26,9 +26,7 @@ secs=0.3
 threads=
 out=$OBJ/bench-md
 md=${MDARCH:-$HOST_MDARCH}
-
 PROG=bench-md
-
 USAGE='usage: tools/bench-md.sh [-r reps] [-d seconds] [-t threads] [-o dir]'
 
 while getopts :d:o:r:t: ch; do
@@ -51,7 +49,8 @@ esac
 seconds_ok "$secs" || usage "-d: not a number of seconds over 0: $secs"
 [ -n "$md" ] || die "no sys/arch header for $(uname -m); set MDARCH"
 
-mkdir -p "$out" || exit 1
+# Absolute: the builds run make in other directories.
+mkdir -p "$out" && out=$(cd "$out" && pwd) || exit 1
 for be in $BACKENDS; do
 	echo "$PROG: building $be with the $md header and with the MI" \
 	    "one ..." >&2
@@ -63,28 +62,23 @@ done
 
 raw=$out/raw.txt
 : >"$raw"
-# bench_one PATH VARIANT: one run of each workload, tagged with VARIANT.
+# bench_one VARIANT: one run of each workload of $be built with VARIANT.
 bench_one() {
-	${BENCH_RUN:-} "$1/mplockbench" -d "$secs" uncontended >"$out/run" ||
-	    die "$1/mplockbench failed"
-	sed "s/^/variant=$2 /" "$out/run" >>"$raw"
-	[ -z "$threads" ] && return
-	${BENCH_RUN:-} "$1/mplockbench" -d "$secs" -t "$threads" contended \
-	    >"$out/run" ||
-	    die "$1/mplockbench failed"
-	sed "s/^/variant=$2 /" "$out/run" >>"$raw"
+	for _w in uncontended ${threads:+"-t $threads contended"}; do
+		${BENCH_RUN:-} "$out/$be-$1/mplockbench" -d "$secs" $_w \
+		    >"$out/run" || die "$out/$be-$1/mplockbench failed"
+		sed "s/^/variant=$1 /" "$out/run" >>"$raw"
+	done
 }
+order="mi md"
 r=1
 while [ "$r" -le "$reps" ]; do
 	printf '\rrun %d/%d ' "$r" "$reps" >&2
+	order="${order#* } ${order% *}"
 	for be in $BACKENDS; do
-		if [ $((r % 2)) -eq 1 ]; then
-			bench_one "$out/$be-md" md
-			bench_one "$out/$be-mi" mi
-		else
-			bench_one "$out/$be-mi" mi
-			bench_one "$out/$be-md" md
-		fi
+		for v in $order; do
+			bench_one "$v"
+		done
 	done
 	r=$((r + 1))
 done
@@ -103,19 +97,17 @@ awk -v csv="$out/bench-md.csv" -f "$out/stats.awk" -f /dev/stdin "$raw" <<'EOF'
 		f[kv[1]] = kv[2]
 	}
 	k = f["backend"] " " f["mode"] " " f["threads"]
-	if (!(k in seen)) {
-		seen[k] = 1
+	if (!seen[k]++)
 		rows[++nrows] = k
-	}
-	kv2 = k SUBSEP f["variant"]
-	v[kv2, ++n[kv2]] = f["ns"] + 0
+	v[k, f["variant"], ++n[k, f["variant"]]] = f["ns"] + 0
 }
-function median(key,    i, m, a) {
-	m = n[key]
-	for (i = 1; i <= m; i++)
-		a[i] = v[key, i]
+# The median of row k's runs of variant var; LO and HI their extremes.
+function median(k, var,    i, m, a) {
+	for (i = 1; i <= (m = n[k, var]); i++)
+		a[i] = v[k, var, i]
 	isort(a, m)
-	lo = a[1]; hi = a[m]
+	LO = a[1]
+	HI = a[m]
 	return mid(a, m)
 }
 END {
@@ -125,15 +117,14 @@ END {
 	    "ratio_md_mi" > csv
 	for (r = 1; r <= nrows; r++) {
 		split(rows[r], kk, " ")
-		md = median(rows[r] SUBSEP "md"); mdlo = lo; mdhi = hi
-		mi = median(rows[r] SUBSEP "mi"); milo = lo; mihi = hi
-		w = kk[2] == "uncontended" ? "uncontended" : \
-		    sprintf("contended %d thr", kk[3])
-		printf "%-8s %-17s %9.2f [%7.2f-%8.2f] %9.2f [%7.2f-%8.2f]" \
-		    " %7.3f\n", kk[1], w, md, mdlo, mdhi, mi, milo, mihi,
-		    md / mi
+		md = median(rows[r], "md")
+		mdr = sprintf("%9.2f [%7.2f-%8.2f]", md, LO, HI)
+		mi = median(rows[r], "mi")
+		printf "%-8s %-17s %s %9.2f [%7.2f-%8.2f] %7.3f\n", kk[1],
+		    (kk[2] == "uncontended" ? kk[2] : "contended " kk[3] " thr"),
+		    mdr, mi, LO, HI, md / mi
 		printf "%s,%s,%s,%.2f,%.2f,%d,%.3f\n", kk[1], kk[2], kk[3],
-		    md, mi, n[rows[r] SUBSEP "md"], md / mi > csv
+		    md, mi, n[rows[r], "md"], md / mi > csv
 	}
 }
 EOF

@@ -1,45 +1,18 @@
 #!/bin/sh
 #
-# Measure every kernel lock backend side by side on this machine, with
-# OpenBSD's own ticket lock exactly as it ships as the peer "stock"
-# (the ticket lock block of the vendored sys/kern/kern_lock.c, extracted
-# under build/ and compiled with the vendored <sys/mplock.h>, see
-# tools/lib/stock.sh), the tech@ series' first two steps built the same
-# way ("stock-fix", "mlock-diff"), the default backend without its guest
-# mode ("mlock-noguest"), Concurrency Kit's ticket, MCS, CLH and Anderson
-# spin locks as peers (when <ck_spinlock.h> is installed, on x86) and a
-# cache-line ping-pong between two threads as the floor of one hand-off.
-# Measures: ns per lock+unlock uncontended; with 1..N threads
-# contending, ns per acquisition, hand-off latency and fairness.  Runs
-# are interleaved, each measure of every lock in turn (A B C D, A B C D
-# ...) and the order rotated every repetition, so drift hits all alike;
-# threads are pinned to CPUs where the system can (the output says when
-# it cannot).  The tables give medians over the repetitions and their
-# spread; every lock's ratio to stock and to our ticket lock (the median
-# of the paired per-repetition ratios) comes with its 95% confidence
-# interval (the sign test's, which holds whatever their distribution;
-# the geometric mean with Student's t interval beside it, see
-# tools/lib/bench-report.awk) and a verdict: faster, slower, or no
-# difference proven.
+# make bench: every kernel lock backend side by side on this machine,
+# with OpenBSD's ticket lock as shipped ("stock", tools/lib/stock.sh),
+# the tech@ series' first two steps ("stock-fix", "mlock-diff"), the
+# default backend without its guest mode, Concurrency Kit's spin locks
+# (x86, with <ck_spinlock.h>) and a cache-line ping-pong, the floor of
+# a hand-off.  Runs are interleaved, the order rotated every
+# repetition; every ratio to stock and to our ticket lock is the median
+# of paired ratios with the sign test's 95% interval and a verdict only
+# beyond it (tools/lib/bench-report.awk).  Options, output and method:
+# doc/bench.md.
 #
 #	tools/bench.sh [-P] [-r reps] [-d seconds] [-n cpus]
 #	    [-t "threads ..."] [-c "cs_ns ..."] [-p "ncs_ns ..."] [-o dir]
-#
-# -P		no Concurrency Kit peers: our backends, stock and the floor
-# -r reps	repetitions (15; at least 6 for an interval)
-# -d seconds	per run (0.3, less when the plan would take more than
-#		about 90 s of runs)
-# -n cpus	N for the default thread list (the online CPUs)
-# -t threads	thread counts (1 2 4 ... N and 2N: oversubscribed)
-# -c, -p	critical and non-critical section lengths in ns; every
-#		pair is a workload (0 and 0)
-# -o dir	output directory (build/bench)
-#
-# Output: the tables on stdout and in DIR/bench.txt, DIR/bench.csv, the
-# raw runs in DIR/raw.txt, the tables with a header of where and how
-# they were measured (# date:, # machine:, # command:, # load:) in
-# DIR/results-YYYY-MM-DD-HHMM.txt (UTC; for doc/results/), and with
-# gnuplot DIR/bench-cs*-ncs*.svg and .png; progress on stderr.
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
@@ -50,17 +23,15 @@ command=$(command_line "$0" "$@")	# for the results file
 MDARCH=${MDARCH-$HOST_MDARCH}	# measure the shipped MD header; MDARCH= for MI
 
 reps=15
-secs=
-cpus=
-threads=
+secs=		# 0.3, less when the runs would take over $budget s
+cpus=		# the online CPUs
+threads=	# 1 2 4 ... $cpus and 2 * $cpus
 cslist=0
 ncslist=0
 out=$OBJ/bench
 peers=1
 budget=90
-
 PROG=bench
-
 USAGE='usage: tools/bench.sh [-P] [-r reps] [-d seconds] [-n cpus]
            [-t "threads ..."] [-c "cs_ns ..."] [-p "ncs_ns ..."] [-o dir]'
 
@@ -93,7 +64,8 @@ done
 
 online=$(ncpu_online)
 [ -n "$cpus" ] || cpus=$online
-mkdir -p "$out" || exit 1
+# Absolute: the builds run make in other directories.
+mkdir -p "$out" && out=$(cd "$out" && pwd) || exit 1
 
 # Other work on the machine shows up as preempted lock holders.  Read
 # before the builds below, whose own load the one-minute average would
@@ -106,111 +78,104 @@ if awk -v l="${load:-0}" 'BEGIN { exit !(l > 0.3) }'; then
 	echo "bench: $loadnote" >&2
 fi
 
-# OpenBSD's ticket lock as shipped: no vendored tree, no stock row (and
-# the table says so); a tree whose kern_lock.c has no such block stops
-# the benchmark (first, before the long builds) rather than measure
-# something else.
+# build NAME COMMAND...: build a peer, or stop the benchmark.
+build() {
+	_bn=$1
+	shift
+	echo "bench: building $_bn ..." >&2
+	"$@" || die "build of $_bn failed, see $out/$_bn/build.log"
+}
+
+# OpenBSD's ticket lock as shipped: no vendored tree, no stock row (the
+# table says so); a kern_lock.c without that block stops the benchmark,
+# before the long builds, rather than measure something else.
 stock=
-stocknote=
 echo "bench: building stock (OpenBSD's kern_lock.c ticket lock) ..." >&2
 stock_build "$out/stock"
 case $? in
 0)	stock=stock
+	vtree=$(vendor_tree openbsd-src)
 	stocknote="stock: the ticket lock block of OpenBSD's"
 	stocknote="$stocknote sys/kern/kern_lock.c ($(sed -n \
 	    's/.*\$\(OpenBSD: kern_lock.c,v [0-9.]*\) .*/\1/p' \
-	    "$(vendor_tree openbsd-src)/sys/kern/kern_lock.c" | head -n 1))" ;;
+	    "$vtree/sys/kern/kern_lock.c" | head -n 1))" ;;
 77)	stocknote="stock: skipped, no vendored OpenBSD tree" ;;
 *)	die "build of the stock peer failed, see $out/stock/build.log" ;;
 esac
 
-# The tech@ series' steps, peers built the way stock is: its lock after
-# the first diff (stock-fix) and after the second (mlock-diff, the
-# M-lock in kern_lock.c), each from kern_lock.c and <sys/mplock.h> as
-# tools/series/series.sh -s leaves them, with the tree's own
-# <machine/mplock.h>.  The whole patch is our default backend's row,
-# with this checkout's <machine/mplock.h>.
+# The tech@ series' steps, built as stock is from the kern_lock.c and
+# <sys/mplock.h> tools/series/series.sh -s leaves, with the tree's own
+# <machine/mplock.h>: its lock after the first diff (stock-fix) and
+# after the second (mlock-diff).  The whole patch is our default
+# backend's row, with this checkout's <machine/mplock.h>.
 steps=
-stepnote=
-if [ -n "$stock" ]; then
-	vtree=$(vendor_tree openbsd-src)
-	for st in 1:stock-fix 2:mlock-diff; do
-		sn=${st#*:}
-		echo "bench: building $sn (the tech@ series' step ${st%%:*}) ..." >&2
-		rm -rf "$out/steps/$sn"
-		sh "$ROOT/tools/series/series.sh" -s "${st%%:*}" "$vtree" \
-		    "$out/steps/$sn" ||
-		    die "the tech@ series' step ${st%%:*} failed on the tree"
-		if [ -n "$MDARCH" ] &&
-		    [ -f "$vtree/sys/arch/$MDARCH/include/mplock.h" ]; then
-			mkdir -p "$out/steps/$sn/sys/arch/$MDARCH/include" &&
-			    cp "$vtree/sys/arch/$MDARCH/include/mplock.h" \
-			    "$out/steps/$sn/sys/arch/$MDARCH/include/" ||
-			    exit 1
-		fi
-		stock_build "$out/$sn" "$out/steps/$sn" "$sn" ||
-		    die "build of $sn failed, see $out/$sn/build.log"
-		steps="$steps $sn"
-	done
-	stepnote="stock-fix, mlock-diff: stock after the tech@ series'"
-	stepnote="$stepnote first diff (the __mp_release_all() fix) and after"
-	stepnote="$stepnote its second (the M-lock in kern_lock.c)"
-fi
+for st in ${stock:+1:stock-fix 2:mlock-diff}; do
+	sn=${st#*:} sd=$out/steps/${st#*:}
+	rm -rf "$sd"
+	sh "$ROOT/tools/series/series.sh" -s "${st%%:*}" "$vtree" "$sd" ||
+	    die "the tech@ series' step ${st%%:*} failed on the tree"
+	md=$vtree/sys/arch/$MDARCH/include/mplock.h
+	if [ -n "$MDARCH" ] && [ -f "$md" ]; then
+		mkdir -p "$sd/sys/arch/$MDARCH/include" &&
+		    cp "$md" "$sd/sys/arch/$MDARCH/include/" || exit 1
+	fi
+	build "$sn" stock_build "$out/$sn" "$sd" "$sn"
+	steps="$steps $sn"
+done
+stepnote="stock-fix, mlock-diff: stock after the tech@ series' first diff"
+stepnote="$stepnote (the __mp_release_all() fix) and after its second (the"
+stepnote="$stepnote M-lock in kern_lock.c)"
 
-# Our backends, one benchmark binary each, from the shipped sources.
+# Our backends from the shipped sources, and the default one with its
+# guest mode compiled out (option MPLOCK_NOGUEST): the hot path as it
+# was before that mode, beside the default's, whose release tests the
+# mode (off here) at run time.
 ours=
 for be in $BACKENDS; do
-	echo "bench: building $be ..." >&2
-	harness_build "$out/$be" "$be" ||
-	    die "build of $be failed, see $out/$be/build.log"
+	build "$be" harness_build "$out/$be" "$be"
 	ours="$ours $be"
 done
 set -- $ours
 first=$1
 [ -n "$first" ] || die "no backends in $REGRESS/Makefile.backends"
-
-# The default backend with its guest mode compiled out (option
-# MPLOCK_NOGUEST): the hot path as it was before that mode, beside the
-# default's, whose release tests the mode (off here) at run time.
 ng=$DEFAULT_BACKEND-noguest
-echo "bench: building $ng ..." >&2
-harness_build "$out/$ng" "$DEFAULT_BACKEND" -DMPLOCK_NOGUEST \
-    -DMPL_BENCH_NAME="\"$ng\"" ||
-    die "build of $ng failed, see $out/$ng/build.log"
+build "$ng" harness_build "$out/$ng" "$DEFAULT_BACKEND" -DMPLOCK_NOGUEST \
+    -DMPL_BENCH_NAME="\"$ng\""
 ngnote="$ng: $DEFAULT_BACKEND built with option MPLOCK_NOGUEST (no guest"
 ngnote="$ngnote mode)"
-max=$("$out/$first/mplockbench" -i | sed -n 's/.*maxthreads=\([0-9]*\).*/\1/p')
 
+# info PROGRAM KEY: what PROGRAM -i says of KEY.
+info() {
+	"$1" -i | sed -n "s/.* $2=\([^ ]*\).*/\1/p"
+}
+max=$(info "$out/$first/mplockbench" maxthreads)
 
 # The peers: Concurrency Kit's locks through their public headers,
 # compiled into one adapter program.
 ckbin=$out/ck/ckbench
 ckrows=
-peernote=
+why=
 if [ "$peers" -eq 0 ]; then
-	peernote="Concurrency Kit peers: not asked for (-P)"
+	why="not asked for (-P)"
 elif ! echo '#include <ck_spinlock.h>' | $CC $CK_CFLAGS -E - \
     >/dev/null 2>&1; then
-	peernote="Concurrency Kit peers: skipped, no <ck_spinlock.h>"
-	peernote="$peernote (Debian: libck-dev)"
+	why="skipped, no <ck_spinlock.h> (Debian: libck-dev)"
 else
 	echo "bench: building Concurrency Kit peers ..." >&2
 	mkdir -p "$out/ck"
 	if $CC -std=gnu99 -O2 -pthread $CK_CFLAGS -I"$BENCH" \
 	    -o "$ckbin" "$BENCH/ckbench.c" "$BENCH/bench.c" \
 	    >"$out/ck/build.log" 2>&1; then
-		ckrows=$("$ckbin" -i | sed -n 's/.*locks=//p' | tr , ' ')
-		max2=$("$ckbin" -i |
-		    sed -n 's/.*maxthreads=\([0-9]*\).*/\1/p')
-		[ "$max2" -lt "$max" ] && max=$max2
+		ckrows=$(info "$ckbin" locks | tr , ' ')
+		m=$(info "$ckbin" maxthreads)
+		[ "$m" -lt "$max" ] && max=$m
 	elif grep -q 'x86 only' "$out/ck/build.log"; then
-		peernote="Concurrency Kit peers: skipped, libck's installed"
-		peernote="$peernote configuration is for x86 only"
+		why="skipped, libck's installed configuration is for x86 only"
 	else
-		peernote="Concurrency Kit peers: skipped, build failed"
-		peernote="$peernote (see $out/ck/build.log)"
+		why="skipped, build failed (see $out/ck/build.log)"
 	fi
 fi
+peernote=${why:+Concurrency Kit peers: $why}
 [ -n "$peernote" ] && echo "bench: $peernote" >&2
 
 if [ -z "$threads" ]; then
@@ -246,10 +211,8 @@ rows="$ours $ng $stock$steps $ckrows"
 nrows=$(echo $rows | wc -w)
 nt=$(echo $threads | wc -w)
 nw=$(echo $workloads | wc -w)
-pingpong=0
-[ "$online" -ge 2 ] && pingpong=1
-perrep=$((nrows * (1 + nw * nt) + pingpong))
-nruns=$((reps * perrep))
+pingpong=$((online >= 2))
+nruns=$((reps * (nrows * (1 + nw * nt) + pingpong)))
 if [ -z "$secs" ]; then
 	# A run costs its duration and about 20 ms to start and calibrate.
 	secs=$(awk -v n=$nruns -v b=$budget 'BEGIN {
@@ -261,32 +224,24 @@ fi
 ms=$(awk -v d="$secs" 'BEGIN { printf "%d", d * 1000 + 20 }')
 echo "bench: $nruns runs of ${secs}s, about $((nruns * ms / 1000))s" >&2
 
-
-binof() {
-	case " $ckrows " in
-	*" $1 "*)	echo "$ckbin" ;;
-	*)		echo "$out/$1/mplockbench" ;;	# ours, stock, steps
-	esac
-}
-
 raw=$out/raw.txt
 : >"$raw"
 run=0
-# One run of lock $1, the rest are mplockbench arguments.
+# run_one LOCK ARG...: one run, its line into the raw file.
 run_one() {
 	_l=$1
 	shift
 	run=$((run + 1))
+	case " $ckrows " in
+	*" $_l "*)	_b=$ckbin ;;
+	*)		_b=$out/$_l/mplockbench ;;	# ours, stock, steps
+	esac
 	if [ -t 2 ]; then
 		printf '\r[%d/%d] rep %d/%d %-12s %-24s ~%ds left ' $run \
 		    $nruns $r $reps "$_l" "$*" \
 		    $(((nruns - run) * ms / 1000)) >&2
 	fi
-	if [ "$_l" = pingpong ]; then
-		"$out/$first/mplockbench" -d "$secs" "$@"
-	else
-		"$(binof "$_l")" -l "$_l" -d "$secs" "$@"
-	fi >"$out/run.txt" 2>"$out/run.err" || {
+	"$_b" -l "$_l" -d "$secs" "$@" >"$out/run.txt" 2>"$out/run.err" || {
 		[ -t 2 ] && echo >&2
 		cat "$out/run.err" >&2
 		die "$_l $* failed"
@@ -301,7 +256,8 @@ while [ "$r" -le "$reps" ]; do
 	for l in $order; do
 		run_one "$l" uncontended
 	done
-	[ "$pingpong" -eq 1 ] && run_one pingpong pingpong
+	# The floor: mplockbench's, whichever lock it has.
+	[ "$pingpong" -eq 1 ] && run_one "$first" pingpong
 	for w in $workloads; do
 		for t in $threads; do
 			for l in $order; do
@@ -356,7 +312,7 @@ mkdir -p "$out/plot"
 	    "pingpong: no lock, the floor"
 	echo "  of a hand-off between two threads"
 	echo "$stocknote"
-	[ -n "$stepnote" ] && echo "$stepnote"
+	[ -n "$steps" ] && echo "$stepnote"
 	echo "$ngnote"
 	[ -n "$peernote" ] && echo "$peernote"
 	echo "$loadnote"
@@ -398,10 +354,8 @@ if command -v gnuplot >/dev/null 2>&1; then
 		c=${w%/*} p=${w#*/}
 		dat=$out/plot/cs$c-ncs$p.dat
 		for term in svg png; do
-			case $term in
-			svg)	t="svg size 1100,450 dynamic" ;;
-			png)	t="pngcairo size 1100,450" ;;
-			esac
+			t="svg size 1100,450 dynamic"
+			[ "$term" = png ] && t="pngcairo size 1100,450"
 			gnuplot >"$out/plot/gnuplot.log" 2>&1 <<-EOF || {
 			set terminal $t
 			set output "$out/bench-cs$c-ncs$p.$term"

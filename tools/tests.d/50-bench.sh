@@ -1,10 +1,8 @@
-# bench: a short run of the benchmark driver (tiny durations, no timing
-# assertions): its table, CSV and plot must have every row (the tech@
-# series' steps among them), every figure must parse, every ratio must
-# come with its interval and a verdict, the statistics must be right on
-# canned runs, the stock peer (OpenBSD's ticket lock as shipped) must be
-# built from the vendored tree's block or stop the benchmark, and the
-# measuring core must notice a lock that does not exclude.
+# bench: a short run of the benchmark (no timing asserted) must have
+# every row, figure, ratio, interval and verdict; the statistics must be
+# right on canned runs; stock must be the vendored tree's block or stop
+# the benchmark; the measuring core must notice a lock that does not
+# exclude.
 
 . "$ROOT/tools/lib/vendor.sh"
 . "$ROOT/tools/lib/stock.sh"
@@ -148,17 +146,11 @@ bench_smoke() {
 t_check "bench/smoke" bench_smoke
 
 # The statistics on canned runs (tools/fixtures/bench-report.raw, nine
-# repetitions in shuffled order, so pairing must go by rep=).  Against
-# base (100 102 98 101 99 100 103 97 100), worked out independently:
-# the same numbers are no difference with [1.000, 1.000]; half and twice
-# as much are faster and slower, with the median's sign-test interval
-# (order statistics 2 and 8 of 9) and the geometric mean's Student's t
-# interval (t(0.975, 8) = 2.306 on the log-ratios); ratios 0.8 .. 1.25
-# around 1 prove nothing.  Six pairs are the fewest with a sign-test
-# interval (the extremes), five have none and so no verdict, whatever t
-# says; eight still have only the extremes (P(B <= 1) = 9/256 is over
-# 2.5%); a lock with a single run has neither interval.  A real run's
-# contended figures at two threads, bimodal with one pair in different
+# repetitions shuffled: pairs go by rep=), worked out independently:
+# the sign test's interval is order statistics 2 and 8 of 9, t(0.975, 8)
+# = 2.306; six pairs are the fewest with an interval, five have none and
+# so no verdict whatever t says, eight have only the extremes (P(B <= 1)
+# = 9/256 > 2.5%).  bimodal, a real run with one pair in different
 # modes: the median proves the M-lock faster where t cannot.
 bench_stats() {
 	stats_awk "$OBJ/stats.awk" || return 1
@@ -193,23 +185,31 @@ bench_usage() {
 }
 t_check "bench/usage" bench_usage
 
+# bench_tree DIR SED: DIR/sys with the vendored kern_lock.c, SED applied,
+# and <sys/mplock.h>.
+bench_tree() {
+	rm -rf "$1"
+	mkdir -p "$1/sys/kern" "$1/sys/sys" &&
+	    sed "$2" "$BENCH_VTREE/sys/kern/kern_lock.c" \
+	    >"$1/sys/kern/kern_lock.c" &&
+	    cp "$BENCH_VTREE/sys/sys/mplock.h" "$1/sys/sys/mplock.h"
+}
+
 # The stock peer's source is the vendored kern_lock.c's ticket lock
 # block, and nothing else: a file without the block's markers stops the
 # build, saying why, rather than benchmark something else.
 bench_stock_extract() {
 	_d=$OBJ/bench-stock-extract
-	rm -rf "$_d"
-	mkdir -p "$_d/good/sys/kern" "$_d/good/sys/sys"
 	_kl=$BENCH_VTREE/sys/kern/kern_lock.c
+	rm -rf "$_d"
+	# A copy of the tree's two files, for the build below.
+	bench_tree "$_d/good" '' || return 1
 	stock_extract "$_kl" >"$_d/block.c" || return 1
 	head -n 3 "$_d/block.c"
 	grep -q '^/\* Ticket lock implementation \*/$' "$_d/block.c" &&
 	    grep -q '^__mp_lock(struct __mp_lock \*mpl)$' "$_d/block.c" &&
 	    tail -n 1 "$_d/block.c" | grep -qx '#endif /\* __USE_MI_MPLOCK \*/' ||
 	    { echo "not the ticket lock block"; return 1; }
-	# The build from a copy of the tree's two files.
-	cp "$_kl" "$_d/good/sys/kern/kern_lock.c"
-	cp "$BENCH_VTREE/sys/sys/mplock.h" "$_d/good/sys/sys/mplock.h"
 	stock_build "$_d/good/out" "$_d/good" || return 1
 	"$_d/good/out/mplockbench" -d 0.02 uncontended | tee "$_d/run" &&
 	    grep -q '^backend=stock src=openbsd mode=uncontended' "$_d/run" ||
@@ -221,12 +221,9 @@ bench_stock_extract() {
 	    '/^#endif \/\* __USE_MI_MPLOCK \*\/$/d' \
 	    '/^\/\* Ticket lock implementation \*\/$/a\
 long __mp_lock_spinout = 1;'; do
-		rm -rf "$_d/bad"
-		mkdir -p "$_d/bad/sys/kern" "$_d/bad/sys/sys"
-		sed "$_seed" "$_kl" >"$_d/bad/sys/kern/kern_lock.c"
+		bench_tree "$_d/bad" "$_seed" || return 1
 		cmp -s "$_kl" "$_d/bad/sys/kern/kern_lock.c" &&
 		    { echo "seed $_seed changed nothing"; return 1; }
-		cp "$BENCH_VTREE/sys/sys/mplock.h" "$_d/bad/sys/sys/mplock.h"
 		if stock_build "$_d/bad/out" "$_d/bad" 2>"$_d/err"; then
 			echo "seed $_seed: built anyway"
 			return 1
@@ -245,12 +242,9 @@ long __mp_lock_spinout = 1;'; do
 bench_stock_loud() {
 	_d=$OBJ/bench-stock-loud
 	rm -rf "$_d"
-	mkdir -p "$_d/src/openbsd-src/sys/kern" "$_d/src/openbsd-src/sys/sys" \
-	    "$_d/vendor"
-	sed '/^\/\* Ticket lock implementation \*\/$/d' \
-	    "$BENCH_VTREE/sys/kern/kern_lock.c" \
-	    >"$_d/src/openbsd-src/sys/kern/kern_lock.c"
-	cp "$BENCH_VTREE/sys/sys/mplock.h" "$_d/src/openbsd-src/sys/sys/"
+	mkdir -p "$_d/vendor"
+	bench_tree "$_d/src/openbsd-src" \
+	    '/^\/\* Ticket lock implementation \*\/$/d' || return 1
 	(cd "$_d/src" && tar -cf - openbsd-src) | xz -0 >"$_d/vendor/openbsd-src.tar.xz" ||
 	    return 1
 	if OBJ=$_d/obj MPLOCK_VENDOR=$_d/vendor sh "$ROOT/tools/bench.sh" \
