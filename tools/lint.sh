@@ -204,10 +204,10 @@ lint_figures() {
 	done
 }
 
-# README.md: at most README_MAX lines; each row of
-# its table of current figures links a file of doc/results/ that holds
-# every figure of the row (FIGCHECK against that file alone); each make
-# target the commands of its Hacking section name exists.
+# README.md: at most README_MAX lines; each row of its table of current
+# figures links a file of doc/results/ that holds every figure of the
+# row (FIGCHECK against that file alone); each make target the commands
+# of its Hacking section name exists.
 README_MAX=160
 lint_readme() {
 	_rm=$ROOT/README.md
