@@ -54,16 +54,7 @@ inline be_init()
 /* mpl_be_enqueue() */
 inline be_enqueue(c)
 {
-#ifndef MUT_TICKET_DUP
-	atomic {
-		RMW_INC(c, LOC_NEXT, t);		/* [anderson.enqueue.inc] */
-		GHOST_ENQ(c)
-	};
-#else
-	LOAD(c, LOC_NEXT, t);
-	t = (t + 1) % WORDMOD;
-	atomic { STORE(c, LOC_NEXT, t); GHOST_ENQ(c) };
-#endif
+	TICKET_INC(c, LOC_NEXT, t);			/* [anderson.enqueue.inc] */
 	d_step {
 		want[c] = t;				/* [anderson.enqueue.want] */
 		wait[c] = SLOT(t);			/* [anderson.enqueue.wait] */

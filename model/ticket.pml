@@ -34,16 +34,7 @@ inline be_init()
 inline be_enqueue(c)
 {
 	wait[c] = LOC_SERVING;				/* [ticket.enqueue.wait] */
-#ifndef MUT_TICKET_DUP
-	atomic {
-		RMW_INC(c, LOC_NEXT, t);		/* [ticket.enqueue.inc] */
-		GHOST_ENQ(c)
-	};
-#else
-	LOAD(c, LOC_NEXT, t);
-	t = (t + 1) % WORDMOD;
-	atomic { STORE(c, LOC_NEXT, t); GHOST_ENQ(c) };
-#endif
+	TICKET_INC(c, LOC_NEXT, t);			/* [ticket.enqueue.inc] */
 	d_step { want[c] = t; t = 0 }			/* [ticket.enqueue.want] */
 }
 

@@ -6,7 +6,7 @@
 # problem; exit status 1 if there was any.
 #
 #	tools/lint.sh [man | style | backends | litmus | figures |
-#	    readme [file] | notices]
+#	    readme | notices]
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
@@ -204,13 +204,13 @@ lint_figures() {
 	done
 }
 
-# README.md (or the file given): at most README_MAX lines; each row of
-# its table of current figures links a file of doc/results/ that holds
-# every figure of the row (FIGCHECK against that file alone); each make
-# target the commands of its Hacking section name exists.
+# README.md: at most README_MAX lines; each row of its table of current
+# figures links a file of doc/results/ that holds every figure of the
+# row (FIGCHECK against that file alone); each make target the commands
+# of its Hacking section name exists.
 README_MAX=160
 lint_readme() {
-	_rm=${1:-$ROOT/README.md}
+	_rm=$ROOT/README.md
 	_rn=$(wc -l <"$_rm" | tr -d ' ')
 	[ "$_rn" -le "$README_MAX" ] || {
 		echo "README.md: $_rn lines, more than $README_MAX"
@@ -248,14 +248,13 @@ EOT
 }
 
 case ${1:-all} in
-man|style|backends|litmus|notices|figures) lint_$1 ;;
-readme)	lint_readme "${2:-}" ;;
+man|style|backends|litmus|notices|figures|readme) lint_$1 ;;
 all)	for c in man style backends litmus figures readme notices; do
 		lint_$c
 	done ;;
 *)	PROG=lint
 	USAGE='usage: tools/lint.sh [man | style | backends | litmus |
-           figures | readme [file] | notices]'
+           figures | readme | notices]'
 	usage "$1: no such check" ;;
 esac
 exit $rc

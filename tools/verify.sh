@@ -1,16 +1,10 @@
 #!/bin/sh
 #
-# Model checks of the lock (model/README.md), herd7 litmus tests
-# (litmus/README.md) and the ThreadSanitizer build.  Prints a PASS/FAIL
-# line per check, then a table of states, seconds and verdict per
-# search.  Exit status 0 when every check passed.
-#
-#	tools/verify.sh [all | mapping | litmus | models | tsan]
-#	tools/verify.sh map | hashes | litmus-hashes | litmus-gen
-#
-# all is "make verify"; map: where each model/MAPPING anchor is now;
-# hashes, litmus-hashes: for model/sources.sha256, litmus/lines.sha256;
-# litmus-gen writes the litmus tests under build/verify/litmus/tests.
+# make verify (all): the Spin models (model/README.md), herd7 litmus
+# tests (litmus/README.md) and the ThreadSanitizer build; a PASS/FAIL
+# line per check, then a table per search.  Also: map, where each
+# model/MAPPING anchor is now; hashes, litmus-hashes, for
+# model/sources.sha256 and litmus/lines.sha256; litmus-gen, the tests.
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
@@ -27,7 +21,7 @@ esac
 . "$ROOT/tools/lib/verify.sh"
 
 case $what in
-hashes)	verify_print_hashes; exit 0 ;;
+hashes)	_v_sources | src_hashes; exit 0 ;;
 map)	verify_print_map; exit 0 ;;
 litmus-hashes)	litmus_print_hashes; exit 0 ;;
 litmus-gen)	litmus_tests && echo "$LTESTS"; exit ;;

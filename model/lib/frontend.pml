@@ -248,9 +248,7 @@ active proctype drainer()
 
 end:	do
 	DRAIN_CPU(0)
-#if NCPU > 1
-	DRAIN_CPU(1)
-#endif
+	DRAIN_CPU(1)				/* WM has 2 or 3 CPUs */
 #if NCPU > 2
 	DRAIN_CPU(2)
 #endif

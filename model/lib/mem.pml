@@ -1,6 +1,6 @@
 /*
- * Shared memory for the models: mem[NLOC] (the including model defines
- * NCPU and NLOC; a pointer is a word index), under one memory model:
+ * Shared memory: mem[NLOC] (the model defines NCPU and NLOC; a pointer
+ * is a word index) under one memory model:
  *
  *  (default)	sequential consistency, each access one atomic step
  *  MM_TSO	per-CPU FIFO store buffer, own stores forwarded; a
@@ -8,22 +8,18 @@
  *  MM_PSO	as TSO, but stores to different words drain in any order
  *		unless a release fence separates them; a read-modify-write
  *		waits only for its own word
- *  MM_RMO	as PSO, and a load may return a stale value: each CPU reads
- *		through a view that catches up when a load chooses to, a
- *		spin re-reads, or a full fence; but not with respect to the
- *		swap that returned the pointer it reads through (address
- *		dependency: arm64, riscv64, powerpc)
+ *  MM_RMO	as PSO, and a load may be stale: each CPU reads through a
+ *		view that catches up when a load chooses to, a spin
+ *		re-reads, or a full fence; but not for a load through the
+ *		pointer a swap returned (address dependency: arm64,
+ *		riscv64, powerpc)
  *  MM_ALPHA	as MM_RMO without the address dependency
  *
- * SWAP_ONEWAY: mpl_swap_ptr() is arm64's ldaxr/stlxr loop: an acquire
- * read and a release write that waits in the buffer for the stores
- * before it while later stores may drain before it (ONEWAY_SWAP,
- * STORE_REL).  While its write is buffered no other CPU writes that
- * word (the stlxr would fail and the loop retry).
- *
- * Fences (membar_sync(9)): REL_FENCE, membar_exit(): loads execute in
- * program order here, so only store->store is enforced: no later store
- * drains before the ones buffered now.  FULL_FENCE, membar_enter() and
+ * SWAP_ONEWAY: arm64's ldaxr/stlxr swap, an acquire read and a buffered
+ * release write that waits for earlier stores, not later ones; no other
+ * CPU writes the word while it is buffered (the stlxr would fail).
+ * REL_FENCE, membar_exit(): no later store drains before the buffered
+ * ones (loads run in order here).  FULL_FENCE, membar_enter() and
  * membar_sync(): the buffer drains, then the view catches up.
  */
 
@@ -50,9 +46,7 @@ typedef sbuf {
 	byte	loc[SBSIZE];
 	byte	val[SBSIZE];
 	bit	bar[SBSIZE];	/* a release fence precedes this entry */
-#ifdef SWAP_ONEWAY
-	bit	rel[SBSIZE];	/* a release store: after the entries before */
-#endif
+	bit	rel[SBSIZE];	/* a release store (SWAP_ONEWAY) */
 	byte	n;		/* entries in use, oldest first */
 	bit	pend;		/* release fence issued, no store since */
 };
@@ -73,8 +67,17 @@ typedef view_t {
 };
 view_t view[NCPU];
 #define MEMVIEW(c, l)	view[c].at[l]
+#define VIEW_SET(c, l, v)	view[c].at[l] = v
+/* c's view catches up with memory. */
+#define VIEW_SYNC(c)	i = 0;						\
+	do								\
+	:: i < NLOC -> view[c].at[i] = mem[i]; i++			\
+	:: else -> break						\
+	od
 #else
 #define MEMVIEW(c, l)	mem[l]
+#define VIEW_SET(c, l, v)	skip
+#define VIEW_SYNC(c)	skip
 #endif
 
 /* The value a load by c of word l may return now (one choice). */
@@ -83,13 +86,6 @@ view_t view[NCPU];
 #else
 #define CUR(c, l)	mem[l]
 #endif
-
-/* c's view catches up with memory. */
-#define VIEW_SYNC(c)	i = 0;						\
-	do								\
-	:: i < NLOC -> view[c].at[i] = mem[i]; i++			\
-	:: else -> break						\
-	od
 
 /* Copy the initial memory into the views; called once at start. */
 inline mem_init_views()
@@ -160,18 +156,16 @@ inline SPIN_WHILE(c, l, v, r)
 #define XNONE	255
 byte xcl = XNONE, xloc;
 #define XFREE(c, l)	(xcl == XNONE || xcl == (c) || xloc != (l))
-#define SB_PUSH_REL(c, r)	sb[c].rel[sb[c].n] = (r)
 #else
 #define XFREE(c, l)	true
-#define SB_PUSH_REL(c, r)	skip
 #endif
 
-/* *l = v into c's buffer; rel: a release store (SWAP_ONEWAY). */
-#define SB_PUSH(c, l, v, rel)						\
+/* *l = v into c's buffer; r: a release store (SWAP_ONEWAY). */
+#define SB_PUSH(c, l, v, r)						\
 	sb[c].loc[sb[c].n] = l;						\
 	sb[c].val[sb[c].n] = v;						\
 	sb[c].bar[sb[c].n] = sb[c].pend;				\
-	SB_PUSH_REL(c, rel);						\
+	sb[c].rel[sb[c].n] = r;						\
 	sb[c].pend = 0;							\
 	sb[c].n++
 
@@ -201,36 +195,19 @@ inline SB_STORE(c, l, v, isrel)
 #else
 #define RMW_READY(c, l)	true
 #endif
-#ifdef STALE_LOADS
-#define RMW_VIEW(c, l)	view[c].at[l] = mem[l]
-#else
-#define RMW_VIEW(c, l)	skip
-#endif
 
-/* old = *l, *l = v: atomic_swap_ptr(), no ordering of its own. */
-inline RMW_SWAP(c, l, v, old)
-{
-	atomic {
-		RMW_READY(c, l) ->
-		old = mem[l];
-		mem[l] = v;
-		RMW_VIEW(c, l)
-	}
-}
-
-/* old = *l, if (old == o) *l = nv: atomic_cas_ptr(), no ordering. */
-inline RMW_CAS(c, l, o, nv, old)
-{
-	atomic {
-		RMW_READY(c, l) ->
-		old = mem[l];
-		if
-		:: old == (o) -> mem[l] = nv
-		:: else -> skip
-		fi;
-		RMW_VIEW(c, l)
-	}
-}
+/* Atomic read-modify-writes, no ordering of their own. */
+#define RMW(c, l, op)							\
+	atomic { RMW_READY(c, l) -> op; VIEW_SET(c, l, mem[l]) }
+/* atomic_swap_ptr(): old = *l, *l = v */
+#define RMW_SWAP(c, l, v, old)	RMW(c, l, old = mem[l]; mem[l] = v)
+/* atomic_cas_ptr(): old = *l, if (old == o) *l = nv */
+#define RMW_CAS(c, l, o, nv, old)					\
+	RMW(c, l, old = mem[l];					\
+	    if :: old == (o) -> mem[l] = nv :: else -> skip fi)
+/* atomic_inc_int_nv(): r = ++*l */
+#define RMW_INC(c, l, r)						\
+	RMW(c, l, mem[l] = (mem[l] + 1) % WORDMOD; r = mem[l])
 
 #if defined(SWAP_ONEWAY) && defined(WEAK_STORES)
 /*
@@ -242,26 +219,13 @@ inline ONEWAY_SWAP(c, l, v, old, relw)
 	atomic {
 		!SBHAS(c, l) && sb[c].n < SBSIZE && XFREE(c, l) ->
 		old = mem[l];
-#ifdef STALE_LOADS
 		VIEW_SYNC(c);
-#endif
 		SB_PUSH(c, l, v, relw);
 		xcl = c;
 		xloc = l
 	}
 }
 #endif
-
-/* r = ++*l: atomic_inc_int_nv(), no ordering of its own. */
-inline RMW_INC(c, l, r)
-{
-	atomic {
-		RMW_READY(c, l) ->
-		mem[l] = (mem[l] + 1) % WORDMOD;
-		r = mem[l];
-		RMW_VIEW(c, l)
-	}
-}
 
 /*
  * A later load through the pointer p just read: on MM_RMO it cannot be
@@ -301,11 +265,7 @@ inline FULL_FENCE(c)
 	atomic {
 		sb[c].n == 0 ->
 		sb[c].pend = 0;
-#ifdef STALE_LOADS
 		VIEW_SYNC(c)
-#else
-		skip
-#endif
 	}
 #else
 	skip
@@ -318,26 +278,15 @@ inline FULL_FENCE(c)
  * (PSO and weaker) no release fence lies between it and the oldest and
  * no older entry is for the same word.
  */
-#ifdef SWAP_ONEWAY
-#define SB_REL(c, i)	sb[c].rel[i]
-#else
-#define SB_REL(c, i)	0
-#endif
 #ifdef MM_TSO
 #define DRAINABLE(c, i)	((i) == 0 && sb[c].n > 0 && XFREE(c, sb[c].loc[0]))
 #else
 #define DRAINABLE(c, i)	(sb[c].n > (i) && XFREE(c, sb[c].loc[i]) &&	\
 	((i) == 0 ||							\
-	 ((i) == 1 && !sb[c].bar[1] && !SB_REL(c, 1) &&			\
+	 ((i) == 1 && !sb[c].bar[1] && !sb[c].rel[1] &&			\
 	  sb[c].loc[0] != sb[c].loc[1]) ||				\
-	 ((i) == 2 && !sb[c].bar[1] && !sb[c].bar[2] && !SB_REL(c, 2) &&	\
+	 ((i) == 2 && !sb[c].bar[1] && !sb[c].bar[2] && !sb[c].rel[2] &&	\
 	  sb[c].loc[0] != sb[c].loc[2] && sb[c].loc[1] != sb[c].loc[2])))
-#endif
-
-#ifdef STALE_LOADS
-#define DRAIN_VIEW(c, i)	view[c].at[sb[c].loc[i]] = sb[c].val[i]
-#else
-#define DRAIN_VIEW(c, i)	skip
 #endif
 
 #ifdef SWAP_ONEWAY
@@ -347,17 +296,15 @@ inline FULL_FENCE(c)
 	:: xcl == (c) && xloc == sb[c].loc[i] -> xcl = XNONE		\
 	:: else -> skip							\
 	fi
-#define DRAIN_REL(c, k, e)	sb[c].rel[k] = (e)
 #else
 #define DRAIN_XCL(c, i)	skip
-#define DRAIN_REL(c, k, e)	skip
 #endif
 
 #define DRAIN(c, i)							\
 	:: d_step {							\
 		DRAINABLE(c, i) ->					\
 		mem[sb[c].loc[i]] = sb[c].val[i];			\
-		DRAIN_VIEW(c, i);					\
+		VIEW_SET(c, sb[c].loc[i], sb[c].val[i]);		\
 		DRAIN_XCL(c, i);					\
 		k = i;							\
 		do							\
@@ -365,16 +312,16 @@ inline FULL_FENCE(c)
 			sb[c].loc[k] = sb[c].loc[k + 1];		\
 			sb[c].val[k] = sb[c].val[k + 1];		\
 			sb[c].bar[k] = sb[c].bar[k + 1];		\
-			DRAIN_REL(c, k, sb[c].rel[k + 1]);			\
+			sb[c].rel[k] = sb[c].rel[k + 1];		\
 			k++						\
 		:: else -> break					\
 		od;							\
 		sb[c].loc[k] = 0;					\
 		sb[c].val[k] = 0;					\
 		sb[c].bar[k] = 0;					\
-		DRAIN_REL(c, k, 0);					\
+		sb[c].rel[k] = 0;					\
 		sb[c].bar[0] = 0;					\
-		DRAIN_REL(c, 0, 0);					\
+		sb[c].rel[0] = 0;					\
 		sb[c].n--;						\
 		if							\
 		:: sb[c].n == 0 -> sb[c].pend = 0			\

@@ -163,6 +163,18 @@ inline MPL_STORE_RELEASE_HANDOFF(c, l, v)
 	}
 }
 
+/* t = atomic_inc_int_nv(l), c's place in the queue (ticket, Anderson). */
+inline TICKET_INC(c, l, t)
+{
+#ifndef MUT_TICKET_DUP
+	atomic { RMW_INC(c, l, t); GHOST_ENQ(c) }
+#else
+	LOAD(c, l, t);
+	t = (t + 1) % WORDMOD;
+	atomic { STORE(c, l, t); GHOST_ENQ(c) }
+#endif
+}
+
 /* mpl_acquire(): membar_sync(). */
 inline MPL_ACQUIRE(c)
 {

@@ -1,12 +1,11 @@
-# herd7, the memory-model simulator of herdtools7, built from the
-# vendored tarball (tools/lib/vendor.sh) under $OBJ/herd7, once per
-# tarball (keyed by its SHA-256).  Sourced after common.sh and vendor.sh.
+# herd7 built from the vendored herdtools7 under $OBJ/herd7, once per
+# tarball (keyed by its SHA-256).  Sourced after common.sh, vendor.sh.
 #
 # herd_build: build herd.exe unless built from this tarball; set HERD
 #	and HERD_LIB (its .cat models).  Returns 77 when the tarball or
 #	OCaml/dune/menhir are missing, 1 when the build fails.
-# herd_prebuild LOG: the same in the background, niced (tools/test.sh
-#	overlaps it with the suites before verify); herd_build waits for it.
+# herd_prebuild LOG: the same in the background, niced; herd_build
+#	waits for it.
 
 HERD_PKG=herdtools7-7.56.3
 HERD_DIR=$OBJ/herd7

@@ -104,17 +104,12 @@ litmus_print_hashes() {
 
 litmus_check_map() {
 	_lbad=0
-	for _lp in $(litmus_patterns) $(litmus_archs | sed 's/^/arch:/'); do
-		_nc "$LITMUS/MAPPING" | awk -v p="$_lp" '$1 == p { f = 1 }
-		    END { exit !f }' || {
-			case $_lp in
-			arch:*)	echo "litmus: architecture ${_lp#arch:} has no" \
-				    "line in MAPPING" ;;
-			*)	echo "litmus: pattern $_lp has no line in MAPPING" ;;
-			esac
-			_lbad=1
-		}
-	done
+	_lmiss=$( { litmus_patterns; litmus_archs | sed 's/^/arch:/'; } |
+	    awk -v map="$(_nc "$LITMUS/MAPPING" | awk '{ print $1 }')" '
+	    BEGIN { n = split(map, a, "\n"); for (i = 1; i <= n; i++) m[a[i]] }
+	    !($1 in m) { w = sub(/^arch:/, "") ? "architecture" : "pattern"
+		print "litmus: " w " " $1 " has no line in MAPPING" }')
+	[ -z "$_lmiss" ] || { echo "$_lmiss"; _lbad=1; }
 	_l_bad=$(_l_ranges | awk '$2 !~ /^[0-9]+-[0-9]+$/')
 	[ -z "$_l_bad" ] || { echo "litmus: MAPPING: bad range: $_l_bad"
 	    _lbad=1; }

@@ -1,29 +1,14 @@
-# The stock notices: every file the patch replaces or edits keeps the
-# copyright notice and licence of the stock file, unchanged; a
-# public-domain file gets no licence block; a new file that takes code
-# out of a stock file carries that file's notice.  Sourced after
-# common.sh by tools/lint.sh and the suite series.
+# The stock notices (doc/testing.md): every file the patch replaces or
+# edits keeps the stock file's header block (its first comment with
+# "Copyright" or "public domain", and what comes before it) unchanged;
+# a public-domain file gets no licence; a new file that takes a
+# function out of a stock file carries that file's notice.  Sourced
+# after common.sh by tools/lint.sh and the suite series.
 #
-# notices_check TREE
-#	TREE is a stock OpenBSD tree (src, as the patch tool takes it).
-#	notices_diff on the diff "mplock-patch diff" makes for TREE.  Also
-#	fails when the diff is empty or cannot be made: that proves
-#	nothing.
-#
-# notices_diff TREE DIFF
-#	DIFF is a diff that applies to TREE (patch -p0 from its top).  For
-#	every file DIFF changes that TREE has with a notice, the stock
-#	file's header block: its first comment that holds "Copyright" or
-#	"public domain" and what comes before it.  Fails, naming the file
-#	and the line, when DIFF
-#	 - removes or changes a line of that block, the $OpenBSD: ...$ ID
-#	   line included (mplock-patch keeps the tree's);
-#	 - adds a "Copyright" or licence line to a file whose block says
-#	   "public domain" (it stays public domain, as its authors left it);
-#	 - removes the definition of a function from such a file and adds
-#	   one of the same name to a file it creates, which does not carry
-#	   every line of the stock file's notice (the code keeps its
-#	   notice where it goes).
+# notices_check TREE: notices_diff on "mplock-patch diff" for TREE (a
+#	stock src); fails, too, when that diff is empty or not made.
+# notices_diff TREE DIFF: DIFF applies to TREE (patch -p0); fails
+#	naming the file and line of each notice it breaks.
 
 # notices_header FILE: the last line number of FILE's header block, or
 # 0 when it has no notice.

@@ -1,13 +1,6 @@
-# The checks of "make verify" (model/README.md, litmus/README.md):
-# Spin models, herd7 litmus tests, ThreadSanitizer build, each with its
-# mutants.  Sourced after common.sh, testlib.sh and harness.sh by
-# tools/verify.sh and tools/tests.d/70-verify.sh.
-#
-#	verify_run WHAT...	mapping, litmus, models, tsan (or all): one
-#				PASS/FAIL line per check, then a table of
-#				states, seconds and verdict per search
-#	verify_print_hashes	the hashes for model/sources.sha256
-#	verify_print_map	where each MAPPING anchor is now
+# The checks of "make verify" (tools/verify.sh): verify_run WHAT...
+# (mapping, litmus, models, tsan or all).  Sourced after common.sh,
+# testlib.sh and harness.sh by tools/verify.sh and the suite verify.
 
 . "$ROOT/tools/lib/vendor.sh"
 . "$ROOT/tools/lib/herd.sh"
@@ -67,35 +60,27 @@ _v_drain() {
 	done
 }
 
-# MAPPING: TAG FILE FUNCTION LINE ANCHOR.
+# MAPPING: TAG FILE FUNCTION LINE ANCHOR; _v_sources: the FILEs.
 _v_map() {
 	_nc "$MODEL/MAPPING" | awk 'NF >= 5'
 }
 
-# The C files the models stand for.
 _v_sources() {
 	_v_map | awk '{ print $2 }' | sort -u
 }
 
-verify_print_hashes() {
-	_v_sources | src_hashes
-}
-
-# _v_now ANCHOR FILE: the lines of FILE ANCHOR is on.
-_v_now() {
-	grep -nF -- "$1" "$ROOT/$2" | cut -d: -f1 | tr '\n' ' '
-}
-
+# TAG FILE FUNCTION LINE -> the lines of FILE its ANCHOR is on now.
 verify_print_map() {
 	_v_map | while read -r _tag _f _fn _line _anchor; do
-		_now=$(_v_now "$_anchor" "$_f")
+		_now=$(grep -nF -- "$_anchor" "$ROOT/$_f" 2>/dev/null |
+		    cut -d: -f1 | tr '\n' ' ')
 		printf '%-24s %-30s %-20s %4s -> %s\n' "$_tag" "$_f" "$_fn" \
 		    "$_line" "${_now:-MISSING}"
 	done
 }
 
 # Each [TAG] of the models is in MAPPING and each TAG there in a model;
-# each anchor is on its line.
+# each anchor is on its LINE.
 _v_check_map() {
 	_v_map | awk '{ print $1 }' | sort -u >"$VOBJ/mapped"
 	cat "$MODEL"/*.pml "$MODEL"/lib/*.pml |
@@ -104,15 +89,10 @@ _v_check_map() {
 		$1 != "" { print "model statement [" $1 "] is not in MAPPING" }
 		$1 == "" { print "MAPPING lists " $2 ", no model statement has it" }
 	    ' >"$VOBJ/map.bad"
-	_v_map | while read -r _tag _f _fn _line _anchor; do
-		if [ ! -f "$ROOT/$_f" ]; then
-			echo "$_tag: no file $_f"
-		elif ! sed -n "${_line}p" "$ROOT/$_f" | grep -qF -- "$_anchor"
-		then
-			echo "$_tag: $_f:$_line does not contain '$_anchor'" \
-			    "(now at: $(_v_now "$_anchor" "$_f"))"
-		fi
-	done >>"$VOBJ/map.bad"
+	verify_print_map | awk '{ split($0, a, " -> ")
+	    if ((" " a[2]) !~ " " $4 " ")
+		print $1 ": " $2 ":" $4 " lacks its anchor, now at: " a[2] }' \
+	    >>"$VOBJ/map.bad"
 	cat "$VOBJ/map.bad"
 	[ ! -s "$VOBJ/map.bad" ]
 }
@@ -232,25 +212,18 @@ verify_litmus() {
 	_v_drain
 }
 
-# _v_mode_defs MODE: spin -D flags of a scenario; guestMODE is MODE
-# (guest alone: sc) in the M-lock's guest mode.
+# _v_mode_defs MODE: spin -D flags of a scenario, false if MODE is none
+# (a "*@" line's modes end where its description starts); guestMODE is
+# MODE (guest: sc) in the M-lock's guest mode, -DGUEST (_v_search).
 _v_mode_defs() {
-	case ${1:-sc} in
-	sc)	echo "" ;;
+	case ${1#guest} in
+	""|sc)	;;
 	loop)	echo "-DLOOP -DNCPU=2" ;;
 	pso3)	echo "-DWM -DNCPU=3 -DNACQ=2 -DMM_PSO" ;;
-	guest*)	echo "-DGUEST $(_v_mode_defs "${1#guest}")" ;;
-	*)	echo "-DWM -DNCPU=2 -DNACQ=3 -DMM_$(upper "$1")" ;;
+	tso|pso|rmo|alpha)
+		echo "-DWM -DNCPU=2 -DNACQ=3 -DMM_$(upper "${1#guest}")" ;;
+	*)	return 1 ;;
 	esac
-}
-
-# _v_is_mode WORD: WORD is a mode (a "*@" line's modes end where its
-# description starts).
-_v_is_mode() {
-	case ${1#guest} in
-	""|sc|loop|pso3|tso|pso|rmo|alpha) return 0 ;;
-	esac
-	return 1
 }
 
 # _v_pan NAME MODEL MODE EXPECT [DEFINE]: spin, compile and run pan (a
@@ -265,6 +238,7 @@ _v_search() {
 	rm -rf "$_d"
 	mkdir -p "$_d"
 	_defs="$(_v_mode_defs "$3") ${5:+-D$5}"
+	[ "${3#guest}" = "$3" ] || _defs="-DGUEST $_defs"
 	_cflags="-DSAFETY -DCOLLAPSE -DMEMLIM=2048" _run="./pan -n -m100000"
 	[ "${3#guest}" = loop ] && _cflags="-DCOLLAPSE -DNFAIR=3 -DMEMLIM=2048" \
 	    _run="./pan -a -f -n -m500000"
@@ -349,7 +323,8 @@ verify_models() {
 				_mname=$1 _mac=$2 _exp=error
 				[ "$_kind" = holds ] && _exp=ok
 				shift 2
-				while [ $# -gt 0 ] && _v_is_mode "$1"; do
+				while [ $# -gt 0 ] && _v_mode_defs "$1" >/dev/null
+				do
 					_v_pan "verify/$_kind/$_be/$_mname/$1" \
 					    "$_pml" "$1" $_exp "$_mac"
 					shift
@@ -431,25 +406,22 @@ verify_tsan() {
 			    TSAN_OPTIONS="$_V_TSAN_OPTIONS" "$_d/mplocktest" \
 			    -w 60 ${_t#*:} "${_t%%:*}"
 		done
-		# ORDER:name:test: the primitive made relaxed, the test that
-		# must then report a race.  The spin load is the front end's,
-		# the same for all: seeded for the default backend only.  The
-		# CAS in multi, where an instance's queue often runs empty.
-		_ms="STORE:handoff-store:mutex"
-		[ "$_be" = "$DEFAULT_BACKEND" ] &&
-		    _ms="$_ms LOAD:spin-load:mutex"
-		grep -q mpl_cas_ptr_release "$ROOT/sys/kern/kern_mplock_$_be.h" &&
-		    _ms="$_ms CAS:empty-cas:multi"
-		grep -q mpl_store_ptr_release \
-		    "$ROOT/sys/kern/kern_mplock_$_be.h" &&
-		    _ms="$_ms PTR:link-store:mutex"
-		for _m in $_ms; do
-			_mo=${_m%%:*} _mt=${_m##*:} _m=${_m#*:}
-			_m=${_m%:*}
+		# The primitive made relaxed, named, the test that must then
+		# report a race, for which backends: the spin load is the
+		# front end's (default backend only); the CAS in multi,
+		# where an instance's queue often runs empty.
+		_bf=$ROOT/sys/kern/kern_mplock_$_be.h
+		while read -r _mo _m _mt _mif; do
+			case $_mif in
+			all)	;;
+			default) [ "$_be" = "$DEFAULT_BACKEND" ] || continue ;;
+			*)	grep -q "$_mif" "$_bf" || continue ;;
+			esac
 			_mn=verify/tsan-mutant/$_be/relaxed-$_m
 			_d=$VOBJ/tsan/$_be-$_m
 			_v_tsan_build "$_mn" "$_d" \
-			    -DMPL_TSAN_${_mo}_ORDER=__ATOMIC_RELAXED || continue
+			    -DMPL_TSAN_${_mo}_ORDER=__ATOMIC_RELAXED </dev/null ||
+			    continue
 			# TSan reports only races it sees happen: on a loaded
 			# machine the threads may take turns through a path
 			# the bug is not on, so up to three runs.
@@ -458,7 +430,7 @@ verify_tsan() {
 			for _try in 1 2 3; do
 				TSAN_OPTIONS=$_V_TSAN_OPTIONS timeout 300 \
 				    "$_d/mplocktest" -w 60 -n20000 "$_mt" \
-				    >"$_rlog" 2>&1
+				    </dev/null >"$_rlog" 2>&1
 				_n=$(grep -c 'WARNING: ThreadSanitizer: data race' \
 				    "$_rlog") && break
 			done
@@ -468,7 +440,12 @@ verify_tsan() {
 				t_fail "$_mn" "TSan did not report the race" \
 				    "$_rlog"
 			fi
-		done
+		done <<EOT
+STORE handoff-store mutex all
+LOAD spin-load mutex default
+CAS empty-cas multi mpl_cas_ptr_release
+PTR link-store mutex mpl_store_ptr_release
+EOT
 	done
 }
 

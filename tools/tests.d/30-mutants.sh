@@ -1,21 +1,15 @@
 # mutants: seeded bugs the regress must catch.  Each mutants/NAME.sed
-# edits one file of a copy of the tree; the mutated harness must fail
-# (or hang) on the tests the mutant names, for each backend its
-# "# backend:" line names ("all": every
-# backend in Makefile.backends, for bugs of the front end; make test
-# takes the default backend and one other of them, slice_backends, and
-# MPLOCK_FULL=1 every one); "torture" in
-# "# tests:" is run on its own (mutant/NAME/BACKEND/torture), so that it
-# is shown to catch the bug by itself.  The shipped sys/ files are never
-# touched.
+# edits one file of a copy of the tree; the harness built from it must
+# fail (or hang) on the tests its "# tests:" line names, for each
+# backend its "# backend:" line names.
 
 rm -rf "$OBJ/mutants/_base"
 mi=0
 for m in "$MUTANTS"/*.sed; do
 	[ -f "$m" ] || continue
 	mutant_meta "$m"
-	# A bug of the front end ("all"): make test runs it with the
-	# default backend and one other, in turn; MPLOCK_FULL=1 with all.
+	# A bug of the front end ("all"): the default backend and one
+	# other, in turn (slice_backends; MPLOCK_FULL=1: all).
 	if [ "$backends" = "$BACKENDS" ]; then
 		mi=$((mi + 1))
 		backends=$(slice_backends "$mi")
@@ -52,8 +46,7 @@ for m in "$MUTANTS"/*.sed; do
 			    "$d/build/build.log"
 			continue
 		fi
-		# "torture" (the kernel's torture test) must catch the bug
-		# on its own: it runs apart from the other tests, 0.5 s.
+		# "torture" must catch the bug on its own: run apart, 0.5 s.
 		others=$(echo " $tests " | sed 's/ torture / /g')
 		[ -n "${others# }" ] && t_run_fails "mutant/$name/$be" 60 \
 		    "$d/build/mplocktest" -w 3 $others

@@ -22,38 +22,46 @@ lint_copy() {
 	done
 }
 
-# lint_finds OUTPUT RE...: OUTPUT (shown) has a line matching each RE.
-lint_finds() {
-	_o=$1
-	shift
-	echo "$_o"
-	for _w; do
-		echo "$_o" | grep -q -- "$_w" || { echo "missed: $_w"; return 1; }
+# lint_seeded CHECK SEED PATH...: "lint.sh CHECK" passes on a copy of
+# PATHs (lint_copy); seed_SEED DIR then seeds faults into it and prints
+# a pattern for each line the check must then print, failing (no
+# pattern: the check must still pass).
+lint_seeded() {
+	_c=$1 _sf=seed_$(echo "$2" | tr - _)
+	shift 2
+	_d=$OBJ/lint-selftest
+	lint_copy "$_d" "$@" || return 1
+	_lint_copy || { echo "fails on a clean copy"; return 1; }
+	_want=$($_sf "$_d") || { echo "$_want"; return 1; }
+	_out=$(_lint_copy)
+	_rc=$?
+	echo "$_out"
+	[ -n "$_want" ] || return $_rc
+	[ $_rc -ne 0 ] || { echo "seeded faults not caught"; return 1; }
+	echo "$_want" | while IFS= read -r _w; do
+		echo "$_out" | grep -q -- "$_w" || { echo "missed: $_w"; exit 1; }
 	done
 }
 
-lint_style_catches() {
-	_d=$OBJ/lint-selftest
-	lint_copy "$_d" sys/sys/mplock.h && mkdir -p "$_d/sys/kern" || return 1
+_lint_copy() {
+	SRC=$LINT_SRC sh "$_d/tools/lint.sh" "$_c" 2>&1
+}
+
+seed_style() {
 	printf '/* no licence */\nstatic int foo(void)\n{\n        return (0); // x\n}\n' \
-	    >"$_d/sys/kern/kern_mplock.c"
-	lint_finds "$(sh "$_d/tools/lint.sh" style 2>&1)" "no ISC licence" \
-	    "function type and name" "indented with spaces" "C++ comment"
+	    >"$1/sys/kern/kern_mplock.c"
+	printf '%s\n' "no ISC licence" "function type and name" \
+	    "indented with spaces" "C++ comment"
 }
 
 # A backend registered without its file, option and manual entries,
 # and a backend file nobody registered.
-lint_backends_catches() {
-	_d=$OBJ/lint-backends-selftest
-	lint_copy "$_d" sys/sys/mplock.h share/man/man9/mplock.9 \
-	    $(cd "$ROOT" && ls sys/kern/kern_mplock.h sys/kern/kern_mplock_*.h) ||
-	    return 1
+seed_backends() {
 	sed 's/"ticket"/"stray"/' "$ROOT/sys/kern/kern_mplock_ticket.h" \
-	    >"$_d/sys/kern/kern_mplock_stray.h"
+	    >"$1/sys/kern/kern_mplock_stray.h"
 	sed 's/^BACKENDS=.*/& fake/' "$REGRESS/Makefile.backends" \
-	    >"$_d/regress/sys/kern/mplock/Makefile.backends"
-	lint_finds "$(sh "$_d/tools/lint.sh" backends 2>&1)" \
-	    "fake: registered but there is no" \
+	    >"$1/regress/sys/kern/mplock/Makefile.backends"
+	printf '%s\n' "fake: registered but there is no" \
 	    "fake: sys/sys/mplock.h does not know MPLOCK_FAKE" \
 	    "fake: share/man/man9/mplock.9 lacks the line: .It Dv MPLOCK_FAKE" \
 	    "fake: mplock.9 lacks its rows" \
@@ -62,133 +70,124 @@ lint_backends_catches() {
 
 # A changed line of the MCS enqueue (the link store), and a pattern
 # MAPPING does not name.
-lint_litmus_catches() {
-	_d=$OBJ/lint-litmus-selftest
-	lint_copy "$_d" tools/lib/litmus.sh litmus sys tools/series/mlock.awk ||
-	    return 1
-	sh "$_d/tools/lint.sh" litmus || { echo "fails on a clean copy"
-	    return 1; }
+seed_litmus() {
 	_f=sys/kern/kern_mplock_mcs.h
 	sed 's/mpl_store_ptr_release(&pred->mmn_next, me);/mpl_store_ptr(\&pred->mmn_next, me);/' \
-	    "$ROOT/$_f" >"$_d/$_f"
-	cmp -s "$ROOT/$_f" "$_d/$_f" && { echo "sed did nothing"; return 1; }
-	echo "pattern unmapped" >>"$_d/litmus/patterns"
-	lint_finds "$(sh "$_d/tools/lint.sh" litmus 2>&1)" \
-	    'kern_mplock_mcs\.h:[0-9][0-9]*-[0-9][0-9]* changed since the litmus test' \
-	    "pattern unmapped has no line in MAPPING"
+	    "$ROOT/$_f" >"$1/$_f"
+	cmp -s "$ROOT/$_f" "$1/$_f" && { echo "sed did nothing"; return 1; }
+	echo "pattern unmapped" >>"$1/litmus/patterns"
+	echo 'kern_mplock_mcs\.h:[0-9][0-9]*-[0-9][0-9]* changed since the litmus test'
+	echo "pattern unmapped has no line in MAPPING"
 }
 
-# Three seeds, each must fail the check: sys/sys/mplock.h without its
-# stock notice; an ISC block in amd64's public-domain <machine/mplock.h>;
-# kern_mplock.c, which takes the lock's functions out of kern_lock.c,
-# without kern_lock.c's notice.
-lint_notices_catches() {
-	. "$ROOT/tools/lib/vendor.sh"
-	_v=$(vendor_tree openbsd-src) || return 1
-	_d=$OBJ/lint-notices-selftest
-	lint_copy "$_d" tools/mplock-patch tools/lib sys share \
-	    regress/sys/kern/mplock || return 1
-	SRC=$_v sh "$_d/tools/lint.sh" notices ||
-	    { echo "fails on a clean copy"; return 1; }
-	while read -r _seed _p _n _want; do
-		_f=$_d/$_p
-		if [ "$_seed" = public-domain ]; then
-			awk 'NR == FNR { isc = isc $0 "\n"; next }
-			    { print }
-			    /^\/\* public domain \*\/$/ {
-				printf "\n%s", isc }' \
-			    "$ROOT/sys/kern/kern_mplock_mlock.h" "$ROOT/$_p" |
-			    awk '/^#ifndef/ { exit } { print }' >"$_f.head"
-			sed '1,/^\/\* public domain \*\/$/d' "$ROOT/$_p" |
-			    cat "$_f.head" - >"$_f"
-			rm -f "$_f.head"
-		else
-			# Ours alone: the stock comment and the blank line
-			# after it go.
-			_s=$(grep -n "Copyright (c) $(echo "$_n" | tr '~' ' ')" \
-			    "$ROOT/$_p" | cut -d: -f1)
-			[ -n "$_s" ] || { echo "$_seed: no stock notice to drop"
-			    return 1; }
-			_e=$(awk -v s="$_s" 'NR > s && /^ \*\/$/ { print NR
-			    exit }' "$ROOT/$_p")
-			sed "$((_s - 1)),$((_e + 1))d" "$ROOT/$_p" >"$_f"
-		fi
-		cmp -s "$ROOT/$_p" "$_f" && { echo "$_seed: not seeded"
-		    return 1; }
-		_out=$(SRC=$_v sh "$_d/tools/lint.sh" notices 2>&1)
-		cp "$ROOT/$_p" "$_f"
-		echo "$_seed:"
-		lint_finds "$_out" "^$_p$(echo "$_want" | tr '~' ' ')" || return 1
-	done <<EOT
-stock-notice sys/sys/mplock.h 2004~Niklas :[0-9]*:~stock~notice
-public-domain sys/arch/amd64/include/mplock.h - :~licence~line~added~to~a~public~domain
-moved-code sys/kern/kern_mplock.c 2017~Visa :~takes~code~from~sys/kern/kern_lock.c
-EOT
+# _notice_drop DIR FILE WHO: FILE with ours alone, its stock notice
+# (the comment with "Copyright (c) WHO" and the blank line after) gone.
+_notice_drop() {
+	_s=$(grep -n "Copyright (c) $3" "$ROOT/$2" | cut -d: -f1)
+	[ -n "$_s" ] || { echo "no stock notice to drop"; return 1; }
+	_e=$(awk -v s="$_s" 'NR > s && /^ \*\/$/ { print NR; exit }' \
+	    "$ROOT/$2")
+	sed "$((_s - 1)),$((_e + 1))d" "$ROOT/$2" >"$1/$2"
 }
 
-# Figures no results file holds, seeded into a copy of the README and
-# of a doc/ page, fail; a results file holding them makes it pass.
-lint_figures_catches() {
-	_d=$OBJ/lint-figures-selftest
-	lint_copy "$_d" README.md doc || return 1
-	sh "$_d/tools/lint.sh" figures || { echo "fails on a clean copy"
-	    return 1; }
-	# The test is void if a results file holds a seeded figure.
-	if cat "$_d"/doc/results/*.txt | grep -E \
+seed_stock_notice() {
+	_notice_drop "$1" sys/sys/mplock.h "2004 Niklas" &&
+	    echo "^sys/sys/mplock.h:[0-9]*: stock notice"
+}
+
+# kern_mplock.c takes the lock's functions out of kern_lock.c.
+seed_moved_code() {
+	_notice_drop "$1" sys/kern/kern_mplock.c "2017 Visa" && echo \
+	    "^sys/kern/kern_mplock.c: takes code from sys/kern/kern_lock.c"
+}
+
+# Our ISC block in amd64's public-domain <machine/mplock.h>.
+seed_public_domain() {
+	_p=sys/arch/amd64/include/mplock.h
+	awk 'NR == FNR { isc = isc $0 "\n"; next } { print }
+	    /^\/\* public domain \*\/$/ { printf "\n%s", isc }' \
+	    "$ROOT/sys/kern/kern_mplock_mlock.h" "$ROOT/$_p" |
+	    awk '/^#ifndef/ { exit } { print }' >"$1/$_p.head"
+	sed '1,/^\/\* public domain \*\/$/d' "$ROOT/$_p" |
+	    cat "$1/$_p.head" - >"$1/$_p"
+	rm -f "$1/$_p.head"
+	cmp -s "$ROOT/$_p" "$1/$_p" && { echo "not seeded"; return 1; }
+	echo "^$_p: licence line added to a public domain"
+}
+
+# Figures no results file holds, in the README and a doc/ page (the
+# test is void if a results file holds one); with a results file that
+# holds them, the check passes.
+seed_figures() {
+	if cat "$1"/doc/results/*.txt | grep -E \
 	    '54\.37|3\.917|8881|173\.9|2,?071,?313'; then
 		echo "a seeded figure is already in doc/results/"
 		return 1
 	fi
 	printf '\nThe M-lock takes 54.37 ns per hand-off, 3.917x the ticket lock.\n' \
-	    >>"$_d/README.md"
+	    >>"$1/README.md"
 	printf '\nA libc build took 8881 s, +173.9%% over 2,071,313 runs.\n' \
-	    >>"$_d/doc/bench.md"
-	if _out=$(sh "$_d/tools/lint.sh" figures 2>&1); then
-		echo "$_out"
-		echo "seeded figures not caught"
-		return 1
-	fi
-	lint_finds "$_out" 'README.md:.*"54.37 ns"' 'README.md:.*"3.917x"' \
+	    >>"$1/doc/bench.md"
+	printf '%s\n' 'README.md:.*"54.37 ns"' 'README.md:.*"3.917x"' \
 	    'doc/bench.md:.*"8881 s"' 'doc/bench.md:.*"+173.9%"' \
-	    'doc/bench.md:.*"2,071,313"' || return 1
-	printf '# date: 2026-01-01T00:00Z\n# machine: seeded\n# command: none\n54.37 3.917 8881 173.9 2071313\n' \
-	    >"$_d/doc/results/seeded-2026-01-01.txt"
-	sh "$_d/tools/lint.sh" figures || { echo "fails with the figures" \
-	    "in doc/results/"; return 1; }
+	    'doc/bench.md:.*"2,071,313"'
 }
 
-# A copy whose row quotes a figure of another results file than the
-# one it links (so lint_figures passes it), one that names a make
-# target there is not, and one over 160 lines: each fails.
-lint_readme_catches() {
-	_d=$OBJ/lint-readme-selftest
-	rm -rf "$_d"
-	mkdir -p "$_d"
-	# The make test row, whichever run it quotes: its seconds and the
-	# results file it links.
+seed_figures_held() {
+	seed_figures "$1" >/dev/null || return 1
+	printf '# date: 2026-01-01T00:00Z\n# machine: seeded\n# command: none\n54.37 3.917 8881 173.9 2071313\n' \
+	    >"$1/doc/results/seeded-2026-01-01.txt"
+}
+
+# README.md: the make test row quoting a figure of another results file
+# than the one it links (so lint_figures passes it), a make target
+# there is not, more than 160 lines.
+seed_readme_row() {
 	_r=$(grep -m 1 '^| `make test`' "$ROOT/README.md")
 	_s=$(echo "$_r" | sed -n 's/^|[^|]*| \([0-9][0-9]*\) s, .*/\1/p')
-	_f=$(echo "$_r" | sed -n 's/.*(\(doc\/results\/test-[0-9-]*\.txt\)).*/\1/p')
+	_f=$(echo "$_r" |
+	    sed -n 's/.*(\(doc\/results\/test-[0-9-]*\.txt\)).*/\1/p')
 	[ -n "$_s" ] && [ -f "$ROOT/$_f" ] ||
 	    { echo "the row to seed is gone"; return 1; }
 	grep -q '1180s' "$ROOT"/doc/results/test-2026-12-02-1725.txt &&
 	    ! grep -q '1180' "$ROOT/$_f" ||
 	    { echo "the seeded figure is not where the seed needs it"
 	    return 1; }
-	sed "s/| $_s s, /| 1180 s, /" "$ROOT/README.md" >"$_d/row.md"
-	sed '/^make bench /s/make bench/make benchmark/' "$ROOT/README.md" \
-	    >"$_d/target.md"
-	{ cat "$ROOT/README.md"; yes '' | head -n 161; } >"$_d/long.md"
-	for _c in row:'"1180 s" is in no file' target:'make benchmark: no such' \
-	    long:'lines, more than 160'; do
-		lint_finds "${_c%%:*}: $(sh "$ROOT/tools/lint.sh" readme \
-		    "$_d/${_c%%:*}.md")" "${_c#*:}" || return 1
-	done
+	sed "s/| $_s s, /| 1180 s, /" "$ROOT/README.md" >"$1/README.md"
+	echo '"1180 s" is in no file'
 }
 
-for c in style backends litmus notices figures readme; do
-	t_check "lint/$c-selftest" lint_${c}_catches
-done
+seed_readme_target() {
+	sed '/^make bench /s/make bench/make benchmark/' "$ROOT/README.md" \
+	    >"$1/README.md"
+	echo "make benchmark: no such"
+}
+
+seed_readme_long() {
+	yes '' | head -n 161 >>"$1/README.md"
+	echo "lines, more than 160"
+}
+
+. "$ROOT/tools/lib/vendor.sh"
+LINT_SRC=$(vendor_tree openbsd-src)
+_notices="tools/mplock-patch tools/lib sys share regress/sys/kern/mplock"
+while read -r _c _s _p; do
+	_n=lint/$_c-selftest
+	[ "$_s" = "$_c" ] || _n=$_n/$_s
+	t_check "$_n" lint_seeded "$_c" "$_s" $_p
+done <<EOT
+style style sys
+backends backends sys share/man/man9/mplock.9
+litmus litmus tools/lib/litmus.sh litmus sys tools/series/mlock.awk
+notices stock-notice $_notices
+notices public-domain $_notices
+notices moved-code $_notices
+figures figures README.md doc
+figures figures-held README.md doc
+readme readme-row README.md Makefile doc/results
+readme readme-target README.md Makefile doc/results
+readme readme-long README.md Makefile doc/results
+EOT
 
 # mplock(9): the space of each backend in its table is what
 # struct __mp_lock takes on amd64 (MAXCPUS 255, its header, no
