@@ -306,7 +306,7 @@ static const struct {
 	{ 1, site_release_all, 0, "__mp_release_all on a CPU that is not "
 	    "the owner: cpu 1 depth 1 owner cpu 0 at site_release_all+" },
 };
-#define MIS_NDIRECT	8
+#define MIS_NDIRECT	(nitems(mis_script) - 2)
 static long (*volatile mis_intr_fn)(int);
 static volatile int mis_intr_done;
 
@@ -349,7 +349,7 @@ mis_state(void)
 	int i;
 
 	for (i = 0; i < 3; i++)
-		s = s << 8 | depth(i) << 1 | held(i);
+		s = s << 8 | (depth(i) & 0x7f) << 1 | held(i);
 	return (s);
 }
 
@@ -368,7 +368,7 @@ t_misuse(void)
 	shim_db_reset();
 	mis_seen = 0;
 	srv_start(n);
-	for (i = 0; i < MIS_NDIRECT; i++) {
+	for (i = 0; i < (int)MIS_NDIRECT; i++) {
 		before = mis_state();
 		rv = srv_callfn(mis_script[i].cpu, mis_script[i].fn,
 		    mis_script[i].arg);
