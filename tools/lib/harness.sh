@@ -112,15 +112,15 @@ harness_build() {
 #	test "mplocktest -l" lists, with ARGS, as check NAME/TEST.
 #	Returns 1 when the build fails (check NAME/build).
 harness_tests() {
-	_n=$1 _be=$2 _a=$3
+	_htn=$1 _htb=$2 _hta=$3
 	shift 3
-	hd=$OBJ/$_n
-	if ! harness_build "$hd" "$_be" "$@"; then
-		t_fail "$_n/build" "build failed" "$hd/build.log"
+	hd=$OBJ/$_htn
+	if ! harness_build "$hd" "$_htb" "$@"; then
+		t_fail "$_htn/build" "build failed" "$hd/build.log"
 		return 1
 	fi
-	for _t in $("$hd/mplocktest" -l); do
-		t_run "$_n/$_t" 300 "$hd/mplocktest" $_a "$_t"
+	for _htt in $("$hd/mplocktest" -l); do
+		t_run "$_htn/$_htt" 300 "$hd/mplocktest" $_hta "$_htt"
 	done
 }
 
