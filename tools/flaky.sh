@@ -18,24 +18,11 @@
 #
 #	tools/flaky.sh [-n runs] [-l loaders] [-m pattern] [suite ...]
 #
-# Runs the suites (default: mutants debug cross kernel) once, in full
-# (MPLOCK_FULL=1: every backend), with FLAKY_LOG set, so that every seeded bug whose catch depends on a run
-# (t_run_fails, and the kernel suite's seeded boots) notes its command
-# and builds what it runs (a seeded kernel is then booted again as
-# built, tools/kernel.sh -r).  Then, with LOADERS (2) busy loops beside
-# them, runs each noted command RUNS (10) times and judges each run as
-# the suite does.  A seeded bug caught fewer than RUNS times fails.  The
-# way each was caught is counted: a test that printed FAIL, or a hang
-# (the command's time limit, or the test's own watchdog).
-#
-# -m: only the seeded bugs whose name (as the suite prints it, e.g.
-# mutant/amd64-swap-not-atomic/mlock) matches the extended regular
-# expression PATTERN.
-#
-# The other seeded bugs need no repetition: the Spin models and herd7
-# explore every interleaving or execution of their model (suite verify),
-# and the compile-time ones (kcompile, cacheline, standalone, debug's
-# zero-cost, lint) are judged on a compiler's or a script's output.
+# Runs the suites (default: mutants debug cross kernel) once in full,
+# with FLAKY_LOG set, so that each seeded bug whose catch depends on a
+# run notes its command; then runs each of those RUNS (10) times beside
+# LOADERS (2) busy loops, judged as the suite judges it.  -m: only the
+# bugs whose names match PATTERN (an ERE).  See doc/testing.md.
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
@@ -101,7 +88,6 @@ while [ "$i" -lt "$loaders" ]; do
 done
 echo "flaky: $runs runs of every seeded bug of: $suites;" \
     "$loaders busy loops beside them"
-
 
 # judge KIND RC LOG: was the bug caught?  As t_run_fails and k_mutant
 # judge; sets how to "fail" or "hang".

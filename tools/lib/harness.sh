@@ -107,6 +107,40 @@ harness_build() {
 	return 0
 }
 
+# harness_tests NAME BACKEND ARGS [CFLAGS ...]
+#	Build BACKEND's harness in $OBJ/NAME (left in $hd) and run each
+#	test "mplocktest -l" lists, with ARGS, as check NAME/TEST.
+#	Returns 1 when the build fails (check NAME/build).
+harness_tests() {
+	_htn=$1 _htb=$2 _hta=$3
+	shift 3
+	hd=$OBJ/$_htn
+	if ! harness_build "$hd" "$_htb" "$@"; then
+		t_fail "$_htn/build" "build failed" "$hd/build.log"
+		return 1
+	fi
+	for _htt in $("$hd/mplocktest" -l); do
+		t_run "$_htn/$_htt" 300 "$hd/mplocktest" $_hta "$_htt"
+	done
+}
+
+# harness_plain NAME BACKEND: the stress tests, quick, from a build
+#	without the debug options, as check NAME/no-debug-options.
+harness_plain() {
+	if harness_build "$OBJ/$1-plain" "$2"; then
+		t_run "$1/no-debug-options" 300 "$OBJ/$1-plain/mplocktest" -q \
+		    stress
+	else
+		t_fail "$1-plain/build" "build failed" "$OBJ/$1-plain/build.log"
+	fi
+}
+
+# has_guest BACKEND: the backend has a guest mode (the M-lock), which
+#	mplocktest -g forces on.
+has_guest() {
+	grep -q '^#define MPL_BE_HALT' "$ROOT/sys/kern/kern_mplock_$1.h"
+}
+
 # Copy a harness (not kernel) object from $HARNESS_REUSE if it is there.
 _harness_reuse() {
 	case ${1##*/} in

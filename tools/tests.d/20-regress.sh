@@ -27,27 +27,10 @@ rg_usage() {
 	    ! cmp -s "$1/all.list" "$1/stress.list"
 }
 for be in $BACKENDS; do
-	d=$OBJ/regress/$be
-	if ! harness_build "$d" "$be" $KERNEL_OPTIONS; then
-		t_fail "regress/$be/build" "build failed" "$d/build.log"
-		continue
-	fi
-	[ "$be" = "$DEFAULT_BACKEND" ] && t_check regress/usage rg_usage "$d"
-	for t in $("$d/mplocktest" -l); do
-		t_run "regress/$be/$t" 300 "$d/mplocktest" $q "$t"
-	done
-	# A backend with a guest mode (the M-lock): the stress tests and
-	# the spin-out again with it forced on (-g), its waiters halting.
-	if grep -q '^#define MPL_BE_HALT' "$ROOT/sys/kern/kern_mplock_$be.h"
-	then
-		t_run "regress/$be/guest" 300 "$d/mplocktest" $q -g \
-		    stress spinout
-	fi
-
-	d=$OBJ/regress/$be-plain
-	if ! harness_build "$d" "$be"; then
-		t_fail "regress/$be-plain/build" "build failed" "$d/build.log"
-		continue
-	fi
-	t_run "regress/$be/no-debug-options" 300 "$d/mplocktest" -q stress
+	harness_tests "regress/$be" "$be" "$q" $KERNEL_OPTIONS || continue
+	[ "$be" = "$DEFAULT_BACKEND" ] && t_check regress/usage rg_usage "$hd"
+	# The stress tests and the spin-out with the waiters halting.
+	has_guest "$be" && t_run "regress/$be/guest" 300 "$hd/mplocktest" \
+	    $q -g stress spinout
+	harness_plain "regress/$be" "$be"
 done

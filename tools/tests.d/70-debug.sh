@@ -116,21 +116,10 @@ for cc in gcc clang; do
 done
 
 for be in $BACKENDS; do
-	d=$OBJ/debug/$be
-	if ! harness_build "$d" "$be" $DEBUG_FLAGS; then
-		t_fail "debug/$be/build" "build failed" "$d/build.log"
-		continue
-	fi
-	for t in $("$d/mplocktest" -l); do
-		t_run "debug/$be/$t" 300 "$d/mplocktest" -q "$t"
-	done
-	# The layer's reports and counts with the guest mode's waiters
-	# halting (-g), where the backend has the mode (the M-lock).
-	if grep -q '^#define MPL_BE_HALT' "$ROOT/sys/kern/kern_mplock_$be.h"
-	then
-		t_run "debug/$be/guest" 300 "$d/mplocktest" -q -g spinout \
-		    report stats events torture
-	fi
+	harness_tests "debug/$be" "$be" -q $DEBUG_FLAGS || continue
+	# The layer's reports and counts with the waiters halting.
+	has_guest "$be" && t_run "debug/$be/guest" 300 "$hd/mplocktest" -q \
+	    -g spinout report stats events torture
 
 	d=$OBJ/debug/$be-off
 	if ! harness_build "$d" "$be" $KERNEL_OPTIONS; then

@@ -19,13 +19,9 @@
  * Regress for the MI kernel lock: the shipped sys/kern sources, built
  * against the userland shim, one binary per backend.  Every test checks
  * an invariant and counts what breaks it; a hang is caught by the shim's
- * watchdog.  Usage: mplocktest [-gq] [-t cpus] [-n count] test ...
- * (-g: the M-lock's guest mode on, its waiters halting after 2 us);
- * mplocktest -l [test ...] lists them (a group: "stress", "all").
- *
- * The Anderson backend's first ticket lies just below the wrap of its
- * 32-bit counter, so every run of it crosses the wrap within its first
- * acquisitions.
+ * watchdog.  -g turns the M-lock's guest mode on (waiters halt after
+ * 2 us); -l lists the tests.  The Anderson backend's first ticket lies
+ * just below the wrap of its counter: every run crosses the wrap.
  */
 
 #include <sys/param.h>
@@ -58,6 +54,9 @@
 #endif
 
 #define SKIP	77
+#ifndef nitems
+#define nitems(a)	(sizeof((a)) / sizeof((a)[0]))
+#endif
 
 static const char mpl_be_name[] = SHIM_BE_NAME;
 
@@ -74,6 +73,8 @@ static const char *first_violation;
 	if (__atomic_add_fetch(&violations, 1, __ATOMIC_SEQ_CST) == 1)	\
 		first_violation = (what);				\
 } while (0)
+#define SKIPPED(test, why)						\
+	(printf("%s/%s: SKIP (built %s)\n", mpl_be_name, (test), (why)), SKIP)
 
 static int
 report(const char *test, const char *fmt, ...)
@@ -356,10 +357,19 @@ srv_call(int cpu, int op, int arg)
 	return (srv_wait(cpu));
 }
 
-/* Wait until cpu is in the spin loop, hence queued behind the owner. */
+/* cpu makes k calls of op (a lock or an unlock). */
 static void
-srv_wait_spinning(int cpu)
+srv_calls(int cpu, int op, int k)
 {
+	while (k-- > 0)
+		srv_call(cpu, op, 0);
+}
+
+/* Post op (a lock) to cpu and wait until it is queued behind the owner. */
+static void
+srv_queue(int cpu, int op)
+{
+	srv_post(cpu, op, 0);
 	while (shim_cpus[cpu].ci_schedstate.spc_spinning == 0) {
 		if (srv_isdone(cpu)) {
 			VIOLATION("a CPU got a lock that another CPU holds");
@@ -398,6 +408,20 @@ held(int cpu)
 	return (__mp_lock_held(&L, &shim_cpus[cpu]));
 }
 
+/* The lock still works from every CPU. */
+static void
+srv_usable(int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		srv_call(i, OP_LOCK, 0);
+		if (!held(i))
+			VIOLATION("lock unusable afterwards");
+		srv_call(i, OP_UNLOCK, 0);
+	}
+}
+
 /*
  * fifo: with one CPU holding the lock, queue the others one at a time
  * in a random order; they must get the lock in that order.  Held state
@@ -421,8 +445,7 @@ t_fifo(void)
 		shim_shuffle(queue, nq, &seed);
 		nrecorded = 0;
 		for (i = 0; i < nq; i++) {
-			srv_post(queue[i], OP_LOCK_RECORD, 0);
-			srv_wait_spinning(queue[i]);
+			srv_queue(queue[i], OP_LOCK_RECORD);
 			/* Queued CPUs wait, the others idle: none holds. */
 			for (k = 0; k < n; k++)
 				if (k != holder && held(k))
@@ -450,15 +473,11 @@ t_fifo(void)
 }
 
 /*
- * releaseidle: __mp_release_all() on a CPU that does not hold the lock
- * (depth 0), as _kernel_lock_held() lets callers do after a panic or in
- * ddb, while CPU 0 holds it and CPU 2 waits: it must return 0 and hand
- * nothing on.  A lock that hands on regardless shows it at once: CPU 0
- * no longer holds, or CPU 2 gets in.  CPU 1 and then CPU 0 take and
- * drop the lock first, so that what CPU 1 last had is stale: a hand-off
- * that passes on the lock's next turn (stock) and one that republishes
- * CPU 1's old turn (our ticket backend) both show.  The lock is left
- * alone then (it may be broken).
+ * releaseidle: __mp_release_all() at depth 0 (after a panic or in ddb)
+ * while CPU 0 holds the lock and CPU 2 waits must return 0 and hand
+ * nothing on.  CPU 1 and then CPU 0 take and drop the lock first, so
+ * that CPU 1's last turn is stale: handing on the lock's next turn
+ * (stock) and republishing CPU 1's old one (our ticket) both show.
  */
 static int
 t_releaseidle(void)
@@ -471,8 +490,7 @@ t_releaseidle(void)
 		srv_call(i, OP_UNLOCK, 0);
 	}
 	srv_call(0, OP_LOCK, 0);
-	srv_post(2, OP_LOCK, 0);
-	srv_wait_spinning(2);
+	srv_queue(2, OP_LOCK);
 	if (srv_call(1, OP_RELEASE_ALL, 0) != 0)
 		VIOLATION("__mp_release_all of a lock not held returned "
 		    "non-zero");
@@ -490,12 +508,7 @@ t_releaseidle(void)
 		if (!held(2) || held(0) || held(1))
 			VIOLATION("the waiter did not get the lock after");
 		srv_call(2, OP_UNLOCK, 0);
-		for (i = 0; i < n; i++) {
-			srv_call(i, OP_LOCK, 0);
-			if (!held(i))
-				VIOLATION("lock unusable afterwards");
-			srv_call(i, OP_UNLOCK, 0);
-		}
+		srv_usable(n);
 	} else {
 		/* Let every CPU thread go: the lock may admit anyone. */
 		if (!srv_isdone(2))
@@ -517,7 +530,7 @@ t_releaseidle(void)
 static int
 t_recurse(void)
 {
-	int n = 3, i, d, maxd = 16;
+	int n = 3, d, maxd = 16;
 	long rv;
 
 	srv_start(n);
@@ -540,12 +553,10 @@ t_recurse(void)
 		VIOLATION("__mp_acquire_count on another CPU");
 
 	/* CPU 2 waits: not held; CPU 0 idles: not held. */
-	srv_post(2, OP_LOCK, 0);
-	srv_wait_spinning(2);
+	srv_queue(2, OP_LOCK);
 	if (held(2) || held(0) || !held(1))
 		VIOLATION("held() wrong with a waiter");
-	for (i = 0; i < maxd - 1; i++)
-		srv_call(1, OP_UNLOCK, 0);
+	srv_calls(1, OP_UNLOCK, maxd - 1);
 	if (!held(1) || held(2) || srv_isdone(2))
 		VIOLATION("lock handed off before depth 0");
 	rv = srv_call(1, OP_RELEASE_ALL, 0);
@@ -562,14 +573,7 @@ t_recurse(void)
 	srv_call(0, OP_ACQUIRE_COUNT, -3);
 	if (held(0) || depth(0) != 0)
 		VIOLATION("__mp_acquire_count(-3) took the lock");
-
-	/* The lock still works from every CPU. */
-	for (i = 0; i < n; i++) {
-		srv_call(i, OP_LOCK, 0);
-		if (!held(i))
-			VIOLATION("lock unusable afterwards");
-		srv_call(i, OP_UNLOCK, 0);
-	}
+	srv_usable(n);
 	srv_stop(n);
 	check_idle(n);
 	witness_balanced();
@@ -811,6 +815,39 @@ t_multi(void)
  * not held is reported too.  MCS: an owner's wait for its successor's
  * link spins out the same way.
  */
+#ifdef MP_LOCKDEBUG
+/*
+ * With -g a waiter that halts counts the time of each halt for the
+ * spin-out once an interrupt ends the halt: the kernel's clock does,
+ * here an empty interrupt on the waiter each ms db_wait() polls.
+ */
+static void
+guest_tick_intr(void)
+{
+}
+
+/*
+ * Wait up to 20 s for n entries into ddb or, with cpu done not -1, for
+ * it to finish its call, while the waiter spins out.
+ */
+static void
+db_wait(unsigned long n, int done, int waiter)
+{
+	double t0 = shim_now();
+
+	if (shim_guest)
+		shim_intr_init(guest_tick_intr);
+	while (shim_db_enters() < n && shim_now() - t0 < 20 &&
+	    (done == -1 || !srv_isdone(done))) {
+		shim_tick();
+		usleep(1000);
+		if (shim_guest)
+			shim_intr_raise(shim_cpu_thread(waiter));
+	}
+	if (shim_guest)
+		shim_intr_init(NULL);
+}
+#endif /* MP_LOCKDEBUG */
 
 #if defined(MP_LOCKDEBUG) && defined(MPLOCK_MCS)
 /*
@@ -833,14 +870,12 @@ so_mcs_swap_only(int cpu)
 	    __ATOMIC_SEQ_CST));
 }
 
-/* The owner's hand-off spins out while the link is missing. */
 static void
 so_mcs_link_wait(void)
 {
 	struct __mp_lock_mcs_node *n0 = &L.mpl_cpus[0].mplc_be.mcb_node;
 	struct __mp_lock_mcs_node *n2 = &L.mpl_cpus[2].mplc_be.mcb_node;
 	char want[128];
-	double t0;
 
 	shim_db_reset();
 	srv_call(0, OP_LOCK, 0);
@@ -848,12 +883,7 @@ so_mcs_link_wait(void)
 	if (srv_call(2, OP_CALL, 2) != (long)n0)
 		VIOLATION("stuck link: the swap did not return CPU 0's node");
 	srv_post(0, OP_UNLOCK, 0);
-	t0 = shim_now();
-	while (shim_db_enters() < 3 && shim_now() - t0 < 20 &&
-	    !srv_isdone(0)) {
-		shim_tick();
-		usleep(1000);
-	}
+	db_wait(3, 0, 0);
 	if (srv_isdone(0))
 		VIOLATION("stuck link: the hand-off returned without a "
 		    "successor's link");
@@ -873,33 +903,6 @@ so_mcs_link_wait(void)
 }
 #endif
 
-#ifdef MP_LOCKDEBUG
-/*
- * With -g a waiter that halts counts the time of each halt for the
- * spin-out once an interrupt ends the halt: the kernel's clock does,
- * here guest_tick() on the waiter, each ms the test polls, between
- * guest_clock(1) and guest_clock(0).
- */
-static void
-guest_tick_intr(void)
-{
-}
-
-static void
-guest_clock(int on)
-{
-	if (shim_guest)
-		shim_intr_init(on ? guest_tick_intr : NULL);
-}
-
-static void
-guest_tick(int cpu)
-{
-	if (shim_guest)
-		shim_intr_raise(shim_cpu_thread(cpu));
-}
-#endif /* MP_LOCKDEBUG */
-
 static int
 t_spinout(void)
 {
@@ -908,7 +911,6 @@ t_spinout(void)
 	const char *p;
 	long saved = __mp_lock_spinout;
 	unsigned long enters, reports;
-	double t0;
 	int n = 3;
 
 	srv_start(n);
@@ -916,15 +918,7 @@ t_spinout(void)
 	__mp_lock_spinout = 20000;
 	srv_call(0, OP_LOCK, 0);
 	srv_post(1, OP_LOCK, 0);
-	guest_clock(1);
-	t0 = shim_now();
-	while (shim_db_enters() < 3 && shim_now() - t0 < 20 &&
-	    !srv_isdone(1)) {
-		shim_tick();
-		usleep(1000);
-		guest_tick(1);
-	}
-	guest_clock(0);
+	db_wait(3, 1, 1);
 	enters = shim_db_enters();
 	if (enters < 3)
 		VIOLATION("no repeated spin-out report (not re-armed?)");
@@ -978,8 +972,7 @@ t_spinout(void)
 	return (report("spinout", "%lu spin-out reports, ddb entered %lu "
 	    "times, %lu violations", reports, enters, violations));
 #else
-	printf("%s/spinout: SKIP (built without MP_LOCKDEBUG)\n", mpl_be_name);
-	return (SKIP);
+	return (SKIPPED("spinout", "without MP_LOCKDEBUG"));
 #endif
 }
 
@@ -1012,8 +1005,7 @@ t_intrunlock(void)
 	shim_db_reset();
 	shim_intr_init(iu_intr);
 	srv_call(0, OP_LOCK, 0);
-	srv_post(1, OP_LOCK, 0);
-	srv_wait_spinning(1);
+	srv_queue(1, OP_LOCK);
 	iu_done = 0;
 	shim_intr_raise(shim_cpu_thread(1));
 	t0 = shim_now();
@@ -1049,9 +1041,7 @@ t_intrunlock(void)
 	return (report("intrunlock", "unlock from an interrupt on a waiting "
 	    "CPU refused, %lu violations", violations));
 #else
-	printf("%s/intrunlock: SKIP (built without MP_LOCKDEBUG)\n",
-	    mpl_be_name);
-	return (SKIP);
+	return (SKIPPED("intrunlock", "without MP_LOCKDEBUG"));
 #endif
 }
 
@@ -1080,9 +1070,7 @@ t_witness(void)
 	srv_lock = &kernel_lock;
 	srv_start(n);
 	shim_witness_reset();
-	srv_call(0, OP_LOCK, 0);
-	srv_call(0, OP_LOCK, 0);
-	srv_call(0, OP_LOCK, 0);
+	srv_calls(0, OP_LOCK, 3);
 	shim_witness_stats(&w);
 	if (w.checkorders != 1 || w.locks != 3)
 		VIOLATION("checkorder/lock counts wrong when recursing");
@@ -1098,13 +1086,11 @@ t_witness(void)
 		VIOLATION("acquire_count counts wrong");
 
 	/* A waiter checks order once; the owner does not. */
-	srv_post(2, OP_LOCK, 0);
-	srv_wait_spinning(2);
+	srv_queue(2, OP_LOCK);
 	shim_witness_stats(&w);
 	if (w.checkorders != 3)
 		VIOLATION("waiter did not check order");
-	srv_call(1, OP_UNLOCK, 0);
-	srv_call(1, OP_UNLOCK, 0);
+	srv_calls(1, OP_UNLOCK, 2);
 	srv_wait(2);
 	srv_call(2, OP_UNLOCK, 0);
 	shim_witness_stats(&w);
@@ -1115,23 +1101,16 @@ t_witness(void)
 	    "errors %lu, %lu violations", w.checkorders, w.locks, w.unlocks,
 	    w.errors, violations));
 #else
-	printf("%s/witness: SKIP (built without WITNESS)\n", mpl_be_name);
-	return (SKIP);
+	return (SKIPPED("witness", "without WITNESS"));
 #endif
 }
 
 /*
- * torture: the kernel's own torture test (option MPLOCK_TORTURE,
- * kern_mplock_torture.c) run as a kernel runs it: main() holds the
- * kernel lock and calls mplock_torture_start(); CPU 0 runs, the others
- * come up 50 ms later; kernel threads peg themselves to the CPUs, sleep,
- * yield and switch CPU through the shim's scheduler, and the shim's
- * clock runs the test's timeout from CPU 0's interrupt.  Its one summary
- * line is read back and checked field by field against what the shim
- * saw: the backend, every CPU took part, every timeout call counted,
- * some of them on a CPU waiting for the lock, 0 violations, PASS; its
- * one line of turn waits must count every turn of the summary.  Then
- * the lock is idle and WITNESS balanced.  -n sets the run time in ms.
+ * torture: the kernel's own torture test (option MPLOCK_TORTURE) run
+ * as a kernel runs it: main() holds the kernel lock and calls
+ * mplock_torture_start(); CPU 0 runs, the others come up 50 ms later;
+ * the shim's clock runs the test's timeout.  Its summary and waits
+ * lines are checked against what the shim saw.  -n: run time in ms.
  */
 extern u_int mplock_torture_msecs;
 
@@ -1294,21 +1273,11 @@ torture_run(int n, unsigned long *waiting)
 }
 
 /*
- * A slow or crowded machine (an emulator, more CPU threads than cores)
- * may let no timeout land on a waiting CPU in a short run: then run
- * again, twice as long, up to 4 runs; each run is checked in full.
- */
-/*
- * swap: mpl_swap_ptr(), the one atomic step of the queue locks' enqueue,
- * from every CPU at once on one word.  Each value swapped in must come
- * out exactly once (as a return value or as the last one left), checked
- * by sum and xor; a swap that reads and then writes in two steps returns
- * one value twice and loses another whenever two CPUs overlap.  The lock
- * tests rarely see that, as the holder's hand-off keeps the swaps apart.
- * The run lasts until every CPU has made SWAP_OVERLAP (-n) swaps during
- * which another CPU swapped too, however the host schedules the threads
- * (up to 30 s, within the callers' time limits); a host that never ran
- * two at once is a violation as well.
+ * swap: mpl_swap_ptr(), the queue locks' one atomic step, from every
+ * CPU at once on one word: each value swapped in must come out exactly
+ * once (sum and xor).  The lock tests rarely overlap two swaps, as the
+ * hand-off keeps them apart; this runs until every CPU has made
+ * SWAP_OVERLAP (-n) swaps while another CPU swapped (up to 30 s).
  */
 #define SWAP_OVERLAP	5000	/* a torn swap shows within some 100 */
 #define SW_BITS		((int)sizeof(unsigned long) * 8)
@@ -1403,12 +1372,15 @@ t_swap(void)
 	    "least overlapped CPU in %.2f s, %lu violations", ncpus, least,
 	    shim_now() - t0, violations));
 #else
-	printf("%s/swap: SKIP (built with a lock from elsewhere)\n",
-	    mpl_be_name);
-	return (SKIP);
+	return (SKIPPED("swap", "with a lock from elsewhere"));
 #endif
 }
 
+/*
+ * A slow or crowded machine (an emulator, more CPU threads than cores)
+ * may let no timeout land on a waiting CPU in a short run: then run
+ * again, twice as long, up to 4 runs; each run is checked in full.
+ */
 static int
 t_torture(void)
 {
@@ -1436,24 +1408,16 @@ t_torture(void)
 
 /*
  * halt: the M-lock's guest mode, each case scripted so that it happens
- * on every run however the host schedules the threads.  CPU 0 holds the
- * lock; CPU 1 waits for it (mplock_guest on, a 1 us spin bound) until
- * it halts in the shim (sigsuspend()); only then does CPU 0 let go,
- * and its hand-off must kick CPU 1, which must own the lock within
- * HALT_WAKE seconds.  Cases:
- *  - halted: CPU 1 is halted when CPU 0 lets go;
- *  - window: CPU 1 has made its mark and waits, interrupts disabled,
- *    before its halt (shim_halt_hold) when CPU 0 lets go: the kick must
- *    stay pending and end the halt as it begins;
- *  - nested: an interrupt taken in CPU 1's halt waits for the lock too
- *    and halts on CPU 1's own mark (two halts); the kick ends it, the
- *    handler holds the lock before CPU 1's outer wait returns;
- *  - no halt where the wait must spin: CPU 1 waiting with interrupts
- *    disabled, in ddb, after a panic, while cold: it spins on while CPU
- *    0 holds the lock for HALT_SPIN_MS.
- * Every halt counted by the lock (mcb_halts) must have its kick counted
- * (mcb_kicks).  A lost kick leaves CPU 1 halted: a violation, and the
- * test ends the halt with an interrupt of its own to go on.
+ * however the host schedules the threads.  CPU 0 holds the lock until
+ * CPU 1, waiting with a 1 us spin bound, halts in the shim; CPU 0's
+ * hand-off must then kick CPU 1 into the lock within HALT_WAKE s.
+ *  - window: CPU 1 is stopped between its mark and its halt: the kick
+ *    must stay pending and end the halt as it begins;
+ *  - nested: an interrupt in CPU 1's halt waits and halts too; the
+ *    handler must hold the lock before CPU 1's outer wait returns;
+ *  - interrupts off, ddb, panic, cold: CPU 1 must spin, not halt.
+ * Every halt the lock counts must have its kick.  A lost kick is ended
+ * by an interrupt of the test's own, so that the test goes on.
  */
 #define HALT_WAKE	2		/* s */
 #define HALT_SPIN_MS	50
@@ -1669,7 +1633,7 @@ static const struct {
 	{ "events",	t_events,	0 },
 #endif
 };
-#define NTESTS	(sizeof(tests) / sizeof(tests[0]))
+#define NTESTS	nitems(tests)
 
 /* Is test i named by s: its name, "stress" (its group) or "all"? */
 static int

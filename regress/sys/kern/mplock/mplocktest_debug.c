@@ -201,17 +201,13 @@ t_lockorder(void)
 	srv_lock = &kernel_lock;
 	srv_start(n);
 	srv_callfn(0, lo_switch, 10);
-	srv_call(0, OP_LOCK, 0);
-	srv_call(0, OP_LOCK, 0);
-	srv_call(0, OP_LOCK, 0);
+	srv_calls(0, OP_LOCK, 3);
 	if (srv_call(0, OP_RELEASE_ALL, 0) != 3)
 		VIOLATION("release_all returned the wrong depth");
 	srv_callfn(0, lo_switch, 0);
 	srv_callfn(1, lo_switch, 10);
 	srv_call(1, OP_ACQUIRE_COUNT, 3);
-	srv_call(1, OP_UNLOCK, 0);
-	srv_call(1, OP_UNLOCK, 0);
-	srv_call(1, OP_UNLOCK, 0);
+	srv_calls(1, OP_UNLOCK, 3);
 	shim_witness_stats(&w);
 	if (w.checkorders != 2 || w.locks != 6 || w.unlocks != 6)
 		VIOLATION("mi_switch: checkorder/lock/unlock counts wrong");
@@ -222,8 +218,7 @@ t_lockorder(void)
 	lo_intr_done = 0;
 	shim_intr_init(lo_intr);
 	srv_call(0, OP_LOCK, 0);
-	srv_post(1, OP_LOCK, 0);
-	srv_wait_spinning(1);
+	srv_queue(1, OP_LOCK);
 	shim_intr_raise(shim_cpu_thread(1));
 	while (shim_cpus[1].ci_schedstate.spc_spinning < 2 &&
 	    lo_intr_done == 0)
@@ -281,38 +276,81 @@ t_lockorder(void)
  * the owner and the caller, and enters ddb once; the call is refused.
  */
 #ifdef DDB
-static volatile int mis_intr_op, mis_intr_done;
+/*
+ * The misuses, each with the report it must print after "mplock L: ";
+ * a row without one sets up the next.  The last two are made from an
+ * interrupt on CPU 1 while it waits behind CPU 0.
+ */
+static const struct {
+	int		  cpu;
+	long		(*fn)(int);
+	int		  arg;
+	const char	 *line;
+} mis_script[] = {
+	{ 0, site_unlock, 0, "__mp_unlock of a lock not held: cpu 0 "
+	    "depth 0 owner none at site_unlock+" },
+	{ 1, site_lock, 0, NULL },
+	{ 0, site_unlock, 0, "__mp_unlock on a CPU that is not the owner: "
+	    "cpu 0 depth 0 owner cpu 1 at site_unlock+" },
+	{ 0, site_release_all, 0, "__mp_release_all on a CPU that is not "
+	    "the owner: cpu 0 depth 0 owner cpu 1 at site_release_all+" },
+	{ 1, site_unlock, 0, NULL },
+	{ 0, site_release_all, 0, "__mp_release_all of a lock not held: "
+	    "cpu 0 depth 0 owner none at site_release_all+" },
+	{ 2, site_acquire_count, 0, "__mp_acquire_count with count 0: "
+	    "cpu 2 depth 0 owner none at site_acquire_count+" },
+	{ 2, site_acquire_count, -3, "__mp_acquire_count with count -3: "
+	    "cpu 2 depth 0 owner none at site_acquire_count+" },
+	{ 1, site_unlock, 0, "__mp_unlock on a CPU that is not the owner: "
+	    "cpu 1 depth 1 owner cpu 0 at site_unlock+" },
+	{ 1, site_release_all, 0, "__mp_release_all on a CPU that is not "
+	    "the owner: cpu 1 depth 1 owner cpu 0 at site_release_all+" },
+};
+#define MIS_NDIRECT	(nitems(mis_script) - 2)
+static long (*volatile mis_intr_fn)(int);
+static volatile int mis_intr_done;
 
 static void
 mis_intr(void)
 {
-	if (mis_intr_op == OP_UNLOCK)
-		site_unlock(0);
-	else
-		site_release_all(0);
+	mis_intr_fn(0);
 	mis_intr_done = mis_intr_done + 1;
 }
 
 static unsigned long mis_seen;	/* ddb entries so far */
 
 static int
-mis_expect(const char *what, const char *line)
+mis_expect(const char *line)
 {
 	const char *out = shim_db_output(), *p;
 	unsigned long enters = shim_db_enters();
+	char want[160];
 
-	if ((p = strstr(out, line)) == NULL || strchr(p, '\n') == NULL) {
-		printf("misuse: %s: no line \"%s\" in:\n%s", what, line, out);
+	snprintf(want, sizeof(want), "mplock L: %s", line);
+	if ((p = strstr(out, want)) == NULL || strchr(p, '\n') == NULL) {
+		printf("misuse: no line \"%s\" in:\n%s", want, out);
 		VIOLATION("misuse not reported, or in other words");
 		return (0);
 	}
 	if (enters != mis_seen + 1) {
-		printf("misuse: %s: ddb entered %lu times\n", what,
+		printf("misuse: %s: ddb entered %lu times\n", line,
 		    enters - mis_seen);
 		VIOLATION("misuse did not enter ddb exactly once");
 	}
 	mis_seen = enters;
 	return (1);
+}
+
+/* Every CPU's held() and depth, which a refused call must not change. */
+static long
+mis_state(void)
+{
+	long s = 0;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		s = s << 8 | (depth(i) & 0x7f) << 1 | held(i);
+	return (s);
 }
 
 /* A CPU's statistics in the debug layer. */
@@ -323,83 +361,53 @@ t_misuse(void)
 {
 	char line[160];
 	int n = 3, i, reports = 0;
-	long rv;
+	long rv, before;
 
 	dbg_syms();
 	__mp_lock_init(&L);
 	shim_db_reset();
 	mis_seen = 0;
 	srv_start(n);
-
-	srv_callfn(0, site_unlock, 0);
-	reports += mis_expect("unlock, lock free", "mplock L: __mp_unlock "
-	    "of a lock not held: cpu 0 depth 0 owner none at site_unlock+");
-
-	srv_callfn(1, site_lock, 0);
-	srv_callfn(0, site_unlock, 0);
-	reports += mis_expect("unlock, held elsewhere", "mplock L: "
-	    "__mp_unlock on a CPU that is not the owner: cpu 0 depth 0 "
-	    "owner cpu 1 at site_unlock+");
-	if ((rv = srv_callfn(0, site_release_all, 0)) != 0)
-		VIOLATION("refused release_all returned non-zero");
-	reports += mis_expect("release_all, held elsewhere", "mplock L: "
-	    "__mp_release_all on a CPU that is not the owner: cpu 0 depth 0 "
-	    "owner cpu 1 at site_release_all+");
-	if (!held(1) || depth(1) != 1 || depth(0) != 0)
-		VIOLATION("a refused release changed the lock");
-	srv_callfn(1, site_unlock, 0);
-	srv_callfn(0, site_release_all, 0);
-	reports += mis_expect("release_all, lock free", "mplock L: "
-	    "__mp_release_all of a lock not held: cpu 0 depth 0 owner none "
-	    "at site_release_all+");
-
-	srv_callfn(2, site_acquire_count, 0);
-	reports += mis_expect("acquire_count 0", "mplock L: "
-	    "__mp_acquire_count with count 0: cpu 2 depth 0 owner none at "
-	    "site_acquire_count+");
-	srv_callfn(2, site_acquire_count, -3);
-	reports += mis_expect("acquire_count -3", "mplock L: "
-	    "__mp_acquire_count with count -3: cpu 2 depth 0 owner none at "
-	    "site_acquire_count+");
-	if (depth(2) != 0 || held(2))
-		VIOLATION("acquire_count < 1 took the lock");
+	for (i = 0; i < (int)MIS_NDIRECT; i++) {
+		before = mis_state();
+		rv = srv_callfn(mis_script[i].cpu, mis_script[i].fn,
+		    mis_script[i].arg);
+		if (mis_script[i].line == NULL)
+			continue;
+		reports += mis_expect(mis_script[i].line);
+		if (rv != 0 || mis_state() != before)
+			VIOLATION("a refused call changed the lock");
+	}
 
 	/* Recursion: reported when it crosses the limit, once. */
-	for (i = 0; i < MPLOCK_DEBUG_MAXDEPTH; i++)
-		srv_call(2, OP_LOCK, 0);
+	srv_calls(2, OP_LOCK, MPLOCK_DEBUG_MAXDEPTH);
 	if (shim_db_enters() != (unsigned long)reports)
 		VIOLATION("recursion reported below the limit");
 	srv_callfn(2, site_lock, 0);
-	snprintf(line, sizeof(line), "mplock L: recursion deeper than %d: "
-	    "cpu 2 depth %d owner cpu 2 at site_lock+",
-	    MPLOCK_DEBUG_MAXDEPTH, MPLOCK_DEBUG_MAXDEPTH);
-	reports += mis_expect("recursion", line);
+	snprintf(line, sizeof(line), "recursion deeper than %d: cpu 2 depth "
+	    "%d owner cpu 2 at site_lock+", MPLOCK_DEBUG_MAXDEPTH,
+	    MPLOCK_DEBUG_MAXDEPTH);
+	reports += mis_expect(line);
 	srv_call(2, OP_LOCK, 0);
 	if (srv_call(2, OP_RELEASE_ALL, 0) != MPLOCK_DEBUG_MAXDEPTH + 2)
 		VIOLATION("release_all after deep recursion");
 	if (shim_db_enters() != (unsigned long)reports)
 		VIOLATION("recursion reported more than once");
 
-	/* From an interrupt on a CPU that waits: not the owner either. */
 	shim_intr_init(mis_intr);
 	srv_callfn(0, site_lock, 0);
-	srv_post(1, OP_LOCK, 0);
-	srv_wait_spinning(1);
-	for (i = 0; i < 2; i++) {
-		mis_intr_op = i == 0 ? OP_UNLOCK : OP_RELEASE_ALL;
+	srv_queue(1, OP_LOCK);
+	for (i = MIS_NDIRECT; i < (int)nitems(mis_script); i++) {
+		before = mis_state();
+		mis_intr_fn = mis_script[i].fn;
 		mis_intr_done = 0;
-		shim_intr_raise(shim_cpu_thread(1));
+		shim_intr_raise(shim_cpu_thread(mis_script[i].cpu));
 		while (mis_intr_done == 0)
 			sched_yield();
-		if (held(1) || srv_isdone(1) || depth(1) != 1 || !held(0))
+		if (srv_isdone(1) || mis_state() != before)
 			VIOLATION("a release from an interrupt on a waiting "
 			    "CPU changed the lock");
-		reports += mis_expect(i == 0 ? "unlock while waiting" :
-		    "release_all while waiting", i == 0 ? "mplock L: "
-		    "__mp_unlock on a CPU that is not the owner: cpu 1 depth 1 "
-		    "owner cpu 0 at site_unlock+" : "mplock L: "
-		    "__mp_release_all on a CPU that is not the owner: cpu 1 "
-		    "depth 1 owner cpu 0 at site_release_all+");
+		reports += mis_expect(mis_script[i].line);
 	}
 	shim_intr_init(NULL);
 	srv_callfn(0, site_unlock, 0);
@@ -424,12 +432,7 @@ t_misuse(void)
 		    ST(0).mds_misuse, ST(1).mds_misuse, ST(2).mds_misuse);
 		VIOLATION("misuse statistics wrong");
 	}
-	for (i = 0; i < n; i++) {
-		srv_callfn(i, site_lock, 0);
-		if (!held(i))
-			VIOLATION("lock unusable after the misuse");
-		srv_callfn(i, site_unlock, 0);
-	}
+	srv_usable(n);
 	printf("misuse: ddb output:\n%s", shim_db_output());
 	srv_stop(n);
 	check_idle(n);
@@ -525,7 +528,6 @@ t_report(void)
 	long saved = __mp_lock_spinout;
 	int n = 5, rounds = 3, queue[MAXCPUS], r, i, owner, nq;
 	unsigned int seed = 777;
-	double t0;
 
 	dbg_syms();
 	__mp_lock_init(&L);
@@ -539,21 +541,13 @@ t_report(void)
 		shim_shuffle(queue, nq, &seed);
 		__mp_lock_spinout = LONG_MAX;
 		for (i = 0; i < nq - 1; i++) {
-			srv_post(queue[i], OP_LOCK, 0);
-			srv_wait_spinning(queue[i]);
+			srv_queue(queue[i], OP_LOCK);
 			usleep(3000);
 		}
 		shim_db_reset();
 		__mp_lock_spinout = 20000;
 		srv_post(queue[nq - 1], OP_LOCK, 0);
-		guest_clock(1);
-		t0 = shim_now();
-		while (shim_db_enters() == 0 && shim_now() - t0 < 20) {
-			shim_tick();
-			usleep(1000);
-			guest_tick(queue[nq - 1]);
-		}
-		guest_clock(0);
+		db_wait(1, -1, queue[nq - 1]);
 		__mp_lock_spinout = LONG_MAX;
 		/* rep_check() reports a missing spin-out. */
 		rep_check(shim_db_output(), owner, queue, nq);
@@ -703,8 +697,7 @@ t_stats(void)
 	srv_callfn(0, site_unlock, 0);
 	srv_callfn(0, site_unlock, 0);
 	post = nsecuptime();
-	srv_post(1, OP_LOCK, 0);
-	srv_wait_spinning(1);
+	srv_queue(1, OP_LOCK);
 	spinning = nsecuptime();
 	usleep(30000);
 	unlock = nsecuptime();
@@ -836,30 +829,40 @@ static const struct ev_want ev_script[] = {
 	{ "release",		1, 0, "site_unlock+", NULL },
 	{ "release MISUSE",	2, 0, "site_unlock+", NULL },
 };
-#define EV_NSCRIPT	(sizeof(ev_script) / sizeof(ev_script[0]))
+#define EV_NSCRIPT	nitems(ev_script)
 
-/* Parse the event lines of mplock_print(); returns how many. */
+static struct ev {
+	unsigned int	 seq;
+	int		 cpu;
+	char		 type[32];
+	int		 depth;
+	char		 site[64];
+} ev_got[MPLOCK_DEBUG_NEVENTS + 1];
+
+/* The events mplock_print() prints, parsed into ev_got[]; how many. */
 static int
-ev_parse(const char *out, unsigned int *seq, int *cpu, char (*type)[32],
-    int *depth, char (*site)[64], int max)
+ev_print(void)
 {
+	struct ev *e;
 	const char *p;
-	char sym[64], tail[16];
+	char tail[16];
 	int n = 0, k;
 
-	if ((p = strstr(out, "release_all: levels released; acquire_count: "
-	    "count):\n")) == NULL)
+	shim_db_reset();
+	mplock_print(&L);
+	if ((p = strstr(shim_db_output(), "release_all: levels released; "
+	    "acquire_count: count):\n")) == NULL)
 		return (-1);
 	p = strchr(p, '\n') + 1;
-	while (*p == ' ' && n < max) {
-		k = sscanf(p, "%u cpu %d %31s %d %*u.%*us %63s %15s",
-		    &seq[n], &cpu[n], type[n], &depth[n], sym, tail);
+	while (*p == ' ' && n < (int)nitems(ev_got)) {
+		e = &ev_got[n];
+		k = sscanf(p, "%u cpu %d %31s %d %*u.%*us %63s %15s", &e->seq,
+		    &e->cpu, e->type, &e->depth, e->site, tail);
 		if (k < 5)
 			break;
 		if (k == 6 && strcmp(tail, "MISUSE") == 0)
-			strncat(type[n], " MISUSE",
-			    sizeof(type[n]) - strlen(type[n]) - 1);
-		snprintf(site[n], sizeof(site[n]), "%s", sym);
+			strncat(e->type, " MISUSE",
+			    sizeof(e->type) - strlen(e->type) - 1);
 		n++;
 		p = strchr(p, '\n') + 1;
 	}
@@ -873,15 +876,20 @@ ev_site(const char *sym, const char *want)
 	    strncmp(sym + strlen(want), "0x", 2) == 0);
 }
 
+/* Is event e what w wants, on that cpu? */
+static int
+ev_is(const struct ev *e, const struct ev_want *w, int cpu)
+{
+	return (strcmp(e->type, w->type) == 0 && e->cpu == cpu &&
+	    e->depth == w->depth && (ev_site(e->site, w->site) ||
+	    ev_site(e->site, w->site2)));
+}
+
 static int
 t_events(void)
 {
-	static unsigned int seq[MPLOCK_DEBUG_NEVENTS + 1];
-	static int cpu[MPLOCK_DEBUG_NEVENTS + 1];
-	static int dep[MPLOCK_DEBUG_NEVENTS + 1];
-	static char type[MPLOCK_DEBUG_NEVENTS + 1][32];
-	static char site[MPLOCK_DEBUG_NEVENTS + 1][64];
 	const struct ev_want *w;
+	const struct ev *e;
 	int n = 3, i, got, wraps = 100;
 	unsigned int last;
 
@@ -896,25 +904,18 @@ t_events(void)
 	srv_callfn(1, site_unlock, 0);
 	srv_callfn(1, site_unlock, 0);
 	srv_callfn(2, site_unlock, 0);		/* refused */
-
-	shim_db_reset();
-	mplock_print(&L);
-	got = ev_parse(shim_db_output(), seq, cpu, type, dep, site,
-	    MPLOCK_DEBUG_NEVENTS + 1);
-	if (got != (int)EV_NSCRIPT) {
+	if ((got = ev_print()) != (int)EV_NSCRIPT) {
 		printf("events: %d events, want %zu:\n%s", got, EV_NSCRIPT,
 		    shim_db_output());
 		VIOLATION("events missing or extra");
 	}
 	for (i = 0; i < got && i < (int)EV_NSCRIPT; i++) {
 		w = &ev_script[i];
-		if (seq[i] != (unsigned int)i + 1 || strcmp(type[i],
-		    w->type) != 0 || cpu[i] != w->cpu || dep[i] != w->depth ||
-		    (!ev_site(site[i], w->site) &&
-		    !ev_site(site[i], w->site2))) {
+		e = &ev_got[i];
+		if (e->seq != (unsigned int)i + 1 || !ev_is(e, w, w->cpu)) {
 			printf("events: #%d is %u %s cpu %d depth %d %s, want "
-			    "%s cpu %d depth %d %s\n", i, seq[i], type[i],
-			    cpu[i], dep[i], site[i], w->type, w->cpu,
+			    "%s cpu %d depth %d %s\n", i, e->seq, e->type,
+			    e->cpu, e->depth, e->site, w->type, w->cpu,
 			    w->depth, w->site);
 			VIOLATION("event recorded wrong");
 		}
@@ -927,18 +928,13 @@ t_events(void)
 		srv_callfn(0, site_unlock, 0);
 	}
 	last = EV_NSCRIPT + 2 * wraps;
-	shim_db_reset();
-	mplock_print(&L);
-	got = ev_parse(shim_db_output(), seq, cpu, type, dep, site,
-	    MPLOCK_DEBUG_NEVENTS + 1);
-	if (got != MPLOCK_DEBUG_NEVENTS)
+	if ((got = ev_print()) != MPLOCK_DEBUG_NEVENTS)
 		VIOLATION("wrapped ring does not show its size in events");
 	for (i = 0; i < got; i++) {
-		if (seq[i] != last - MPLOCK_DEBUG_NEVENTS + 1 + i)
+		e = &ev_got[i];
+		if (e->seq != last - MPLOCK_DEBUG_NEVENTS + 1 + i)
 			VIOLATION("wrapped ring out of order or with gaps");
-		w = seq[i] % 2 ? &ev_script[0] : &ev_script[8];
-		if (strcmp(type[i], w->type) != 0 || cpu[i] != 0 ||
-		    dep[i] != w->depth || !ev_site(site[i], w->site))
+		if (!ev_is(e, &ev_script[e->seq % 2 ? 0 : 8], 0))
 			VIOLATION("wrapped ring holds the wrong events");
 	}
 	srv_stop(n);
