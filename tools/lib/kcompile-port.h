@@ -68,7 +68,7 @@
 
 /* atomic(9) relaxed, but for the swap, which acquires. */
 #define _ATOMIC_ORDER	__ATOMIC_RELAXED
-#include "../../tsan/sys/atomic.h"
+#include "../../regress/sys/kern/mplock/shim/include/sys/atomic.h"
 
 #if defined(KC_ARM64)
 #define CPU_BUSY_CYCLE()	__asm volatile("yield" : : : "memory")

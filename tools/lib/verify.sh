@@ -397,7 +397,6 @@ verify_tsan() {
 	_tree=$VOBJ/tsan/src/tree
 	_s=$_tree/regress/sys/kern/mplock/shim/include
 	cp "$TSAN/machine/mplock.h" "$_s/machine/mplock.h"
-	cp "$TSAN/sys/atomic.h" "$_s/sys/atomic.h"
 	for _be in $BACKENDS; do
 		_d=$VOBJ/tsan/$_be
 		_v_tsan_build "verify/tsan/$_be/build" "$_d" || continue

@@ -1,18 +1,14 @@
-# cross: the regress built with Debian's cross compilers (static, so no
-# target sysroot is needed) and run under qemu-user: for each target and
-# backend, every test of mplocktest in quick mode from a WITNESS +
-# MP_LOCKDEBUG build, with the target's sys/arch header (none: the MI
+# cross: the regress built with Debian's static cross compilers and run
+# under qemu-user: every test of mplocktest in quick mode, WITNESS and
+# MP_LOCKDEBUG on, with the target's sys/arch header ("-": the MI
 # fallbacks); on arm64 also the stress tests without the debug options,
-# whose wait (ldxr/wfe) differs.  aarch64-lse uses swpal; aarch64 runs
-# on a Cortex-A57, which has no LSE, so an LSE instruction would trap.
-# qemu runs the guest's threads on the host's CPUs at once, so races
-# happen as on hardware, but the host (x86, TSO) keeps the guest's
-# accesses in order: these runs execute the MD code, they cannot catch a
-# missing barrier.  Seeded bugs in an arch header whose "# cross:" line
-# names a target run there and must be caught.  $CROSS_TARGETS: some
-# targets only.  make test runs each target with the default backend
-# and one other, in turn (slice_backends); MPLOCK_FULL=1 (make
-# test-cross, make test-full) every backend.
+# whose wait (ldxr/wfe) differs.  aarch64 runs on a Cortex-A57, which
+# traps on the LSE instructions aarch64-lse uses.  qemu runs the
+# guest's threads at once, so races happen, but an x86 host keeps their
+# accesses in order: a missing barrier cannot be caught here.  A mutant
+# of an arch header whose "# cross:" line names a target must be caught
+# there.  $CROSS_TARGETS: some targets only.  Backends: the default and
+# one other per target, in turn (slice_backends); MPLOCK_FULL=1 all.
 
 # target	compiler and flags		emulator and flags	arch
 CROSS='aarch64-lse	aarch64-linux-gnu-gcc -march=armv8.1-a	qemu-aarch64 -cpu max	arm64
@@ -23,13 +19,14 @@ ppc64le	powerpc64le-linux-gnu-gcc	qemu-ppc64le	powerpc64
 i686	i686-linux-gnu-gcc	qemu-i386	i386
 powerpc	powerpc-linux-gnu-gcc	qemu-ppc	powerpc'
 
-# Installed by .ci/run on Debian; elsewhere (no qemu-user) not a failure.
-cross_missing() {
-	if [ "$(uname -s)" = Linux ]; then
-		t_fail "$1" "$2 not installed (.ci/run installs it)"
-	else
-		t_skip "$1" "$2 not on $(uname -s)"
-	fi
+# xbuild NAME DIR BACKEND [CFLAGS ...]: the harness for the target in
+# DIR; a FAIL line NAME if that fails.
+xbuild() {
+	_n=$1 _b=$2
+	shift 2
+	CC=$X_CC MDARCH=$X_MDARCH harness_build "$_b" "$@" && return 0
+	t_fail "$_n" "build failed" "$_b/build.log"
+	return 1
 }
 
 xi=0
@@ -47,14 +44,17 @@ for x in ${CROSS_TARGETS:-$(echo "$CROSS" | cut -f1)}; do
 	for c in "${X_QEMU%% *}" "${X_CC%% *}"; do
 		command -v "$c" >/dev/null 2>&1 || m=$c
 	done
-	if [ -n "$m" ]; then
-		cross_missing "cross/$x" "$m"
+	# .ci/run installs them on Debian; elsewhere not a failure.
+	if [ -n "$m" ] && [ "$(uname -s)" = Linux ]; then
+		t_fail "cross/$x" "$m not installed (.ci/run installs it)"
+		continue
+	elif [ -n "$m" ]; then
+		t_skip "cross/$x" "$m not on $(uname -s)"
 		continue
 	fi
 
-	# Does the emulator keep a thread's TLS across a signal handler?
-	# The tests that raise interrupts (signals) cannot run where it
-	# does not (qemu-i386).
+	# The tests that raise interrupts (signals) cannot run where the
+	# emulator loses a thread's TLS across a signal handler (qemu-i386).
 	d=$OBJ/cross/$x
 	mkdir -p "$d"
 	if ! $X_CC -O2 -pthread -o "$d/tls-signal" \
@@ -70,12 +70,7 @@ for x in ${CROSS_TARGETS:-$(echo "$CROSS" | cut -f1)}; do
 	for be in $(slice_backends "$xi"); do
 		n=cross/$x/$be
 		b=$d/$be
-		if ! CC=$X_CC MDARCH=$X_MDARCH harness_build "$b" "$be" \
-		    $KERNEL_OPTIONS; then
-			t_fail "$n/build" "build failed" "$b/build.log"
-			continue
-		fi
-		stress=stress
+		xbuild "$n/build" "$b" "$be" $KERNEL_OPTIONS || continue
 		for t in $($X_QEMU "$b/mplocktest" -l); do
 			case $intr_ok/$t in
 			0/intr | 0/intrunlock | 0/lockorder | 0/torture)
@@ -85,16 +80,13 @@ for x in ${CROSS_TARGETS:-$(echo "$CROSS" | cut -f1)}; do
 			esac
 			t_run "$n/$t" 300 $X_QEMU "$b/mplocktest" -q "$t"
 		done
+		stress=stress
 		[ $intr_ok = 0 ] && stress=$($X_QEMU "$b/mplocktest" -l \
 		    stress | grep -vx -e intr -e torture)
-		[ "$X_MDARCH" = arm64 ] || continue
-		b=$d/$be-plain
-		if ! CC=$X_CC MDARCH=$X_MDARCH harness_build "$b" "$be"; then
-			t_fail "$n-plain/build" "build failed" "$b/build.log"
-			continue
-		fi
-		t_run "$n/no-debug-options" 300 $X_QEMU "$b/mplocktest" -q \
-		    $stress
+		[ "$X_MDARCH" = arm64 ] &&
+		    xbuild "$n-plain/build" "$d/$be-plain" "$be" &&
+		    t_run "$n/no-debug-options" 300 $X_QEMU \
+		    "$d/$be-plain/mplocktest" -q $stress
 	done
 
 	for m in "$MUTANTS"/*.sed; do
@@ -105,17 +97,16 @@ for x in ${CROSS_TARGETS:-$(echo "$CROSS" | cut -f1)}; do
 			n=cross/$x/mutant/$name/$be
 			if ! harness_tree "$md" "$m"; then
 				t_fail "$n" "does not apply to $file any more"
-			elif ! CC=$X_CC MDARCH=$X_MDARCH MPLOCK_ROOT=$md/tree \
-			    harness_build "$md/build" "$be" $KERNEL_OPTIONS; then
-				t_fail "$n" "does not build" "$md/build/build.log"
-			else
-				# "# count: N" where quick mode is too
-				# short to catch the bug reliably.
-				len=-q
-				[ -n "$count" ] && len="-n $count"
-				t_run_fails "$n" 120 $X_QEMU \
-				    "$md/build/mplocktest" -w 5 $len $tests
+				continue
 			fi
+			MPLOCK_ROOT=$md/tree xbuild "$n" "$md/build" "$be" \
+			    $KERNEL_OPTIONS || continue
+			# "# count: N" where quick mode is too short to
+			# catch the bug reliably.
+			len=-q
+			[ -n "$count" ] && len="-n $count"
+			t_run_fails "$n" 120 $X_QEMU "$md/build/mplocktest" \
+			    -w 5 $len $tests
 		done
 	done
 done

@@ -1,22 +1,11 @@
 /*
- * Userland shim, ThreadSanitizer build: the lock's ordering primitives
- * as C11 atomic accesses.  TSan does not model standalone fences, so the
- * MI fallbacks (membar_*() around plain accesses) would look racy to it;
- * here each primitive carries its ordering on the access itself, which
- * is the role kern_mplock.h gives it:
- *  - mpl_load: acquire load (it subsumes mpl_acquire(), which is empty);
- *  - mpl_load_ptr: acquire load.  In the kernel it has no ordering of
- *    its own: the MCS owner's read of the link is ordered before its
- *    hand-off by that store's release, which TSan does not see;
- *  - mpl_store_ptr: relaxed store, as in the kernel;
- *  - mpl_store_ptr_release: release store (the MCS link);
- *  - mpl_store_release: release store;
- *  - mpl_swap_ptr: acquire+release exchange;
- *  - mpl_cas_ptr_release: compare-and-swap, release when it stores;
- *  - mpl_spin_wait: CPU_BUSY_CYCLE(), as the MI version.
- * MPL_TSAN_STORE_ORDER, MPL_TSAN_LOAD_ORDER, MPL_TSAN_CAS_ORDER and
- * MPL_TSAN_PTR_ORDER exist to seed a too-weak ordering (tools/verify.sh builds with
- * __ATOMIC_RELAXED and requires TSan to report the race).
+ * Userland shim, ThreadSanitizer build: the lock's primitives as C11
+ * atomic accesses, each with its ordering on the access, since TSan
+ * does not model standalone fences (the MI fallbacks' membar_*()).
+ * mpl_load_ptr acquires, which the kernel's need not: there the MCS
+ * owner's read of the link is ordered by its hand-off's release, which
+ * TSan does not see.  MPL_TSAN_*_ORDER seed a too-weak ordering
+ * (tools/lib/verify.sh builds them relaxed and wants a race reported).
  */
 #ifndef _MACHINE_MPLOCK_H_
 #define _MACHINE_MPLOCK_H_
@@ -25,7 +14,7 @@
 
 #endif /* _MACHINE_MPLOCK_H_ */
 
-/* Second inclusion, from sys/kern/kern_mplock.h. */
+/* Second inclusion, from kern_mplock.h. */
 #if defined(_KERN_MPLOCK_H_) && !defined(_SHIM_TSAN_MPLOCK_PRIMS_)
 #define _SHIM_TSAN_MPLOCK_PRIMS_
 

@@ -14,7 +14,6 @@
  * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
  */
 
-
 /*
  * Userland kernel environment for the kernel lock regress: threads as
  * CPUs, a signal as the interrupt, and recorders for ddb and WITNESS.
@@ -58,8 +57,8 @@ static __thread unsigned int shim_spins;
 static __thread unsigned int shim_spin_limit;	/* yield at this count */
 static __thread unsigned int shim_rng;
 static __thread uint64_t shim_spin_last;	/* nsecuptime() of last step */
+#define YIELD_EVERY	256			/* mean spin steps per yield */
 
-unsigned int shim_yield_every = 256;
 unsigned int shim_yield_ns;
 volatile unsigned long shim_progress;
 
@@ -72,6 +71,51 @@ const char *panicstr;
 int db_active;
 int cold;
 
+static __attribute__((__noreturn__)) void
+fatal(const char *what)
+{
+	perror(what);
+	exit(2);
+}
+
+static void
+thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
+{
+	if ((errno = pthread_create(t, NULL, fn, arg)) != 0)
+		fatal("pthread_create");
+}
+
+static void
+sig_handle(int sig, void (*fn)(int))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = fn;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	if (sigaction(sig, &sa, NULL) == -1)
+		fatal("sigaction");
+}
+
+/* A spin lock of the shim's, taken with the CPU's interrupts held back. */
+static unsigned long
+spin_enter(volatile int *lk)
+{
+	unsigned long s = intr_disable();
+
+	while (__atomic_test_and_set(lk, __ATOMIC_ACQUIRE))
+		sched_yield();
+	return (s);
+}
+
+static void
+spin_leave(volatile int *lk, unsigned long s)
+{
+	__atomic_clear(lk, __ATOMIC_RELEASE);
+	intr_restore(s);
+}
+
 uint64_t
 nsecuptime(void)
 {
@@ -81,16 +125,18 @@ nsecuptime(void)
 	return ((uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec);
 }
 
+double
+shim_now(void)
+{
+	return (nsecuptime() / 1e9);
+}
+
 int
 shim_ncpu_online(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
-	if (n < 1)
-		n = 1;
-	if (n > MAXCPUS)
-		n = MAXCPUS;
-	return ((int)n);
+	return (n < 1 ? 1 : n > MAXCPUS ? MAXCPUS : (int)n);
 }
 
 void
@@ -107,26 +153,17 @@ shim_cpu_attach(int id)
 }
 
 /*
- * When to yield next, drawn uniformly from 1 .. 2 * mean - 1 with a
- * per-thread xorshift: spin steps (shim_yield_every) or, when set,
- * nanoseconds of spinning (shim_yield_ns).  A hypervisor deschedules a spinning vCPU
- * after a while, but not after the same number of steps each time; with
- * a fixed count the threads of an oversubscribed run lock into one of
- * several phase patterns, chosen by start-up timing, whose throughputs
- * differ by a fifth, so two locks compared differ by luck.
+ * The next yield, uniform in 1 .. 2 * mean - 1 spin steps or ns: a
+ * hypervisor deschedules a spinning vCPU after a varying while, and a
+ * fixed count locks oversubscribed runs into phase patterns whose
+ * throughputs differ by a fifth.
  */
 static unsigned int
 shim_spin_draw(unsigned int mean)
 {
-	unsigned int x = shim_rng;
-
-	if (x == 0)
-		x = 0x9e3779b9u ^ (unsigned int)(uintptr_t)&shim_rng;
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	shim_rng = x;
-	return (1 + x % (2 * mean - 1));
+	if (shim_rng == 0)
+		shim_rng = 0x9e3779b9u ^ (unsigned int)(uintptr_t)&shim_rng;
+	return (1 + shim_rand(&shim_rng) % (2 * mean - 1));
 }
 
 #if defined(__x86_64__)
@@ -152,7 +189,7 @@ __asm(".pushsection .text\n"						\
     ".endr\n"								\
     "add $264, %rsp\n"							\
     ".irp r, r11, r10, r9, r8, rdi, rsi, rdx, rcx, rax\n"		\
-    "pop %\\r\n"								\
+    "pop %\\r\n"							\
     ".endr\n"								\
     "leave; ret\n"							\
     ".popsection\n")
@@ -160,6 +197,10 @@ KEEPREGS(shim_busy_cycle);
 KEEPREGS(shim_intr_deliver);
 #endif
 
+/*
+ * Every spin step, the MD ones too (kern_mplock.h ends them with
+ * CPU_BUSY_CYCLE()), may yield, to let a preempted owner run.
+ */
 void
 shim_busy_cycle(void)
 {
@@ -173,24 +214,18 @@ shim_busy_cycle(void)
 #else
 	barrier();
 #endif
-	/*
-	 * More CPU threads than cores: let a preempted owner run.  Every
-	 * spin step ends here, the MD ones (mpl_spin_wait()) too, since
-	 * kern_mplock.h has them end with CPU_BUSY_CYCLE().
-	 */
+	mean = YIELD_EVERY;
 	if (shim_yield_ns != 0) {
 		/*
-		 * By time, as a hypervisor's pause-loop exit counts cycles,
-		 * not steps: a lock whose spin step is quicker must not
-		 * yield sooner for that.  A long gap since the last step (a
-		 * hand-off, a critical section, a yield) is not spinning.
+		 * By time, as a pause-loop exit counts cycles: a quicker
+		 * spin step must not yield sooner.  A long gap since the
+		 * last step (a hand-off, a yield) is not spinning.
 		 */
 		now = nsecuptime();
 		step = now - shim_spin_last < 1000 ? now - shim_spin_last : 0;
 		shim_spin_last = now;
 		mean = shim_yield_ns;
-	} else if ((mean = shim_yield_every) == 0)
-		return;
+	}
 	if (shim_spin_limit == 0)
 		shim_spin_limit = shim_spin_draw(mean);
 	if ((shim_spins += step) >= shim_spin_limit) {
@@ -200,30 +235,22 @@ shim_busy_cycle(void)
 	}
 }
 
-/*
- * CPU threads.
- */
-struct cpu_start {
-	void		(*fn)(void *, int);
-	void		*arg;
-	int		 id;
-};
-
+/* CPU threads, started together once every thread id is known. */
+static void (*cpu_fn)(void *, int);
+static void *cpu_arg;
 static pthread_t cpu_threads[MAXCPUS];
-static struct cpu_start cpu_starts[MAXCPUS];
 static int cpu_nthreads;
 static volatile int cpu_go;
 
 static void *
 cpu_main(void *v)
 {
-	struct cpu_start *cs = v;
+	int id = (int)(intptr_t)v;
 
-	shim_cpu_attach(cs->id);
-	/* Start together, once every CPU's thread id is known. */
+	shim_cpu_attach(id);
 	while (!__atomic_load_n(&cpu_go, __ATOMIC_ACQUIRE))
 		sched_yield();
-	cs->fn(cs->arg, cs->id);
+	cpu_fn(cpu_arg, id);
 	return (NULL);
 }
 
@@ -238,17 +265,12 @@ shim_start_cpus(int n, void (*fn)(void *, int), void *arg)
 		exit(2);
 	}
 	cpu_nthreads = n;
+	cpu_fn = fn;
+	cpu_arg = arg;
 	cpu_go = 0;
 	for (i = 0; i < n; i++) {
 		shim_cpus[i].ci_cpuid = i;
-		cpu_starts[i].fn = fn;
-		cpu_starts[i].arg = arg;
-		cpu_starts[i].id = i;
-		if ((errno = pthread_create(&cpu_threads[i], NULL, cpu_main,
-		    &cpu_starts[i])) != 0) {
-			perror("pthread_create");
-			exit(2);
-		}
+		thread_start(&cpu_threads[i], cpu_main, (void *)(intptr_t)i);
 	}
 	__atomic_store_n(&cpu_go, 1, __ATOMIC_RELEASE);
 }
@@ -277,16 +299,29 @@ shim_cpu_thread(int id)
 }
 
 /*
- * Interrupts.  SIGUSR1 stands for a device interrupt.  While the thread
- * has interrupts disabled, or is already running the interrupt body, it
- * is only marked pending and delivered by intr_restore() (or when the
- * running body returns), as a pending hardware interrupt would be.
+ * Interrupts: SIGUSR1.  With interrupts disabled, or in the body
+ * already, it is marked pending and delivered by intr_restore() (or
+ * when the body returns), as a pending hardware interrupt is.
  */
 static void (*intr_body)(void);
 
 static void
-intr_run(void)
+intr_signal(int sig)
 {
+	int saved = errno;
+
+	if (shim_curcpu != NULL && intr_body != NULL) {
+		shim_intr_pending = 1;
+		shim_intr_deliver();
+	}
+	errno = saved;
+}
+
+void
+shim_intr_deliver(void)
+{
+	if (shim_in_intr || shim_intr_off || intr_body == NULL)
+		return;
 	shim_in_intr = 1;
 	do {
 		shim_intr_pending = 0;
@@ -298,43 +333,11 @@ intr_run(void)
 	shim_in_intr = 0;
 }
 
-static void
-intr_signal(int sig)
-{
-	int saved = errno;
-
-	(void)sig;
-	if (shim_curcpu != NULL && intr_body != NULL) {
-		if (shim_intr_off || shim_in_intr)
-			shim_intr_pending = 1;
-		else
-			intr_run();
-	}
-	errno = saved;
-}
-
-void
-shim_intr_deliver(void)
-{
-	if (shim_in_intr || shim_intr_off || intr_body == NULL)
-		return;
-	intr_run();
-}
-
 void
 shim_intr_init(void (*body)(void))
 {
-	struct sigaction sa;
-
 	intr_body = body;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = intr_signal;
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_RESTART;
-	if (sigaction(SIGUSR1, &sa, NULL) == -1) {
-		perror("sigaction");
-		exit(2);
-	}
+	sig_handle(SIGUSR1, intr_signal);
 }
 
 void
@@ -344,20 +347,17 @@ shim_intr_raise(pthread_t t)
 }
 
 /*
- * Halted waits (the M-lock's guest mode, <machine/mplock.h>).  A CPU
- * halts in sigsuspend(), which a signal ends: SIGUSR1 (an interrupt,
- * whose body then runs, as in a hlt) or SIGUSR2, the kick.  A kick
- * that comes while the CPU has interrupts disabled is pending, as an
- * IPI is, and ends the next halt at once; one that comes with them
- * enabled is taken then and there, a no-op (intr_restore() drops a
- * pending one).  The kick goes to the thread that is the CPU when it
- * began to halt.
+ * Halted waits (the M-lock's guest mode): a halt is sigsuspend(),
+ * ended by an interrupt (SIGUSR1, whose body then runs) or a kick
+ * (SIGUSR2).  A kick sent to a CPU with interrupts disabled is pending,
+ * as an IPI is, and ends its next halt at once; with them enabled it
+ * is a no-op (intr_restore() drops a pending one).  It goes to the
+ * thread that was the CPU when it began to halt.
  */
 int shim_guest;
 __thread volatile int shim_kick_pending;
-volatile int shim_halted[MAXCPUS];	/* in sigsuspend() */
-volatile unsigned long shim_halts[MAXCPUS];	/* sigsuspend() calls */
-volatile int shim_halt_hold = -1;	/* this CPU waits before halting */
+volatile unsigned long shim_halts[MAXCPUS];
+volatile int shim_halt_hold = -1;
 volatile int shim_halt_holding[MAXCPUS];
 static pthread_t halt_thread[MAXCPUS];
 static pthread_once_t kick_once = PTHREAD_ONCE_INIT;
@@ -371,7 +371,6 @@ shim_cycles(void)
 static void
 kick_signal(int sig)
 {
-	(void)sig;
 	if (shim_intr_off)
 		shim_kick_pending = 1;
 }
@@ -379,16 +378,7 @@ kick_signal(int sig)
 static void
 kick_init(void)
 {
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = kick_signal;
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_RESTART;
-	if (sigaction(SIGUSR2, &sa, NULL) == -1) {
-		perror("sigaction");
-		exit(2);
-	}
+	sig_handle(SIGUSR2, kick_signal);
 }
 
 int
@@ -411,8 +401,7 @@ shim_halt(void)
 	sigset_t block, old;
 	int me = shim_curcpu->ci_cpuid;
 
-	/* The tests' window between the mark and the halt. */
-	while (shim_halt_hold == me) {
+	while (shim_halt_hold == me) {	/* the tests' window */
 		shim_halt_holding[me] = 1;
 		sched_yield();
 	}
@@ -425,10 +414,8 @@ shim_halt(void)
 	shim_intr_off = 0;
 	barrier();
 	if (!shim_kick_pending && !shim_intr_pending) {
-		shim_halted[me] = 1;
 		__atomic_add_fetch(&shim_halts[me], 1, __ATOMIC_SEQ_CST);
 		sigsuspend(&old);
-		shim_halted[me] = 0;
 	}
 	shim_kick_pending = 0;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -448,9 +435,7 @@ shim_kick(unsigned int i)
 	pthread_kill(halt_thread[i], SIGUSR2);
 }
 
-/*
- * ddb: db_printf() output goes to a buffer the tests read back.
- */
+/* ddb: db_printf() output goes to a buffer the tests read back. */
 static char db_buf[65536];
 static size_t db_len;
 static volatile int db_lk;
@@ -461,6 +446,7 @@ db_printf(const char *fmt, ...)
 {
 	char line[512];
 	va_list ap;
+	unsigned long s;
 	int n;
 
 	va_start(ap, fmt);
@@ -470,15 +456,13 @@ db_printf(const char *fmt, ...)
 		return (n);
 	if ((size_t)n >= sizeof(line))
 		n = sizeof(line) - 1;
-
-	while (__atomic_test_and_set(&db_lk, __ATOMIC_ACQUIRE))
-		;
+	s = spin_enter(&db_lk);
 	if (db_len + n < sizeof(db_buf)) {
 		memcpy(db_buf + db_len, line, n);
 		db_len += n;
 		db_buf[db_len] = '\0';
 	}
-	__atomic_clear(&db_lk, __ATOMIC_RELEASE);
+	spin_leave(&db_lk, s);
 	return (n);
 }
 
@@ -491,11 +475,11 @@ db_enter(void)
 void
 shim_db_reset(void)
 {
-	while (__atomic_test_and_set(&db_lk, __ATOMIC_ACQUIRE))
-		;
+	unsigned long s = spin_enter(&db_lk);
+
 	db_len = 0;
 	db_buf[0] = '\0';
-	__atomic_clear(&db_lk, __ATOMIC_RELEASE);
+	spin_leave(&db_lk, s);
 	__atomic_store_n(&db_nenter, 0, __ATOMIC_SEQ_CST);
 }
 
@@ -511,10 +495,7 @@ shim_db_enters(void)
 	return (__atomic_load_n(&db_nenter, __ATOMIC_SEQ_CST));
 }
 
-/*
- * db_printsym() stand-in: the nearest symbol at or below the address,
- * from the names the tests registered, as ddb prints it.
- */
+/* db_printsym(): the nearest registered name at or below the address. */
 #define SYM_MAX		64
 #define SYM_MAXOFF	0x10000
 
@@ -534,8 +515,7 @@ shim_sym_add(const char *name, const void *addr)
 			return;
 	if (nsyms < SYM_MAX) {
 		syms[nsyms].name = name;
-		syms[nsyms].addr = (unsigned long)addr;
-		nsyms++;
+		syms[nsyms++].addr = (unsigned long)addr;
 	}
 }
 
@@ -546,7 +526,6 @@ db_printsym(db_expr_t off, db_strategy_t strategy,
 	unsigned long a = (unsigned long)off, best = 0;
 	int i, found = -1;
 
-	(void)strategy;
 	for (i = 0; i < nsyms; i++)
 		if (syms[i].addr <= a && a - syms[i].addr < SYM_MAXOFF &&
 		    (found == -1 || syms[i].addr > best)) {
@@ -575,33 +554,24 @@ panic(const char *fmt, ...)
 }
 
 /*
- * WITNESS checker: a small witness(4) for the harness.  It counts every
- * call and keeps what WITNESS keeps: held-lock lists with recursion
- * counts, per process for sleepable locks (the kernel lock; a process
- * carries it through mi_switch(), from one CPU to another) and per CPU
- * for spin locks (the test mutex class), and a lock-order graph between
- * lock types.  It reports, as errors:
- *  - an unlock of a lock not held, a lock or unlock not exclusive;
- *  - an order check of a lock already held that is not LO_RECURSABLE;
- *  - the kernel lock's own rules: it is sleepable and alone in its
- *    class (checked at init); its order is checked when it is not held,
- *    never when it is: recursion comes only through the front end's
- *    held path, a lock call without an order check; a spin mutex may
- *    not recurse at all;
- *  - a lock-order reversal between lock types, with both orders named.
- * It counts, without reporting, acquisitions of a lock not held that no
- * order check announced ("unchecked").  A front end that never checks
- * makes every acquisition one; the kernel lock's makes one only when an
- * interrupt slips in between the moment the lock became this CPU's (or
- * stopped being held for WITNESS) and the WITNESS call, and takes it
- * through the held path; witness(4) accepts that, so the tests expect
- * none only where no interrupt can come.
- * Calls are serialised by one lock taken with the "interrupts" of the
- * calling CPU thread held back, as witness(4) runs with interrupts
- * disabled.
+ * WITNESS checker: a small witness(4).  It counts every call and keeps
+ * held-lock lists with recursion counts, per process for sleepable
+ * locks (a process carries the kernel lock through mi_switch()) and per
+ * CPU for spin locks (the test mutex), and a lock-order graph between
+ * lock types.  Errors: an unlock of a lock not held; a call not
+ * exclusive; an order check of a held lock not LO_RECURSABLE (the
+ * kernel lock recurses only through its held path, which calls
+ * WITNESS_LOCK() without a check); a mutex recursed; the kernel lock
+ * class not sleepable, recursable or shared; a lock-order reversal.
+ * A lock of a lock not held that no check announced is only counted
+ * ("unchecked"): the kernel lock makes one when an interrupt comes
+ * between taking the lock and telling WITNESS, which witness(4)
+ * accepts.  One lock, taken with interrupts held back, serialises it.
  */
 #define WIT_NLOCKS	32	/* entries per held-lock list */
 #define WIT_NTYPES	16	/* nodes of the order graph */
+#define WIT_MUTEX(lo)	(((lo)->lo_flags & LO_WITNESS) &&		\
+	    wit_class(lo) == LO_CLASS_MUTEX)
 
 struct wit_held {
 	const struct lock_object *lo;
@@ -610,7 +580,6 @@ struct wit_held {
 };
 
 struct shim_proc {
-	int			  p_pid;
 	struct wit_held		  p_held[WIT_NLOCKS];
 };
 
@@ -634,7 +603,6 @@ shim_proc(int pid)
 		fprintf(stderr, "shim: proc %d out of range\n", pid);
 		abort();
 	}
-	shim_procs[pid].p_pid = pid;
 	return (&shim_procs[pid]);
 }
 
@@ -644,39 +612,16 @@ shim_proc_switch(struct shim_proc *p)
 	shim_curproc = p;
 }
 
-struct shim_proc *
-shim_curproc_get(void)
-{
-	return (shim_curproc);
-}
-
-static unsigned long
-wit_enter(void)
-{
-	unsigned long s = intr_disable();
-
-	while (__atomic_test_and_set(&wit_lk, __ATOMIC_ACQUIRE))
-		sched_yield();
-	return (s);
-}
-
-static void
-wit_leave(unsigned long s)
-{
-	__atomic_clear(&wit_lk, __ATOMIC_RELEASE);
-	intr_restore(s);
-}
-
 static int
 wit_class(const struct lock_object *lo)
 {
 	return ((lo->lo_flags & LO_CLASSMASK) >> LO_CLASSSHIFT);
 }
 
-static struct wit_held *
-wit_cpu_list(void)
+static int
+wit_cpu(void)
 {
-	return (wit_cpu_held[shim_curcpu ? shim_curcpu->ci_cpuid : 0]);
+	return (shim_curcpu ? shim_curcpu->ci_cpuid : 0);
 }
 
 /* A CPU thread runs the process of its number until told otherwise. */
@@ -684,37 +629,14 @@ static struct wit_held *
 wit_proc_list(void)
 {
 	if (shim_curproc == NULL)
-		shim_curproc = shim_proc(shim_curcpu ?
-		    (int)shim_curcpu->ci_cpuid : 0);
+		shim_curproc = shim_proc(wit_cpu());
 	return (shim_curproc->p_held);
 }
 
-/* Spin locks are held by the CPU, sleepable ones by the process. */
 static struct wit_held *
 wit_list(const struct lock_object *lo)
 {
-	if ((lo->lo_flags & LO_WITNESS) && wit_class(lo) == LO_CLASS_MUTEX)
-		return (wit_cpu_list());
-	return (wit_proc_list());
-}
-
-static struct wit_held *
-wit_find(struct wit_held *list, const struct lock_object *lo, int create)
-{
-	int i, free = -1;
-
-	for (i = 0; i < WIT_NLOCKS; i++) {
-		if (list[i].lo == lo)
-			return (&list[i]);
-		if (list[i].lo == NULL && free == -1)
-			free = i;
-	}
-	if (!create || free == -1)
-		return (NULL);
-	list[free].lo = lo;
-	list[free].n = 0;
-	list[free].pending = 0;
-	return (&list[free]);
+	return (WIT_MUTEX(lo) ? wit_cpu_held[wit_cpu()] : wit_proc_list());
 }
 
 static void
@@ -723,15 +645,40 @@ wit_error(const char *what, const struct lock_object *lo, const char *more)
 	int n;
 
 	wit.errors++;
-	n = snprintf(wit_lasterr, sizeof(wit_lasterr), "%s: %s%s (cpu %u)",
+	n = snprintf(wit_lasterr, sizeof(wit_lasterr), "%s: %s%s (cpu %d)",
 	    what, lo->lo_name ? lo->lo_name : "?", more ? more : "",
-	    shim_curcpu ? shim_curcpu->ci_cpuid : 0);
+	    wit_cpu());
 	if (n > 0 && wit_loglen + n + 1 < sizeof(wit_log)) {
 		memcpy(wit_log + wit_loglen, wit_lasterr, n);
 		wit_loglen += n;
 		wit_log[wit_loglen++] = '\n';
 		wit_log[wit_loglen] = '\0';
 	}
+}
+
+/* lo's entry in its held list; a new one if create; NULL if none. */
+static struct wit_held *
+wit_find(const struct lock_object *lo, int create)
+{
+	struct wit_held *list = wit_list(lo);
+	int i, free = -1;
+
+	for (i = 0; i < WIT_NLOCKS; i++) {
+		if (list[i].lo == lo)
+			return (&list[i]);
+		if (list[i].lo == NULL && free == -1)
+			free = i;
+	}
+	if (!create)
+		return (NULL);
+	if (free == -1) {
+		wit_error("too many locks", lo, NULL);
+		return (NULL);
+	}
+	list[free].lo = lo;
+	list[free].n = 0;
+	list[free].pending = 0;
+	return (&list[free]);
 }
 
 /* The order graph's node for the lock's type; -1 when not tracked. */
@@ -762,8 +709,7 @@ wit_reaches(int from, int to)
 	stack[sp++] = from;
 	seen[from] = 1;
 	while (sp > 0) {
-		a = stack[--sp];
-		if (a == to)
+		if ((a = stack[--sp]) == to)
 			return (1);
 		for (b = 0; b < WIT_NTYPES; b++)
 			if (wit_order[a][b] && !seen[b]) {
@@ -800,7 +746,7 @@ wit_check_list(struct wit_held *list, const struct lock_object *lo, int to)
 void
 shim_witness_init(struct lock_object *lo, const struct lock_type *type)
 {
-	unsigned long s = wit_enter();
+	unsigned long s = spin_enter(&wit_lk);
 
 	if (type == NULL || lo->lo_name == NULL)
 		wit_error("init without a lock type", lo, NULL);
@@ -817,87 +763,76 @@ shim_witness_init(struct lock_object *lo, const struct lock_type *type)
 			wit_error("second lock in the kernel lock class", lo,
 			    NULL);
 	}
-	wit_leave(s);
+	spin_leave(&wit_lk, s);
 }
 
 void
 shim_witness_checkorder(struct lock_object *lo, int flags,
     struct lock_object *interlock)
 {
-	struct wit_held *list, *h;
-	unsigned long s = wit_enter();
+	struct wit_held *h;
+	unsigned long s = spin_enter(&wit_lk);
 	int to;
 
-	(void)interlock;
 	wit.checkorders++;
 	if ((lo->lo_flags & LO_INITIALIZED) == 0)
 		wit_error("checkorder before init", lo, NULL);
 	if ((flags & LOP_EXCLUSIVE) == 0)
 		wit_error("checkorder not exclusive", lo, NULL);
-	list = wit_list(lo);
-	if ((h = wit_find(list, lo, 1)) == NULL) {
-		wit_error("too many locks", lo, NULL);
-		wit_leave(s);
-		return;
+	if ((h = wit_find(lo, 1)) != NULL) {
+		if (h->n > 0 && (lo->lo_flags & LO_RECURSABLE) == 0)
+			wit_error("recursed on non-recursive lock", lo, NULL);
+		h->pending++;
+		if ((to = wit_type(lo)) != -1) {
+			wit_check_list(wit_proc_list(), lo, to);
+			wit_check_list(wit_cpu_held[wit_cpu()], lo, to);
+		}
 	}
-	if (h->n > 0 && (lo->lo_flags & LO_RECURSABLE) == 0)
-		wit_error("recursed on non-recursive lock", lo, NULL);
-	h->pending++;
-	if ((to = wit_type(lo)) != -1) {
-		wit_check_list(wit_proc_list(), lo, to);
-		wit_check_list(wit_cpu_list(), lo, to);
-	}
-	wit_leave(s);
+	spin_leave(&wit_lk, s);
 }
 
 void
 shim_witness_lock(struct lock_object *lo, int flags)
 {
 	struct wit_held *h;
-	unsigned long s = wit_enter();
+	unsigned long s = spin_enter(&wit_lk);
 
 	wit.locks++;
 	if ((flags & LOP_EXCLUSIVE) == 0)
 		wit_error("lock not exclusive", lo, NULL);
-	if ((h = wit_find(wit_list(lo), lo, 1)) == NULL) {
-		wit_error("too many locks", lo, NULL);
-		wit_leave(s);
-		return;
-	}
-	if (h->n == 0) {
-		if (h->pending == 0)
+	if ((h = wit_find(lo, 1)) != NULL) {
+		if (h->n > 0 && WIT_MUTEX(lo))
+			wit_error("recursed on a mutex", lo, NULL);
+		else if (h->n == 0 && h->pending == 0)
 			wit.unchecked++;
-		else
+		else if (h->n == 0)
 			h->pending--;
-	} else if ((lo->lo_flags & LO_WITNESS) &&
-	    wit_class(lo) == LO_CLASS_MUTEX)
-		wit_error("recursed on a mutex", lo, NULL);
-	h->n++;
-	wit_leave(s);
+		h->n++;
+	}
+	spin_leave(&wit_lk, s);
 }
 
 void
 shim_witness_unlock(struct lock_object *lo, int flags)
 {
 	struct wit_held *h;
-	unsigned long s = wit_enter();
+	unsigned long s = spin_enter(&wit_lk);
 
 	wit.unlocks++;
 	if ((flags & LOP_EXCLUSIVE) == 0)
 		wit_error("unlock not exclusive", lo, NULL);
-	h = wit_find(wit_list(lo), lo, 0);
-	if (h == NULL || h->n == 0)
+	if ((h = wit_find(lo, 0)) == NULL || h->n == 0)
 		wit_error("unlock of a lock not held", lo, NULL);
 	else if (--h->n == 0 && h->pending == 0)
 		h->lo = NULL;		/* free the entry */
-	wit_leave(s);
+	spin_leave(&wit_lk, s);
 }
 
 /* Clears the counters, the held lists and the order graph. */
 void
 shim_witness_reset(void)
 {
-	unsigned long s = wit_enter();
+	unsigned long s = spin_enter(&wit_lk);
 
 	memset(&wit, 0, sizeof(wit));
 	memset(shim_procs, 0, sizeof(shim_procs));
@@ -908,14 +843,14 @@ shim_witness_reset(void)
 	wit_lasterr[0] = '\0';
 	wit_log[0] = '\0';
 	wit_loglen = 0;
-	wit_leave(s);
+	spin_leave(&wit_lk, s);
 }
 
 /* Totals, with what is still held or checked but not locked. */
 void
 shim_witness_stats(struct shim_witness_stats *st)
 {
-	unsigned long s = wit_enter();
+	unsigned long s = spin_enter(&wit_lk);
 	int i, j;
 
 	*st = wit;
@@ -926,7 +861,7 @@ shim_witness_stats(struct shim_witness_stats *st)
 			st->pending += shim_procs[i].p_held[j].pending +
 			    wit_cpu_held[i][j].pending;
 		}
-	wit_leave(s);
+	spin_leave(&wit_lk, s);
 }
 
 const char *
@@ -941,10 +876,7 @@ shim_witness_log(void)
 	return (wit_log);
 }
 
-/*
- * The test mutex: a spin lock in the mutex class, told to WITNESS as
- * mtx_enter()/mtx_leave() do.
- */
+/* The test mutex: a spin lock told to WITNESS as mtx_enter(9) does. */
 void
 shim_mtx_init(struct shim_mtx *m, const struct lock_type *type)
 {
@@ -972,10 +904,7 @@ shim_mtx_leave(struct shim_mtx *m)
 	__atomic_clear(&m->mtx_lock, __ATOMIC_RELEASE);
 }
 
-/*
- * Watchdog: a lock bug usually shows as a hang.  Exit with a report
- * when the tests' progress counter has not moved for a while.
- */
+/* Watchdog: a lock bug usually shows as a hang, tests' progress stops. */
 static unsigned int wd_limit;
 
 static void *
@@ -985,7 +914,6 @@ watchdog_main(void *v)
 	double since = shim_now();
 	int i;
 
-	(void)v;
 	for (;;) {
 		usleep(100 * 1000);
 		now = __atomic_load_n(&shim_progress, __ATOMIC_RELAXED);
@@ -1005,7 +933,6 @@ watchdog_main(void *v)
 		fflush(stderr);
 		_exit(3);
 	}
-	return (NULL);
 }
 
 void
@@ -1014,33 +941,20 @@ shim_watchdog_start(unsigned int seconds)
 	pthread_t t;
 
 	wd_limit = seconds;
-	if ((errno = pthread_create(&t, NULL, watchdog_main, NULL)) != 0) {
-		perror("pthread_create");
-		exit(2);
-	}
+	thread_start(&t, watchdog_main, NULL);
 	pthread_detach(t);
 }
 
-double
-shim_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (ts.tv_sec + ts.tv_nsec / 1e9);
-}
-
+/* xorshift32: cheap, per thread, good enough to vary timing. */
 unsigned int
 shim_rand(unsigned int *seed)
 {
-	/* xorshift32: cheap, per thread, good enough to vary timing. */
 	unsigned int x = *seed ? *seed : 2463534242U;
 
 	x ^= x << 13;
 	x ^= x >> 17;
 	x ^= x << 5;
-	*seed = x;
-	return (x);
+	return (*seed = x);
 }
 
 /* Fisher-Yates: put a[0..n-1] in a random order. */
@@ -1060,20 +974,19 @@ shim_shuffle(int *a, int n, unsigned int *seed)
 void
 shim_delay(unsigned int usec)
 {
-	double end = shim_now() + usec / 1e6;
+	uint64_t end = nsecuptime() + usec * 1000ULL;
 
-	while (shim_now() < end)
+	while (nsecuptime() < end)
 		barrier();
 }
 
 /*
- * Kernel threads.  Each is a thread with a spare CPU identity of its own
- * (a struct cpu_info above the shim_ncpus CPUs the kernel sees) until it
- * pegs itself to one of the machine's CPUs; then it is that CPU, and
- * that CPU's interrupts go to it, until it unpegs.  Switching CPU,
- * sleeping and yielding let go of the kernel lock and take it back, as
- * mi_switch() does.  The threads are joined by shim_kthread_join(), so
- * a thread id the clock signals stays valid until then.
+ * Kernel threads.  Each has a spare CPU identity (above the shim_ncpus
+ * CPUs the kernel sees) until it pegs itself to one of the machine's
+ * CPUs; then it is that CPU, which takes its interrupts, until it
+ * unpegs.  Switching CPU, sleeping and yielding let go of the kernel
+ * lock and take it back, as mi_switch() does.  The threads are joined
+ * only by shim_kthread_join(), so the ids the clock signals stay valid.
  */
 int shim_ncpus;
 static volatile int kt_slot[MAXCPUS];		/* spare identity taken */
@@ -1103,6 +1016,21 @@ kt_slot_get(void)
 	return (-1);
 }
 
+static void
+kt_slot_put(int id)
+{
+	__atomic_store_n(&kt_slot[id], 0, __ATOMIC_RELEASE);
+}
+
+/* This thread takes spare identity id, and the process of its number. */
+static void
+kt_attach(int id)
+{
+	shim_cpu_attach(id);
+	kt_home = id;
+	shim_proc_switch(shim_proc(id));
+}
+
 /* mi_switch(): let go of the kernel lock if this CPU holds it. */
 static int
 kt_release(void)
@@ -1117,13 +1045,11 @@ static void
 kt_switch(struct cpu_info *to)
 {
 	unsigned long s;
-	unsigned int from;
-	int n;
+	int n, from;
 
 	n = kt_release();
 	s = intr_disable();
-	from = shim_curcpu->ci_cpuid;
-	if ((int)from < shim_ncpus)
+	if ((from = shim_curcpu->ci_cpuid) < shim_ncpus)
 		__atomic_store_n(&cpu_has_runner[from], 0, __ATOMIC_RELEASE);
 	shim_curcpu = to;
 	if ((int)to->ci_cpuid < shim_ncpus) {
@@ -1142,9 +1068,7 @@ kt_main(void *v)
 	struct kt_start ks = *(struct kt_start *)v;
 
 	free(v);
-	shim_cpu_attach(ks.id);
-	kt_home = ks.id;
-	shim_proc_switch(shim_proc(ks.id));
+	kt_attach(ks.id);
 	__mp_lock(&kernel_lock);	/* a new thread starts holding it */
 	ks.fn(ks.arg);
 	kthread_exit(0);
@@ -1156,15 +1080,14 @@ kthread_create(void (*fn)(void *), void *arg, struct proc **pp,
 {
 	struct kt_start *ks;
 	unsigned long s;
-	int id, rv;
+	int id, rv = EAGAIN;
 
-	(void)name;
 	if (pp != NULL)
 		*pp = NULL;
 	if ((id = kt_slot_get()) == -1)
 		return (EAGAIN);
 	if ((ks = malloc(sizeof(*ks))) == NULL) {
-		__atomic_store_n(&kt_slot[id], 0, __ATOMIC_RELEASE);
+		kt_slot_put(id);
 		return (ENOMEM);
 	}
 	ks->fn = fn;
@@ -1173,7 +1096,6 @@ kthread_create(void (*fn)(void *), void *arg, struct proc **pp,
 	/* No interrupt may spin on the kernel lock while we hold kt_mtx. */
 	s = intr_disable();
 	pthread_mutex_lock(&kt_mtx);
-	rv = EAGAIN;
 	if (kt_nthreads < MAXCPUS &&
 	    (rv = pthread_create(&kt_threads[kt_nthreads], NULL, kt_main,
 	    ks)) == 0) {
@@ -1184,7 +1106,7 @@ kthread_create(void (*fn)(void *), void *arg, struct proc **pp,
 	intr_restore(s);
 	if (rv != 0) {
 		free(ks);
-		__atomic_store_n(&kt_slot[id], 0, __ATOMIC_RELEASE);
+		kt_slot_put(id);
 	}
 	return (rv);
 }
@@ -1194,17 +1116,15 @@ kthread_exit(int ecode)
 {
 	sigset_t set;
 
-	(void)ecode;
 	kt_release();			/* exit1() lets go of it */
-	if (kt_home >= 0 && shim_curcpu != &shim_cpus[kt_home])
-		kt_switch(&shim_cpus[kt_home]);
+	sched_unpeg_curproc();
 	/* No interrupt may use the identity once it is free. */
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR1);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	shim_curcpu = NULL;
 	if (kt_home >= 0)
-		__atomic_store_n(&kt_slot[kt_home], 0, __ATOMIC_RELEASE);
+		kt_slot_put(kt_home);
 	pthread_exit(NULL);
 }
 
@@ -1248,9 +1168,6 @@ tsleep_nsec(const volatile void *ident, int prio, const char *wmesg,
 	uint64_t end;
 	int n, rv = EWOULDBLOCK;
 
-	(void)ident;
-	(void)prio;
-	(void)wmesg;
 	gen = __atomic_load_n(&shim_wakeups, __ATOMIC_ACQUIRE);
 	end = nsecs == INFSLP ? 0 : nsecuptime() + nsecs;
 	n = kt_release();
@@ -1271,7 +1188,6 @@ tsleep_nsec(const volatile void *ident, int prio, const char *wmesg,
 void
 wakeup(const volatile void *ident)
 {
-	(void)ident;
 	__atomic_add_fetch(&shim_wakeups, 1, __ATOMIC_RELEASE);
 }
 
@@ -1288,10 +1204,7 @@ yield(void)
 	__mp_acquire_count(&kernel_lock, n);
 }
 
-/*
- * The clock and timeouts.  A spin lock taken with interrupts held back
- * guards the list, as timeout_mutex does at IPL_HIGH.
- */
+/* The clock and timeouts; tmo_lk guards the list, as timeout_mutex. */
 #define TMO_MAX		16
 
 static struct timeout *tmo_list[TMO_MAX];
@@ -1305,23 +1218,6 @@ static unsigned int clk_hz;
 static pthread_t clk_thread;
 static int clk_id = -1;
 
-static unsigned long
-tmo_enter(void)
-{
-	unsigned long s = intr_disable();
-
-	while (__atomic_test_and_set(&tmo_lk, __ATOMIC_ACQUIRE))
-		;
-	return (s);
-}
-
-static void
-tmo_leave(unsigned long s)
-{
-	__atomic_clear(&tmo_lk, __ATOMIC_RELEASE);
-	intr_restore(s);
-}
-
 void
 timeout_set(struct timeout *to, void (*fn)(void *), void *arg)
 {
@@ -1330,45 +1226,41 @@ timeout_set(struct timeout *to, void (*fn)(void *), void *arg)
 
 	to->to_func = fn;
 	to->to_arg = arg;
-	to->to_flags = TIMEOUT_INITIALIZED;
+	to->to_flags = 0;
 	to->to_time = 0;
-	s = tmo_enter();
+	s = spin_enter(&tmo_lk);
 	for (i = 0; i < tmo_n && tmo_list[i] != to; i++)
 		;
 	if (i == tmo_n) {
 		if (tmo_n == TMO_MAX) {
-			tmo_leave(s);
+			spin_leave(&tmo_lk, s);
 			panic("shim: more than %d timeouts", TMO_MAX);
 		}
 		tmo_list[tmo_n++] = to;
 	}
-	tmo_leave(s);
+	spin_leave(&tmo_lk, s);
 }
 
 int
 timeout_add(struct timeout *to, int nticks)
 {
-	unsigned long s;
-	int was;
+	unsigned long s = spin_enter(&tmo_lk);
+	int was = to->to_flags & TIMEOUT_ONQUEUE;
 
-	s = tmo_enter();
-	was = to->to_flags & TIMEOUT_ONQUEUE;
 	to->to_time = shim_ticks + (nticks > 0 ? nticks : 1);
 	to->to_flags |= TIMEOUT_ONQUEUE;
-	tmo_leave(s);
+	spin_leave(&tmo_lk, s);
 	return (!was);
 }
 
 int
 timeout_del(struct timeout *to)
 {
-	unsigned long s;
-	int was;
+	unsigned long s = spin_enter(&tmo_lk);
+	int was = to->to_flags & TIMEOUT_ONQUEUE;
 
-	s = tmo_enter();
-	was = to->to_flags & TIMEOUT_ONQUEUE;
 	to->to_flags &= ~TIMEOUT_ONQUEUE;
-	tmo_leave(s);
+	spin_leave(&tmo_lk, s);
 	return (was != 0);
 }
 
@@ -1386,33 +1278,37 @@ timeout_del_barrier(struct timeout *to)
 	return (rv);
 }
 
+/* A timeout that is due, or NULL; tmo_lk held. */
+static struct timeout *
+tmo_due(void)
+{
+	int i;
+
+	for (i = 0; i < tmo_n; i++)
+		if ((tmo_list[i]->to_flags & TIMEOUT_ONQUEUE) &&
+		    tmo_list[i]->to_time - shim_ticks <= 0)
+			return (tmo_list[i]);
+	return (NULL);
+}
+
 /* The softclock: every due timeout, one at a time. */
 static void
 shim_softclock(void)
 {
 	struct timeout *to;
 	unsigned long s;
-	int i, mpsafe;
+	int mpsafe;
 
 	for (;;) {
-		s = tmo_enter();
-		to = NULL;
-		for (i = 0; i < tmo_n; i++)
-			if ((tmo_list[i]->to_flags & TIMEOUT_ONQUEUE) &&
-			    tmo_list[i]->to_time - shim_ticks <= 0) {
-				to = tmo_list[i];
-				break;
-			}
-		if (to != NULL) {
+		s = spin_enter(&tmo_lk);
+		if ((to = tmo_due()) != NULL) {
 			to->to_flags &= ~TIMEOUT_ONQUEUE;
-			to->to_flags |= TIMEOUT_TRIGGERED;
 			__atomic_store_n(&tmo_running, to, __ATOMIC_RELEASE);
 		}
-		tmo_leave(s);
+		spin_leave(&tmo_lk, s);
 		if (to == NULL)
 			return;
-		mpsafe = to->to_flags & TIMEOUT_MPSAFE;
-		if (!mpsafe)
+		if (!(mpsafe = to->to_flags & TIMEOUT_MPSAFE))
 			__mp_lock(&kernel_lock);
 		to->to_func(to->to_arg);
 		if (!mpsafe)
@@ -1422,39 +1318,27 @@ shim_softclock(void)
 	}
 }
 
-static int
-tmo_due(void)
-{
-	int i;
-
-	for (i = 0; i < tmo_n; i++)
-		if ((tmo_list[i]->to_flags & TIMEOUT_ONQUEUE) &&
-		    tmo_list[i]->to_time - shim_ticks <= 0)
-			return (1);
-	return (0);
-}
-
+/* Ticks; every 10 the CPUs should yield; due timeouts run on CPU 0. */
 static void *
 clk_main(void *v)
 {
-	struct timespec ts;
-	int i, t;
+	struct timespec ts = { 0, 1000000000L / clk_hz };
+	unsigned long s;
+	int i, due;
 
-	(void)v;
-	shim_cpu_attach(clk_id);
-	kt_home = clk_id;
-	shim_proc_switch(shim_proc(clk_id));
-	ts.tv_sec = 0;
-	ts.tv_nsec = 1000000000L / clk_hz;
+	kt_attach(clk_id);
 	while (__atomic_load_n(&clk_run, __ATOMIC_ACQUIRE)) {
 		nanosleep(&ts, NULL);
-		t = __atomic_add_fetch(&shim_ticks, 1, __ATOMIC_RELEASE);
-		if (t % 10 == 0)
+		if (__atomic_add_fetch(&shim_ticks, 1, __ATOMIC_RELEASE) %
+		    10 == 0)
 			for (i = 0; i < shim_ncpus; i++)
 				__atomic_or_fetch(&shim_cpus[i].ci_schedstate.
 				    spc_schedflags, SPCF_SHOULDYIELD,
 				    __ATOMIC_RELAXED);
-		if (!tmo_due())
+		s = spin_enter(&tmo_lk);
+		due = tmo_due() != NULL;
+		spin_leave(&tmo_lk, s);
+		if (!due)
 			continue;
 		if (__atomic_load_n(&cpu_has_runner[0], __ATOMIC_ACQUIRE))
 			pthread_kill(cpu_runner[0], SIGUSR1);
@@ -1475,10 +1359,7 @@ shim_clock_start(unsigned int hz)
 	tmo_calls = 0;
 	shim_intr_init(shim_softclock);
 	__atomic_store_n(&clk_run, 1, __ATOMIC_RELEASE);
-	if ((errno = pthread_create(&clk_thread, NULL, clk_main, NULL)) != 0) {
-		perror("pthread_create");
-		exit(2);
-	}
+	thread_start(&clk_thread, clk_main, NULL);
 }
 
 void
@@ -1487,7 +1368,7 @@ shim_clock_stop(void)
 	__atomic_store_n(&clk_run, 0, __ATOMIC_RELEASE);
 	pthread_join(clk_thread, NULL);
 	shim_intr_init(NULL);
-	__atomic_store_n(&kt_slot[clk_id], 0, __ATOMIC_RELEASE);
+	kt_slot_put(clk_id);
 	clk_id = -1;
 	tmo_n = 0;
 }
@@ -1498,10 +1379,7 @@ shim_timeouts_run(void)
 	return (__atomic_load_n(&tmo_calls, __ATOMIC_RELAXED));
 }
 
-/*
- * Capture of stdout: the kernel's printf(9) is the program's printf(3)
- * here, so a test reads back what the kernel code printed.
- */
+/* Capture of stdout, where the kernel's printf(9) goes here. */
 static FILE *cap_file;
 static int cap_saved = -1;
 
@@ -1510,10 +1388,8 @@ shim_capture_start(void)
 {
 	fflush(stdout);
 	if ((cap_file = tmpfile()) == NULL || (cap_saved = dup(1)) == -1 ||
-	    dup2(fileno(cap_file), 1) == -1) {
-		perror("shim: capture");
-		exit(2);
-	}
+	    dup2(fileno(cap_file), 1) == -1)
+		fatal("shim: capture");
 }
 
 char *
@@ -1527,15 +1403,10 @@ shim_capture_end(void)
 	close(cap_saved);
 	cap_saved = -1;
 	n = lseek(fileno(cap_file), 0, SEEK_END);
-	if (n < 0 || (buf = malloc(n + 1)) == NULL) {
-		perror("shim: capture");
-		exit(2);
-	}
-	lseek(fileno(cap_file), 0, SEEK_SET);
-	if (read(fileno(cap_file), buf, n) != n) {
-		perror("shim: capture");
-		exit(2);
-	}
+	if (n < 0 || (buf = malloc(n + 1)) == NULL ||
+	    lseek(fileno(cap_file), 0, SEEK_SET) != 0 ||
+	    read(fileno(cap_file), buf, n) != n)
+		fatal("shim: capture");
 	buf[n] = '\0';
 	fclose(cap_file);
 	cap_file = NULL;

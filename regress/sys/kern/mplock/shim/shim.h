@@ -15,9 +15,8 @@
  */
 
 /*
- * The harness side of the userland kernel environment: what tests use
- * to run threads as CPUs, raise interrupts and read what the kernel
- * code printed or told WITNESS.
+ * The harness side of the userland kernel (shim.c): CPUs as threads,
+ * interrupts, and what the kernel code printed or told ddb and WITNESS.
  */
 
 #ifndef _SHIM_H_
@@ -32,7 +31,6 @@
 #include <pthread.h>
 
 extern struct cpu_info shim_cpus[MAXCPUS];
-extern unsigned int shim_yield_every;	/* mean spins per sched_yield() */
 extern unsigned int shim_yield_ns;	/* if set: mean ns spun per yield */
 extern volatile unsigned long shim_progress;
 
@@ -50,15 +48,12 @@ void	shim_intr_raise(pthread_t);
 pthread_t shim_cpu_thread(int);
 
 /*
- * Halted waits (the M-lock's guest mode): shim_guest is what
- * mpl_hypervisor() says; shim_halted[i], CPU i is halted, shim_halts[i]
- * how many times it halted (nested halts count too); a CPU whose
- * number is in shim_halt_hold waits, interrupts disabled, between its
- * mark and its halt (shim_halt_holding[i] says it does), until the test
- * sets shim_halt_hold to -1.
+ * Halted waits: shim_guest is mpl_hypervisor(); shim_halts[i] counts
+ * CPU i's halts.  The CPU shim_halt_hold waits, interrupts disabled,
+ * between its mark and its halt (shim_halt_holding[i] set) until the
+ * test sets shim_halt_hold to -1.
  */
 extern int shim_guest;
-extern volatile int shim_halted[MAXCPUS];
 extern volatile unsigned long shim_halts[MAXCPUS];
 extern volatile int shim_halt_hold;
 extern volatile int shim_halt_holding[MAXCPUS];
@@ -68,7 +63,7 @@ void	shim_db_reset(void);
 const char *shim_db_output(void);
 unsigned long shim_db_enters(void);
 
-/* WITNESS checker (shim.c): counters, held lists, lock order. */
+/* WITNESS checker: counters, held lists, lock order. */
 struct shim_witness_stats {
 	unsigned long	checkorders;
 	unsigned long	locks;
@@ -77,7 +72,7 @@ struct shim_witness_stats {
 	unsigned long	lors;		/* lock-order reversals (errors too) */
 	unsigned long	unchecked;	/* locked from not held, no check */
 	unsigned long	held;		/* levels still held, all lists */
-	unsigned long	pending;	/* order checks not followed by a lock */
+	unsigned long	pending;	/* checked, not yet locked */
 };
 void	shim_witness_reset(void);
 void	shim_witness_stats(struct shim_witness_stats *);
@@ -88,7 +83,6 @@ const char *shim_witness_log(void);	/* every error, one a line */
 struct shim_proc;
 struct shim_proc *shim_proc(int);
 void	shim_proc_switch(struct shim_proc *);	/* this thread runs it */
-struct shim_proc *shim_curproc_get(void);
 
 /* A test mutex: a spin lock of the mutex class, with WITNESS calls. */
 struct shim_mtx {
@@ -107,12 +101,9 @@ void	shim_watchdog_start(unsigned int);
 #define shim_tick()	__atomic_add_fetch(&shim_progress, 1, __ATOMIC_RELAXED)
 
 /*
- * Kernel threads, sleep, the clock and timeouts (the kernel services the
- * torture test of kern_mplock_torture.c uses).  shim_ncpus is the number
- * of CPUs CPU_INFO_FOREACH sees (set by the test, with ci_flags);
- * kernel threads take spare identities above them.  The clock ticks at
- * hz, asks the CPUs to yield every 10 ticks and runs due timeouts from
- * an interrupt of CPU 0 (from itself while no thread is on CPU 0).
+ * The kernel services of the torture test (kern_mplock_torture.c):
+ * kernel threads, sleep, a clock at hz and timeouts.  CPU_INFO_FOREACH
+ * sees CPUs 0..shim_ncpus-1 (set by the test).
  */
 void	shim_clock_start(unsigned int);
 void	shim_clock_stop(void);
@@ -124,16 +115,11 @@ void	shim_kthread_join(void);	/* wait until every one exited */
 void	shim_capture_start(void);
 char	*shim_capture_end(void);	/* malloc(3)ed */
 
-/* Small helpers. */
 double	shim_now(void);
 unsigned int shim_rand(unsigned int *);
 void	shim_shuffle(int *, int, unsigned int *);
 
-/*
- * The backend the kernel sources were built for, by the name the kernel
- * gives it (MPL_BE_NAME in kern_mplock.h, which only they see); the
- * torture test's summary line checks the two agree.
- */
+/* The backend the kernel sources were built for (MPL_BE_NAME). */
 #if defined(MPLOCK_TICKET)
 #define SHIM_BE_NAME	"ticket"
 #elif defined(MPLOCK_MCS)

@@ -1,8 +1,4 @@
-/*
- * Userland shim: ddb's prototypes of commands defined outside ddb.  A
- * kernel patched by mplock-patch has the same line in
- * sys/ddb/db_interface.h.
- */
+/* Userland shim: as a patched kernel's sys/ddb/db_interface.h. */
 #ifndef _SHIM_DDB_DB_INTERFACE_H_
 #define _SHIM_DDB_DB_INTERFACE_H_
 

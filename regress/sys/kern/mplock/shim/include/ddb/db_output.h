@@ -1,6 +1,4 @@
-/*
- * Userland shim: db_printf() is recorded by the harness (shim.c).
- */
+/* Userland shim: db_printf() is recorded by the harness (shim.c). */
 #ifndef _SHIM_DDB_DB_OUTPUT_H_
 #define _SHIM_DDB_DB_OUTPUT_H_
 

@@ -1,8 +1,7 @@
 /*
- * Userland shim: a CPU is a thread.  Each CPU thread points shim_curcpu
- * at its own struct cpu_info; interrupts are a signal that the thread's
- * "interrupt enable" flag (shim_intr_off) holds back until intr_restore()
- * delivers it, as hardware does with a pending interrupt.
+ * Userland shim: a CPU is a thread pointing shim_curcpu at its struct
+ * cpu_info.  An interrupt is a signal that the thread's "interrupt
+ * enable" flag (shim_intr_off) holds back until intr_restore().
  */
 #ifndef _SHIM_MACHINE_CPU_H_
 #define _SHIM_MACHINE_CPU_H_
@@ -43,10 +42,8 @@ void	shim_delay(unsigned int);
 #define CPU_INFO_UNIT(ci)	((ci)->ci_cpuid)
 /*
  * A kernel's CPU_BUSY_CYCLE() and intr_restore() call nothing; the
- * shim's call C, to yield and to deliver a held-back interrupt.  On
- * amd64 they call through a stub that keeps every register (shim.c),
- * so that the lock code around them compiles as in a kernel, keeping
- * no register across a call that a kernel does not make.
+ * shim's call C.  On amd64 through a stub that keeps every register
+ * (shim.c), so that the lock code around them compiles as in a kernel.
  */
 #if defined(__x86_64__)
 #define SHIM_CALL(fn)							\
@@ -58,7 +55,7 @@ void	shim_delay(unsigned int);
 #ifndef CPU_BUSY_CYCLE			/* unless the port has its own */
 #define CPU_BUSY_CYCLE()	SHIM_CALL(shim_busy_cycle)
 #endif
-#define delay(us)		shim_delay(us)	/* delay(9); mutants widen races */
+#define delay(us)		shim_delay(us)	/* mutants widen races */
 
 static inline unsigned long
 intr_disable(void)
@@ -84,13 +81,10 @@ intr_restore(unsigned long s)
 }
 
 /*
- * Halted waits (the M-lock's guest mode), which a kernel's
- * <machine/mplock.h> supplies, as shim.c stands in for them: a halt
- * waits for a signal, a kick is one.  Here, so that builds with an
- * architecture's real <machine/mplock.h> (whose halt is kernel code)
- * have them too.  mpl_hypervisor() is shim_guest, which the tests set;
- * the cycle count is in ns.  Not in a kernel compile (_KERNEL), where
- * <machine/mplock.h> alone decides.
+ * Halted waits (the M-lock's guest mode), here so that builds with a
+ * port's <machine/mplock.h> have them too; a kernel compile (_KERNEL)
+ * takes that header's.  A halt waits for a signal, a kick sends one;
+ * the cycle count is in ns.
  */
 #ifndef _KERNEL
 #define MPL_HALT

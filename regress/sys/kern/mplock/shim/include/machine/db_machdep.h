@@ -1,7 +1,4 @@
-/*
- * Userland shim: the bits of <machine/db_machdep.h> the kernel lock's
- * debug layer uses.
- */
+/* Userland shim: the bits of <machine/db_machdep.h> ddb's show uses. */
 #ifndef _SHIM_MACHINE_DB_MACHDEP_H_
 #define _SHIM_MACHINE_DB_MACHDEP_H_
 

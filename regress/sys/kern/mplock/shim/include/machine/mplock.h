@@ -1,8 +1,6 @@
 /*
- * Userland shim: an architecture that opts in to the MI lock and
- * supplies no primitives of its own, so the MI fallbacks are used.
- * Builds that test an architecture's header put that directory first
- * on the include path instead.
+ * Userland shim: a port that opts in to the MI lock with no primitives
+ * of its own (the MI fallbacks); a port's header goes first instead.
  */
 #ifndef _MACHINE_MPLOCK_H_
 #define _MACHINE_MPLOCK_H_

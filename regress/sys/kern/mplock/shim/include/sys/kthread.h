@@ -1,7 +1,5 @@
 /*
- * Userland shim: kernel threads (shim.c).  A kernel thread is a thread
- * of the harness with a CPU identity of its own until it pegs itself to
- * one of the machine's CPUs (<sys/sched.h>).  It starts with the kernel
+ * Userland shim: kernel threads (shim.c), which start with the kernel
  * lock held, as in the kernel.
  */
 #ifndef _SHIM_SYS_KTHREAD_H_

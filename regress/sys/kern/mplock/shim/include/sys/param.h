@@ -1,7 +1,4 @@
-/*
- * Userland shim: the bits of <sys/param.h> the kernel lock uses.
- * The kernel lock sources include this instead of the kernel's.
- */
+/* Userland shim: the bits of <sys/param.h> the kernel lock uses. */
 #ifndef _SHIM_SYS_PARAM_H_
 #define _SHIM_SYS_PARAM_H_
 
@@ -33,18 +30,9 @@ typedef unsigned long	u_long;
 #define MAXCPUS		64
 #endif
 
-#ifndef NULL
-#define NULL		((void *)0)
-#endif
-
 #define PWAIT		32	/* tsleep_nsec(9) priority */
 
-/*
- * The harness is a MULTIPROCESSOR kernel built with option
- * MPLOCK_TORTURE: its "torture" test runs the kernel's torture test
- * (kern_mplock_torture.c) on the shim's CPUs.  A kernel compile
- * (_KERNEL) sets its options itself.
- */
+/* The harness's kernel options; a kernel compile (_KERNEL) sets its own. */
 #ifndef _KERNEL
 #ifndef MULTIPROCESSOR
 #define MULTIPROCESSOR	1

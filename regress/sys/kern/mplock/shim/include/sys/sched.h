@@ -1,8 +1,5 @@
 /*
- * Userland shim: the scheduler's calls the kernel lock's torture test
- * uses (shim.c).  Pegging makes the calling thread that CPU (its
- * interrupts go to the thread) until it unpegs; both switch CPU as
- * mi_switch() does, letting go of the kernel lock and taking it back.
+ * Userland shim: the scheduler's calls the torture test uses (shim.c).
  * The shim's clock sets SPCF_SHOULDYIELD every 10 ticks.
  */
 #ifndef _SHIM_SYS_SCHED_H_

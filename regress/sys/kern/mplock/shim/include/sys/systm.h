@@ -18,11 +18,7 @@ extern int cold;		/* set by the tests: "autoconf" */
 int	printf(const char *, ...)
 	    __attribute__((__format__(__printf__, 1, 2)));
 
-/*
- * Sleep, wakeup and yield (shim.c): each lets go of the kernel lock
- * and takes it back after, as mi_switch() does.  A sleep ends on any
- * wakeup() or when its time is up.
- */
+/* Each lets go of the kernel lock and takes it back, as mi_switch(). */
 #define INFSLP		UINT64_MAX
 int	tsleep_nsec(const volatile void *, int, const char *, uint64_t);
 void	wakeup(const volatile void *);

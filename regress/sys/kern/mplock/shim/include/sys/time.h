@@ -1,8 +1,4 @@
-/*
- * Userland shim: the system's <sys/time.h>, plus the kernel's
- * nsecuptime() (nanoseconds since boot; the shim reads
- * CLOCK_MONOTONIC).
- */
+/* Userland shim: the system's <sys/time.h> and the kernel's uptime. */
 #ifndef _SHIM_SYS_TIME_H_
 #define _SHIM_SYS_TIME_H_
 

@@ -1,8 +1,7 @@
 /*
- * Userland shim: timeout(9) (shim.c).  The shim's clock (started by a
- * test) ticks and runs the timeouts that are due from the interrupt of
- * CPU 0, as the softclock does: without TIMEOUT_MPSAFE under the kernel
- * lock, taken on top of whatever CPU 0's thread was doing.
+ * Userland shim: timeout(9).  The shim's clock runs due timeouts from
+ * CPU 0's interrupt, as the softclock does: under the kernel lock
+ * unless TIMEOUT_MPSAFE.
  */
 #ifndef _SHIM_SYS_TIMEOUT_H_
 #define _SHIM_SYS_TIMEOUT_H_
@@ -15,8 +14,6 @@ struct timeout {
 };
 
 #define TIMEOUT_ONQUEUE		0x02
-#define TIMEOUT_INITIALIZED	0x04
-#define TIMEOUT_TRIGGERED	0x08
 #define TIMEOUT_MPSAFE		0x10
 
 void	timeout_set(struct timeout *, void (*)(void *), void *);

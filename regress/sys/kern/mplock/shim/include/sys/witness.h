@@ -1,7 +1,6 @@
 /*
- * Userland shim: WITNESS hooks.  With WITNESS defined every call is
- * passed to the harness's recorder (shim.c), which checks that the
- * calls balance; without it they vanish, as in the kernel.
+ * Userland shim: WITNESS hooks, passed to the harness's checker
+ * (shim.c) with WITNESS defined, gone without, as in the kernel.
  */
 #ifndef _SHIM_SYS_WITNESS_H_
 #define _SHIM_SYS_WITNESS_H_
@@ -9,10 +8,7 @@
 #include <sys/_lock.h>
 
 #define LOP_NEWORDER		0x00000001
-#define LOP_QUIET		0x00000002
-#define LOP_TRYLOCK		0x00000004
 #define LOP_EXCLUSIVE		0x00000008
-#define LOP_DUPOK		0x00000010
 
 #ifdef WITNESS
 
