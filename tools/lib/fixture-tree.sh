@@ -32,7 +32,8 @@ fixture_tree() {
 	[ "${2:-}" != old ] || {
 		ft_sed sys/sys/mplock.h '/^int.*__mp_release_all(/a\
 int	__mp_release_all_but_one(struct __mp_lock *);' &&
-		ft_sed sys/sys/sched.h 's/mutex sched_lock/__mp_lock sched_lock/' &&
+		ft_sed sys/sys/sched.h \
+		    's/mutex sched_lock/__mp_lock sched_lock/' &&
 		ft_sed sys/kern/kern_lock.c '/LO_CLASS_KERNEL_LOCK << /a\
 	else if (mpl == &sched_lock)\
 		mpl->mpl_lock_obj.lo_flags = LO_RECURSABLE |\
@@ -55,10 +56,11 @@ int	__mp_release_all_but_one(struct __mp_lock *);' &&
 	printf '/*\tfixture\t*/\n\nstruct __mp_lock {\n\tvolatile u_int\tmpl_lock;\n};\n' \
 	    >sys/arch/hppa/include/mplock.h
 	for _a in arm64 hppa; do
-		mkdir -p "sys/arch/$_a/conf" "sys/arch/$_a/compile"
-		printf '#\tfixture\n\noption\tDDB\n' >"sys/arch/$_a/conf/GENERIC"
-		printf '%s\n' '#	fixture' "include \"arch/$_a/conf/GENERIC\"" \
-		    'option	MULTIPROCESSOR' >"sys/arch/$_a/conf/GENERIC.MP"
+		_c=sys/arch/$_a/conf
+		mkdir -p "$_c" "sys/arch/$_a/compile"
+		printf '#\tfixture\n\noption\tDDB\n' >"$_c/GENERIC"
+		printf '#\tfixture\ninclude "arch/%s/conf/GENERIC"\n%s\n' \
+		    "$_a" 'option	MULTIPROCESSOR' >"$_c/GENERIC.MP"
 		printf '#\tfixture\n' >"sys/arch/$_a/compile/Makefile.inc"
 	done
 	mkdir -p regress/sys/kern/extent
