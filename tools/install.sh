@@ -19,17 +19,11 @@
 #
 #	tools/install.sh [-u] [-D destdir] [-p prefix]
 #
-# PREFIX (-p, or the environment; /usr/local by default) gets
-#	bin/mplock-patch, bin/buildtime	the tools
-#	man/man1/*.1, man/man8/*.8	every page of share/man/man1 and man8
-#	share/mplock/			what mplock-patch installs into an
-#					OpenBSD tree (its list: sys/,
-#					share/man/man9/, the regress tests),
-#					and VERSION (git describe)
-# under DESTDIR (-D, or the environment), for packaging.  man/ is where
-# OpenBSD's man(1) looks for PREFIX/bin, and Debian's man-db for
-# /usr/local/bin.  mplock-patch finds share/mplock from bin/, also
-# through a symlink.  -u removes what an install put there.
+# Under DESTDIR (-D) PREFIX (-p; /usr/local by default): bin/ the
+# tools, man/ their pages (where man(1) looks for PREFIX/bin),
+# share/mplock/ what mplock-patch installs into a tree (by its own
+# list) and VERSION; mplock-patch finds it from bin/, also through a
+# symlink.  -u removes what an install put there.
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 prog=install.sh

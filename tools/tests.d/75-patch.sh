@@ -5,11 +5,10 @@
 # patchfault's; the patched kernel compiled, suite kcompile's.
 
 . "$ROOT/tools/lib/fixture-tree.sh"
-. "$ROOT/tools/lib/vendor.sh"
 PT=$OBJ/patch
 chmod -R u+w "$PT" 2>/dev/null
 rm -rf "$PT"
-fixture_setup "$PT"
+fixture_setup "$PT" patch || return 0
 fixture_tree "$PT/pristine-old" old
 KL=sys/kern/kern_lock.c IM=sys/kern/init_main.c
 
@@ -67,7 +66,7 @@ verify_applied() {
 			_a=${_f#sys/arch/}
 			[ -d "$_t/sys/arch/${_a%%/*}" ] || continue ;;
 		esac
-		if ! cmp -s "$ROOT/$_f" "$_t/$_f"; then
+		if ! installed "$_f" "$_t"; then
 			bad "$_f: not installed as in this checkout"
 		elif [ "$(ls -l "$_t/$_f" | cut -c1-10)" != -rw-r--r-- ]; then
 			bad "$_f: mode $(ls -l "$_t/$_f" | cut -c1-10)"
@@ -125,7 +124,7 @@ verify_applied() {
 	    bad "man9 Makefile: MLINKS for our pages"
 	_sd=$(make_var "$_t/regress/sys/kern" SUBDIR)
 	case " $_sd " in
-	*" extent fork-exit mplock "*) ;;
+	*" extent "*" fork-exit "*" mplock ") ;;
 	*)	bad "regress SUBDIR: $_sd" ;;
 	esac
 	return $_rc
@@ -133,6 +132,15 @@ verify_applied() {
 bad() {
 	echo "$*"
 	_rc=1
+}
+# installed FILE TREE [FROM]: TREE's FILE is FROM's (this checkout's),
+# but for the tree's RCS ID line, which apply keeps.
+installed() {
+	_fr=${3:-$ROOT}
+	cmp -s "$_fr/$1" "$2/$1" && return 0
+	head -n 1 "$_fr/$1" | grep -q '^/\*[[:space:]]*\$OpenBSD\$' &&
+	    [ "$(head -n 1 "$2/$1")" = "$(head -n 1 "$PT/pristine/$1")" ] &&
+	    [ "$(sed 1d "$_fr/$1" | cksum)" = "$(sed 1d "$2/$1" | cksum)" ]
 }
 # hook_want INIT_MAIN: the file with the torture test's start, the three
 # lines right after "cpu_boot_secondary_processors();", nothing else.
@@ -195,8 +203,7 @@ m_sh() {
 	(cd "$1" && eval "$2")
 }
 m_sed() {
-	sed "$3" "$1/$2" >"$1/$2.new" && cat "$1/$2.new" >"$1/$2" &&
-	    rm "$1/$2.new"
+	(cd "$1" && ft_sed "$2" "$3")
 }
 # refusals: refuse for each line read, "NAME|WANT|FILE|SED": the file
 # edited by SED, or with FILE "-", SED a command run in the tree.  With
@@ -339,8 +346,8 @@ pte() {
 ext_roundtrip() {
 	_t=$(fresh ext)
 	_db=$_t/sys/ddb/db_command.c
-	pte apply "$_t" && cmp "$EXT/sys/arch/amd64/include/mplock.h" \
-	    "$_t/sys/arch/amd64/include/mplock.h" || return 1
+	pte apply "$_t" &&
+	    installed sys/arch/amd64/include/mplock.h "$_t" "$EXT" || return 1
 	[ ! -e "$_t/sys/arch/nosuch" ] || { echo "made arch nosuch"; return 1; }
 	for _f in "$EXT"/sys/kern/kern_mplock*.c; do
 		grep -q "^file kern/${_f##*/}" "$_t/sys/conf/files" || return 1
@@ -528,7 +535,7 @@ config_options() {
 	pt apply "$_t" >/dev/null && pt config -s "$_t" -w -w -o DDB \
 	    -o MULTIPROCESSOR -o WITNESS amd64 >/dev/null || return 1
 	cat "$_c" "$_t/sys/arch/amd64/conf/GENERIC.MP" \
-	    "$_t/sys/arch/amd64/conf/GENERIC" |
+	    "$_t/sys/arch/amd64/conf/GENERIC" "$_t/sys/conf/GENERIC" |
 	    awk '$1 == "option" { print $2 }' | sort | uniq -d >"$PT/dups"
 	[ ! -s "$PT/dups" ] || { echo "twice:"; cat "$PT/dups"; return 1; }
 	grep -qx 'option[[:space:]]*WITNESS' "$_c" || return 1

@@ -10,7 +10,7 @@
 IT=$OBJ/install
 chmod -R u+w "$IT" 2>/dev/null
 rm -rf "$IT"
-fixture_setup "$IT"
+fixture_setup "$IT" install || return 0
 IP=$IT/prefix
 MAKE_=${MAKE:-make}
 
