@@ -14,18 +14,10 @@
 # ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
 # OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
 #
-# series.sh: the kernel lock as patch series for tech@, one mail a file
-# (make series; doc/series.md): dir/tech/, what is meant for commit,
-# and dir/optional/ on top of it.  A maintainer's tool, not installed.
-#
-#	sh tools/series/series.sh [-s step] tree dir
-#
-# The tech@ steps are edits of the tree's own files (mlock.awk), so no
-# OpenBSD code is kept here; the optional ones, "mplock-patch apply"
-# with a cut-down copy of this checkout.  -s: only kern_lock.c and
-# <sys/mplock.h> as tech step 1 to 4 leaves them.
-# MPLOCK_SERIES_BUDGET: the most lines tech/0002 may have (220), its
-# per-port memory lines and measured figures not counted.
+# series.sh [-s step] tree dir: the kernel lock as patch series for
+# tech@, dir/tech/ and dir/optional/ (make series; doc/series.md).  A
+# maintainer's tool, not installed.  The tech@ steps edit the tree's own
+# files (mlock.awk), so no OpenBSD code is kept here.
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/tools/lib/common.sh"
@@ -33,14 +25,13 @@ PROG=series
 USAGE='usage: series.sh [-s step] tree dir'
 TOOL=$ROOT/tools/mplock-patch
 AWK_INPLACE=$ROOT/tools/series/mlock.awk
-BUDGET=${MPLOCK_SERIES_BUDGET:-220}
+BUDGET=${MPLOCK_SERIES_BUDGET:-220}	# tech/0002's most lines, less figures
 LC_ALL=C
 export LC_ALL
 umask 022
 
-# Trees: $W/NAME, a copy of the stock tree's parts a step can change
-# (sys, the man9 pages); $W/NAME.files, the files the step touched.
-
+# series_tree NAME: $W/NAME, a copy of the tree's sys and man9 pages;
+# $W/NAME.files will list the files a step touched.
 series_tree() {
 	mkdir -p "$W/$1"
 	if [ -z "$SP" ]; then
@@ -55,10 +46,9 @@ series_tree() {
 	rm -rf "$W/$1/.mplock-patch"
 }
 
-# inplace FROM TO STEP: the tree's kern_lock.c and <sys/mplock.h> from
-# $SP under FROM (the stock tree) as tech step STEP (1 to 4) of
-# mlock.awk leaves them, under TO.  mlock.awk edits kern_lock.c in the
-# ticket lock block only, as mplock-patch's parser finds it.
+# inplace FROM TO STEP: FROM's kern_lock.c and <sys/mplock.h> as tech
+# step STEP (1 to 4) leaves them, under TO; kern_lock.c edited in the
+# ticket lock's lines only, as mplock-patch's parser finds them.
 inplace() {
 	_tl=$(awk -v mode=lines "$(ticket_awk)" "$1/${SP}kern/kern_lock.c" \
 	    2>"$W/why") || die "$S: ${SP}kern/kern_lock.c: not the stock" \
@@ -75,9 +65,8 @@ inplace() {
 }
 
 # ours_line ARCH <stock: the tree's <machine/mplock.h> with the lines
-# ours sets after __USE_MI_MPLOCK, up to its guard's #endif (the cache
-# line, and its comment), inserted after the tree's own
-# __USE_MI_MPLOCK line.  Fails when either has no such line.
+# ours has after __USE_MI_MPLOCK (the cache line) inserted after its own;
+# fails when either has no such line.
 ours_line() {
 	awk -v ours="$ROOT/sys/arch/$1/include/mplock.h" '
 	BEGIN {
@@ -108,16 +97,13 @@ line_archs() {
 	done
 }
 
-# series_root DIR STEP [ARCH...]: a copy of this checkout's files that
-# apply installs (sys/, the man9 pages) in DIR, less what the steps
-# after STEP (backends, debug, torture, arch, guest, man) add: their
-# files left out, their options taken out with unifdef(1).  ARCH...: the
-# arch headers kept.
+# series_root DIR STEP [ARCH...]: the files apply installs from this
+# checkout, in DIR, less what the steps after STEP add: their files left
+# out, their options unifdef(1)ed out.  ARCH...: the arch headers kept.
 series_root() {
 	_sr=$1 _st=$2
 	shift 2
-	# The steps before the guest mode's: the lock as with option
-	# MPLOCK_NOGUEST, and no hooks for it.
+	# Before the guest mode's step: as with MPLOCK_NOGUEST, no hooks.
 	_ng="-DMPLOCK_NOGUEST -UMPL_HALT -UMPL_BE_HALT -UMPL_BE_KICK"
 	_ng="$_ng -UMPL_BE_WAIT -UMPLT_MLOCK -U__MPL_HALTCOUNTS"
 	_ud=
@@ -168,8 +154,7 @@ series_apply() {
 	rm -rf "$W/$1/.mplock-patch"
 }
 
-# sparse NAME: tree NAME holds only the files its steps touched (its
-# .files); t0 has the others.
+# sparse NAME: tree NAME holds only the files in its .files; t0 the rest.
 sparse() {
 	mkdir -p "$W/$1" && : >"$W/$1.sparse"
 }
@@ -183,8 +168,8 @@ tfile() {
 	fi
 }
 
-# series_diff OLD NEW: the diff from tree OLD to tree NEW, over the files
-# either touched, as "mplock-patch diff" writes it.
+# series_diff OLD NEW: the diff of the files either touched, as
+# "mplock-patch diff" writes it.
 series_diff() {
 	sort -u "$W/$1.files" "$W/$2.files" | while read -r _p; do
 		_do=$(tfile "$1" "$_p") _lo=$_p _dn=$(tfile "$2" "$_p") _ln=$_p
@@ -261,12 +246,9 @@ kbench_rows() {
 	echo
 }
 
-# memory [ARCH]: sizeof(struct __mp_lock) without WITNESS, stock and with
-# the M-lock, for each arch of the tree with a MAXCPUS (MP) (ARCH: that
-# one, with the cache line its <machine/mplock.h> here sets; else
-# 64-byte lines).  Stock: a pair of u_ints per CPU and two more; the
-# M-lock: two lines per CPU and one for mpl_tail and mpl_free.  Suite
-# series compares these with the compiler's for amd64 and i386.
+# memory [ARCH]: sizeof(struct __mp_lock) without WITNESS, stock (two
+# u_ints per CPU, and two) and the M-lock's (two lines per CPU, and one),
+# for each arch with a MAXCPUS; ARCH: that one, with its line, not 64.
 memory() {
 	for _a in $(ls "$W/t0/${SP}arch" 2>/dev/null); do
 		[ -z "${1:-}" ] || [ "$_a" = "$1" ] || continue
