@@ -594,8 +594,7 @@ for w in release-all mlock acquire-count not-held; do
 	[ "$prev" = t0 ] || rm -rf "$W/$prev"
 	prev=t$i
 done
-# The budget counts the mail less what depends on the tree and on this
-# checkout's results files: the per-port memory lines and the figures.
+# The budget: the mail less the per-port memory lines and the figures.
 l=$(awk '/^Userland, ns per acquisition/ { skip = 1 }
     skip && /^$/ { if (++blank == 2) skip = 0; next }
     skip || /^[a-z0-9]+: [0-9,]+ bytes \(stock: / { next }
@@ -604,12 +603,8 @@ l=$(awk '/^Userland, ns per acquisition/ { skip = 1 }
     "budget of $BUDGET; nothing written"
 for a in $(cat "$W/lines"); do
 	i=$((i + 1))
-	sparse "t$i"
-	cp "$W/$prev.files" "$W/t$i.files"
-	while read -r _p; do
-		mkdir -p "$W/t$i/${_p%/*}" &&
-		    cp "$W/$prev/$_p" "$W/t$i/$_p" || die "internal: no $_p"
-	done <"$W/$prev.files"
+	cp -R "$W/$prev" "$W/t$i" && cp "$W/$prev.files" "$W/t$i.files" &&
+	    sparse "t$i" || die "internal: cannot copy $W/$prev"
 	_h=${SP}arch/$a/include/mplock.h
 	mkdir -p "$W/t$i/${_h%/*}" &&
 	    ours_line "$a" <"$(tfile "$prev" "$_h")" >"$W/t$i/$_h" ||
@@ -621,8 +616,8 @@ for a in $(cat "$W/lines"); do
 done
 tech=$prev
 
-# optional: apply of a cut-down checkout, against the step before; the
-# archs whose line tech set keep that header until their own step.
+# optional: apply of a cut-down checkout; the ports' lines of tech stay
+# until the port's own step.
 steps="backends debug torture"
 for a in $(ls "$ROOT/sys/arch"); do
 	[ -f "$ROOT/sys/arch/$a/include/mplock.h" ] &&
