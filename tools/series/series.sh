@@ -217,14 +217,12 @@ bench_rows() {
 	    /^Verdicts against stock/ { on = 1; next }
 	    on && /^$/ { exit }
 	    on && /^measure/ { gm = / gmean /; row(); next }
-	    # Not with more threads than CPUs (thr*): each hand-off
-	    # waits for a thread to be scheduled.
+	    # Not thr* (more threads than CPUs): it measures the scheduler.
 	    on && $2 !~ /\*$/ &&
 	    index(rows, " " ($1 == "uncontended" ? $2 : $4) " ") {
 		row()
 	    }
-	    # The median ratio, its interval and the verdict; the
-	    # geometric mean (columns 57-84) stays in the file.
+	    # The geometric mean (columns 57-84) stays in the file.
 	    function row() {
 		print "\t" (gm ? substr($0, 1, 57) substr($0, 85) : $0)
 	    }' "$_rf"
@@ -552,8 +550,8 @@ trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# -s: the two files of that step alone (the benchmark's and the kernel
-# compile check's peers), nothing else checked or written.
+# -s: that step's two files alone (the benchmark's and the compile
+# check's peers), nothing checked or written.
 if [ -n "$step" ]; then
 	inplace "$S" "$W/s" "$step"
 	mkdir -p "$_dir" && cp -R "$W/s/." "$_dir/" ||

@@ -383,8 +383,7 @@ else
 	# The stock fix's test fails on the stock lock.
 	t_check "series/tech/0001-regress-fails-on-stock" se_regress stock \
 	    "$stock" FAIL releaseidle
-	# The real-tree matrix (tools/lib/realtree.sh): the tree patched
-	# step by step is rt/src, the stock one rt/base.
+	# tools/lib/realtree.sh: rt/src patched step by step, rt/base stock.
 	cc_ok=1
 	realtree_setup "$SE/rt" >"$SE/rt.log" 2>&1
 	case $? in
@@ -408,8 +407,8 @@ else
 		t_check "series/$n/apply" se_apply "$f"
 		# The later steps need this one.
 		grep -q "^FAIL series/$n/apply\$" "$RESULTS" && break
-		# The lock of the tech@ steps, in kern_lock.c, under the
-		# regress: the tests its stock behaviour passes, then all.
+		# tech@'s lock under the regress: the tests stock passes,
+		# then all.
 		rt="releaseidle mutex fifo multi witness lockorder torture"
 		case $n in
 		tech/*-not-held) rt="$rt recurse spinout intrunlock" ;;
