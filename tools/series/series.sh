@@ -14,18 +14,10 @@
 # ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
 # OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
 #
-# series.sh: the kernel lock as patch series for tech@, one mail a file
-# (make series; doc/series.md): dir/tech/, what is meant for commit,
-# and dir/optional/ on top of it.  A maintainer's tool, not installed.
-#
-#	sh tools/series/series.sh [-s step] tree dir
-#
-# The tech@ steps are edits of the tree's own files (mlock.awk), so no
-# OpenBSD code is kept here; the optional ones, "mplock-patch apply"
-# with a cut-down copy of this checkout.  -s: only kern_lock.c and
-# <sys/mplock.h> as tech step 1 to 4 leaves them.
-# MPLOCK_SERIES_BUDGET: the most lines tech/0002 may have (220), its
-# per-port memory lines and measured figures not counted.
+# series.sh [-s step] tree dir: the kernel lock as patch series for
+# tech@, dir/tech/ and dir/optional/ (make series; doc/series.md).  A
+# maintainer's tool, not installed.  The tech@ steps edit the tree's own
+# files (mlock.awk), so no OpenBSD code is kept here.
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/tools/lib/common.sh"
@@ -33,14 +25,13 @@ PROG=series
 USAGE='usage: series.sh [-s step] tree dir'
 TOOL=$ROOT/tools/mplock-patch
 AWK_INPLACE=$ROOT/tools/series/mlock.awk
-BUDGET=${MPLOCK_SERIES_BUDGET:-220}
+BUDGET=${MPLOCK_SERIES_BUDGET:-220}	# tech/0002's most lines, less figures
 LC_ALL=C
 export LC_ALL
 umask 022
 
-# Trees: $W/NAME, a copy of the stock tree's parts a step can change
-# (sys, the man9 pages); $W/NAME.files, the files the step touched.
-
+# series_tree NAME: $W/NAME, a copy of the tree's sys and man9 pages;
+# $W/NAME.files will list the files a step touched.
 series_tree() {
 	mkdir -p "$W/$1"
 	if [ -z "$SP" ]; then
@@ -55,10 +46,9 @@ series_tree() {
 	rm -rf "$W/$1/.mplock-patch"
 }
 
-# inplace FROM TO STEP: the tree's kern_lock.c and <sys/mplock.h> from
-# $SP under FROM (the stock tree) as tech step STEP (1 to 4) of
-# mlock.awk leaves them, under TO.  mlock.awk edits kern_lock.c in the
-# ticket lock block only, as mplock-patch's parser finds it.
+# inplace FROM TO STEP: FROM's kern_lock.c and <sys/mplock.h> as tech
+# step STEP (1 to 4) leaves them, under TO; kern_lock.c edited in the
+# ticket lock's lines only, as mplock-patch's parser finds them.
 inplace() {
 	_tl=$(awk -v mode=lines "$(ticket_awk)" "$1/${SP}kern/kern_lock.c" \
 	    2>"$W/why") || die "$S: ${SP}kern/kern_lock.c: not the stock" \
@@ -75,9 +65,8 @@ inplace() {
 }
 
 # ours_line ARCH <stock: the tree's <machine/mplock.h> with the lines
-# ours sets after __USE_MI_MPLOCK, up to its guard's #endif (the cache
-# line, and its comment), inserted after the tree's own
-# __USE_MI_MPLOCK line.  Fails when either has no such line.
+# ours has after __USE_MI_MPLOCK (the cache line) inserted after its own;
+# fails when either has no such line.
 ours_line() {
 	awk -v ours="$ROOT/sys/arch/$1/include/mplock.h" '
 	BEGIN {
@@ -108,16 +97,13 @@ line_archs() {
 	done
 }
 
-# series_root DIR STEP [ARCH...]: a copy of this checkout's files that
-# apply installs (sys/, the man9 pages) in DIR, less what the steps
-# after STEP (backends, debug, torture, arch, guest, man) add: their
-# files left out, their options taken out with unifdef(1).  ARCH...: the
-# arch headers kept.
+# series_root DIR STEP [ARCH...]: the files apply installs from this
+# checkout, in DIR, less what the steps after STEP add: their files left
+# out, their options unifdef(1)ed out.  ARCH...: the arch headers kept.
 series_root() {
 	_sr=$1 _st=$2
 	shift 2
-	# The steps before the guest mode's: the lock as with option
-	# MPLOCK_NOGUEST, and no hooks for it.
+	# Before the guest mode's step: as with MPLOCK_NOGUEST, no hooks.
 	_ng="-DMPLOCK_NOGUEST -UMPL_HALT -UMPL_BE_HALT -UMPL_BE_KICK"
 	_ng="$_ng -UMPL_BE_WAIT -UMPLT_MLOCK -U__MPL_HALTCOUNTS"
 	_ud=
@@ -168,8 +154,7 @@ series_apply() {
 	rm -rf "$W/$1/.mplock-patch"
 }
 
-# sparse NAME: tree NAME holds only the files its steps touched (its
-# .files); t0 has the others.
+# sparse NAME: tree NAME holds only the files in its .files; t0 the rest.
 sparse() {
 	mkdir -p "$W/$1" && : >"$W/$1.sparse"
 }
@@ -183,8 +168,8 @@ tfile() {
 	fi
 }
 
-# series_diff OLD NEW: the diff from tree OLD to tree NEW, over the files
-# either touched, as "mplock-patch diff" writes it.
+# series_diff OLD NEW: the diff of the files either touched, as
+# "mplock-patch diff" writes it.
 series_diff() {
 	sort -u "$W/$1.files" "$W/$2.files" | while read -r _p; do
 		_do=$(tfile "$1" "$_p") _lo=$_p _dn=$(tfile "$2" "$_p") _ln=$_p
@@ -232,14 +217,12 @@ bench_rows() {
 	    /^Verdicts against stock/ { on = 1; next }
 	    on && /^$/ { exit }
 	    on && /^measure/ { gm = / gmean /; row(); next }
-	    # Not with more threads than CPUs (thr*): each hand-off
-	    # waits for a thread to be scheduled.
+	    # Not thr* (more threads than CPUs): it measures the scheduler.
 	    on && $2 !~ /\*$/ &&
 	    index(rows, " " ($1 == "uncontended" ? $2 : $4) " ") {
 		row()
 	    }
-	    # The median ratio, its interval and the verdict; the
-	    # geometric mean (columns 57-84) stays in the file.
+	    # The geometric mean (columns 57-84) stays in the file.
 	    function row() {
 		print "\t" (gm ? substr($0, 1, 57) substr($0, 85) : $0)
 	    }' "$_rf"
@@ -261,12 +244,9 @@ kbench_rows() {
 	echo
 }
 
-# memory [ARCH]: sizeof(struct __mp_lock) without WITNESS, stock and with
-# the M-lock, for each arch of the tree with a MAXCPUS (MP) (ARCH: that
-# one, with the cache line its <machine/mplock.h> here sets; else
-# 64-byte lines).  Stock: a pair of u_ints per CPU and two more; the
-# M-lock: two lines per CPU and one for mpl_tail and mpl_free.  Suite
-# series compares these with the compiler's for amd64 and i386.
+# memory [ARCH]: sizeof(struct __mp_lock) without WITNESS, stock (two
+# u_ints per CPU, and two) and the M-lock's (two lines per CPU, and one),
+# for each arch with a MAXCPUS; ARCH: that one, with its line, not 64.
 memory() {
 	for _a in $(ls "$W/t0/${SP}arch" 2>/dev/null); do
 		[ -z "${1:-}" ] || [ "$_a" = "$1" ] || continue
@@ -290,14 +270,69 @@ commas() {
 	    -e 'ta'
 }
 
-# mail STEP [ARCH]: a step's subject (its first line), then its
-# paragraphs, what and why.
+# write SERIES K N OLD NEW STEP [ARCH]: diff K of N of SERIES, from tree
+# OLD to NEW, with its mail, in $W/out/SERIES.
+write() {
+	series_diff "$4" "$5" >"$W/body"
+	[ -s "$W/body" ] || die "internal: step $2 of $1 ($6) changes nothing"
+	{
+		mail "$2" "$3" "$6" "${7:-}"
+		case $6 in
+		mlock|line)	memory "${7:-}" ;;
+		esac
+		echo
+		case $6 in	# the step's own figures
+		release-all)	bench_rows stock-fix ;;
+		mlock)		bench_rows mlock-diff ;;
+		guest)		kbench_rows ;;
+		esac
+		git apply --stat -p0 <"$W/body" 2>/dev/null	# diffstat
+		echo
+		cat "$W/body"
+	} >"$W/out/$1/$(printf '%04d-%s.diff' "$2" "${7:-$6}")"
+}
+
+# cover SERIES N: the cover letter, [PATCH 0/N].
+cover() {
+	{
+		mail 0 "$2" "$1"
+		if [ "$1" = tech ]; then
+			[ ! -s "$W/lines" ] || echo "5 on give the ports" \
+			    "with longer cache lines ($(tr '\n' ' ' \
+			    <"$W/lines" | sed 's/ $//; s/ /, /g')) their" \
+			    "line size." | fmt -w 72
+			echo
+			text checked
+			bench_rows stock-fix mlock-diff
+		else
+			bench_rows mlock
+		fi
+		text "apply${SP:+-src}"	# from /usr/src, or from sys
+		echo
+		for _f in "$W/out/$1/"0*.diff; do
+			printf '%s\t%s lines\n' "${_f##*/}" \
+			    "$(wc -l <"$_f" | tr -d ' ')"
+		done
+	} >"$W/out/$1/0000-cover.txt"
+}
+
+# mail K N NAME [ARCH]: section NAME of the prose as mail K of N, its
+# first line the subject.
 mail() {
-	case $1 in
-	release-all)
-		echo "kernel lock: __mp_release_all() at depth 0" \
-		    "hands nothing on"
-		cat <<EOT
+	text "$3" "${4:-}" >"$W/mail"
+	echo "Subject: [PATCH $1/$2] $(sed 1q "$W/mail")"
+	echo
+	sed 1d "$W/mail"
+}
+
+# text NAME [ARCH]: section NAME of the mails' prose: a step's, a cover
+# letter's (tech, optional), or one of their parts.
+text() {
+	_bo=$(upper "$BACKENDS" |
+	    sed "s/MLOCK //; s/\([A-Z]*\)/MPLOCK_\1/g; s/ /, /g")
+	awk -v s="@$1" '/^@/ { on = $0 == s; next } on' <<EOT
+@release-all
+kernel lock: __mp_release_all() at depth 0 hands nothing on
 _kernel_lock_held() returns 1 on every CPU once panicstr or db_active
 is set.  The callers that release the kernel lock "if held" then call
 __mp_release_all() on CPUs that do not hold it: mi_switch() in
@@ -313,12 +348,8 @@ A userland test of the ticket lock of kern_lock.c, with threads as
 CPUs, shows it: CPU 0 holds the lock, CPU 2 waits, CPU 1 calls
 __mp_release_all().  Without this diff CPU 0 no longer holds the lock
 and CPU 2 gets in; with it neither happens.
-EOT
-		;;
-	mlock)
-		echo "kernel lock: an M-lock replaces the ticket" \
-		    "lock"
-		cat <<EOT
+@mlock
+kernel lock: an M-lock replaces the ticket lock
 Replace the ticket lock behind KERNEL_LOCK() with an M-lock, Philip
 Machanick's minimal-contention lock ("Design of a minimal-contention
 lock", Rhodes University, 2018), a FIFO queue lock of the CLH family,
@@ -341,22 +372,14 @@ the ticket lock's own, runs only while the word is not 0.  The comment
 states the invariants and which barrier pairs with which.
 
 Memory, sizeof(struct __mp_lock) without WITNESS (one, static):
-EOT
-		memory ;;
-	acquire-count)
-		echo "kernel lock: __mp_acquire_count() below 1" \
-		    "takes nothing"
-		cat <<EOT
+@acquire-count
+kernel lock: __mp_acquire_count() below 1 takes nothing
 __mp_acquire_count() with a negative count counted down through the
 whole range of an int, taking the lock some 4 billion times.  Take it
 count times, none for a count below 1.  In the userland test of the
 lock (test recurse), __mp_acquire_count(-3) now leaves the depth 0.
-EOT
-		;;
-	not-held)
-		echo "kernel lock: MP_LOCKDEBUG refuses an unlock of" \
-		    "a lock not held"
-		cat <<EOT
+@not-held
+kernel lock: MP_LOCKDEBUG refuses an unlock of a lock not held
 With MP_LOCKDEBUG, __mp_unlock() of a lock this CPU does not own is
 reported and ddb entered; when ddb was left the unlock went on: at
 depth 0 the depth wrapped around, and on a CPU that only waits (an
@@ -364,61 +387,40 @@ interrupt handler's unlock) it gave up the CPU's place, letting the
 CPU behind it in while the owner still held the lock.  Return after
 ddb instead, the lock as it was.  In the userland test of the lock
 (tests spinout and intrunlock) both cases are now refused.
-EOT
-		;;
-	line)
-		echo "$2: kernel lock padded to the port's cache line"
-		cat <<EOT
+@line
+$2: kernel lock padded to the port's cache line
 $2: pad the kernel lock's per-CPU words to the longer cache lines
 this port runs on, so that no two CPUs' words share a line.
 
-EOT
-		memory "$2" ;;
-	backends)
-		echo "kernel lock: backends as options" \
-		    "($(be_options))"
-		cat <<EOT
+@backends
+kernel lock: backends as options ($_bo)
 Make the lock a choice at compile time, for measuring on real
-machines: option $(be_options) instead of the default M-lock.
+machines: option $_bo instead of the default M-lock.
 The lock functions move from kern_lock.c to kern_mplock.c, which
 carries kern_lock.c's copyright notice with them; each backend is a
 header inlined into __mp_lock() and __mp_unlock(), so a kernel has
 one lock and no indirection.  MI primitives only: the ports' ordering
 primitives come later, one diff each.
-EOT
-		;;
-	debug)
-		echo "kernel lock: option MPLOCK_DEBUG and ddb show" \
-		    "mplock"
-		cat <<EOT
+@debug
+kernel lock: option MPLOCK_DEBUG and ddb show mplock
 option MPLOCK_DEBUG: a debug layer that records the lock's recent events
 per CPU and checks the lock's invariants, and the ddb command "show
 mplock" (its prototype in ddb/db_interface.h).  Off by default; a
 kernel without the option compiles none of it.
-EOT
-		;;
-	torture)
-		echo "kernel lock: option MPLOCK_TORTURE"
-		cat <<EOT
+@torture
+kernel lock: option MPLOCK_TORTURE
 option MPLOCK_TORTURE: a torture test of the kernel lock, started from
 main() once the CPUs are up, that hammers it from every CPU (nesting,
 release_all and reacquire, interrupts) and panics on a violation.  For
 testing kernels only; off by default.
-EOT
-		;;
-	arch)
-		echo "$2: kernel lock ordering primitives"
-		cat <<EOT
+@arch
+$2: kernel lock ordering primitives
 $2: the kernel lock's atomics and barriers as this port needs them, in
 <machine/mplock.h>, instead of the MI fallbacks of kern_mplock.h.  The
 header says, next to each, the ordering argument for it.  For the $2
 maintainer.
-EOT
-		;;
-	guest)
-		echo "kernel lock: M-lock guest mode, waiters halt" \
-		    "under a hypervisor"
-		cat <<EOT
+@guest
+kernel lock: M-lock guest mode, waiters halt under a hypervisor
 Under a hypervisor that runs more virtual CPUs than it has CPUs, the
 CPU next in the kernel lock's queue is often not running, and the
 CPUs spinning for their turn burn the host CPUs that the holder and
@@ -440,69 +442,12 @@ MPLOCK_GUEST forces it on, MPLOCK_NOGUEST leaves it out (the lock of
 the diffs before).  amd64 and i386 have the hooks; elsewhere waiters
 spin as before.  With the mode off __mp_unlock() differs by one test
 of a variable.
-EOT
-		;;
-	man)
-		echo "kernel lock: manual pages"
-		cat <<EOT
+@man
+kernel lock: manual pages
 Manual pages: mplock(9) for the kernel lock and its options, with
 mplock_debug(9) and mplock_torture(9), added to share/man/man9/Makefile.
-EOT
-		;;
-	esac
-}
-
-# be_options: the backends' options, the M-lock's apart.
-be_options() {
-	upper "$BACKENDS" | sed "s/MLOCK //; s/\([A-Z]*\)/MPLOCK_\1/g; s/ /, /g"
-}
-
-# write SERIES K N OLD NEW STEP [ARCH]: diff K of N of SERIES, from tree
-# OLD to NEW, with its header, in $W/out/SERIES.
-write() {
-	series_diff "$4" "$5" >"$W/body"
-	[ -s "$W/body" ] || die "internal: step $2 of $1 ($6) changes nothing"
-	_name=$(printf '%04d-%s.diff' "$2" "${7:-$6}")
-	{
-		mail "$6" "${7:-}" >"$W/mail"
-		echo "Subject: [PATCH $2/$3] $(sed 1q "$W/mail")"
-		echo
-		sed 1d "$W/mail"
-		echo
-		case $6 in	# the step's own figures
-		release-all)	bench_rows stock-fix ;;
-		mlock)		bench_rows mlock-diff ;;
-		guest)		kbench_rows ;;
-		esac
-		git apply --stat -p0 <"$W/body" 2>/dev/null	# diffstat
-		echo
-		cat "$W/body"
-	} >"$W/out/$1/$_name"
-}
-
-# apply_how: how to apply, from /usr/src and from /usr/src/sys.
-apply_how() {
-	if [ -n "$SP" ]; then
-		cat <<EOT
-Each diff applies on top of the ones before it, from /usr/src with
-"patch -p0 < file", or from /usr/src/sys with "patch -p1 < file".
-EOT
-	else
-		cat <<EOT
-Each diff applies on top of the ones before it, from /usr/src/sys with
-"patch -p0 < file" (from /usr/src: cd sys first).
-EOT
-	fi
-}
-
-# cover SERIES N: the cover letter, [PATCH 0/N].
-cover() {
-	{
-		if [ "$1" = tech ]; then
-			echo "Subject: [PATCH 0/$2] kernel lock: an M-lock" \
-			    "in place of the ticket lock"
-			echo
-			cat <<EOT
+@tech
+kernel lock: an M-lock in place of the ticket lock
 The kernel lock (__mp_lock, behind KERNEL_LOCK()) is a ticket lock:
 every waiting CPU spins on mpl_ticket, so each hand-off invalidates
 that cache line in every waiter's cache.  These diffs replace it with
@@ -517,13 +462,7 @@ amd64 or i386.
   on.  It stands on its own.
 2 is the M-lock, in kern_lock.c and <sys/mplock.h>.
 3 and 4 each change one corner case of the stock behaviour.
-EOT
-			[ ! -s "$W/lines" ] || echo "5 on give the ports" \
-			    "with longer cache lines ($(tr '\n' ' ' \
-			    <"$W/lines" | sed 's/ $//; s/ /, /g')) their" \
-			    "line size." | fmt -w 72
-			echo
-			cat <<EOT
+@checked
 The M-lock is Philip Machanick's ("Design of a minimal-contention
 lock", Rhodes University, 2018); the idea of it as the kernel lock,
 and libc build timings on amd64, arm64 and riscv64, come from the
@@ -543,14 +482,8 @@ the model needs it.  The kernel after
 2, and after the whole of the optional series that follows, booted
 under qemu with 4 CPUs running a torture test of the lock.
 
-EOT
-			bench_rows stock-fix mlock-diff
-		else
-			echo "Subject: [PATCH 0/$2] kernel lock: backends," \
-			    "debug layer, torture test, MD primitives," \
-			    "manual pages"
-			echo
-			cat <<EOT
+@optional
+kernel lock: backends, debug layer, torture test, MD primitives, manual pages
 Not for commit as it is: what we built on top of the M-lock series, for
 those who want to measure the kernel lock or test it.  On top of that
 series:
@@ -566,17 +499,15 @@ series:
 The lock as the whole of both series leaves it (the M-lock, with this
 machine's ordering primitives), measured beside the others:
 
+@apply-src
+Each diff applies on top of the ones before it, from /usr/src with
+"patch -p0 < file", or from /usr/src/sys with "patch -p1 < file".
+@apply
+Each diff applies on top of the ones before it, from /usr/src/sys with
+"patch -p0 < file" (from /usr/src: cd sys first).
 EOT
-			bench_rows mlock
-		fi
-		apply_how
-		echo
-		for _f in "$W/out/$1/"0*.diff; do
-			printf '%s\t%s lines\n' "${_f##*/}" \
-			    "$(wc -l <"$_f" | tr -d ' ')"
-		done
-	} >"$W/out/$1/0000-cover.txt"
 }
+
 
 # ---------------------------------------------------------------------
 
@@ -619,8 +550,8 @@ trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# -s: the two files of that step alone (the benchmark's and the kernel
-# compile check's peers), nothing else checked or written.
+# -s: that step's two files alone (the benchmark's and the compile
+# check's peers), nothing checked or written.
 if [ -n "$step" ]; then
 	inplace "$S" "$W/s" "$step"
 	mkdir -p "$_dir" && cp -R "$W/s/." "$_dir/" ||
@@ -661,8 +592,7 @@ for w in release-all mlock acquire-count not-held; do
 	[ "$prev" = t0 ] || rm -rf "$W/$prev"
 	prev=t$i
 done
-# The budget counts the mail less what depends on the tree and on this
-# checkout's results files: the per-port memory lines and the figures.
+# The budget: the mail less the per-port memory lines and the figures.
 l=$(awk '/^Userland, ns per acquisition/ { skip = 1 }
     skip && /^$/ { if (++blank == 2) skip = 0; next }
     skip || /^[a-z0-9]+: [0-9,]+ bytes \(stock: / { next }
@@ -671,12 +601,8 @@ l=$(awk '/^Userland, ns per acquisition/ { skip = 1 }
     "budget of $BUDGET; nothing written"
 for a in $(cat "$W/lines"); do
 	i=$((i + 1))
-	sparse "t$i"
-	cp "$W/$prev.files" "$W/t$i.files"
-	while read -r _p; do
-		mkdir -p "$W/t$i/${_p%/*}" &&
-		    cp "$W/$prev/$_p" "$W/t$i/$_p" || die "internal: no $_p"
-	done <"$W/$prev.files"
+	cp -R "$W/$prev" "$W/t$i" && cp "$W/$prev.files" "$W/t$i.files" &&
+	    sparse "t$i" || die "internal: cannot copy $W/$prev"
 	_h=${SP}arch/$a/include/mplock.h
 	mkdir -p "$W/t$i/${_h%/*}" &&
 	    ours_line "$a" <"$(tfile "$prev" "$_h")" >"$W/t$i/$_h" ||
@@ -688,8 +614,8 @@ for a in $(cat "$W/lines"); do
 done
 tech=$prev
 
-# optional: apply of a cut-down checkout, against the step before; the
-# archs whose line tech set keep that header until their own step.
+# optional: apply of a cut-down checkout; the ports' lines of tech stay
+# until the port's own step.
 steps="backends debug torture"
 for a in $(ls "$ROOT/sys/arch"); do
 	[ -f "$ROOT/sys/arch/$a/include/mplock.h" ] &&

@@ -39,6 +39,20 @@ se_copy() {
 	    cp -R "$1/share/man/man9" "$2/share/man/"
 }
 
+# se_patched FROM DIR [DIFF...]: a copy of tree FROM patched with
+# DIFF... (patch(1), no fuzz), or else with mplock-patch apply.
+se_patched() {
+	_pt=$2
+	se_copy "$1" "$_pt" || return 1
+	shift 2
+	[ $# -gt 0 ] || { sh "$ROOT/tools/mplock-patch" apply "$_pt" >/dev/null
+	    return; }
+	for _d; do
+		(cd "$_pt" && patch -s -p0 -F0 <"$_d") ||
+		    { echo "${_d##*/} does not apply"; return 1; }
+	done
+}
+
 # se_layout DIR: a cover letter and N diffs named NNNN-word.diff, each
 # "[PATCH k/N]" with a diffstat.
 se_layout() {
@@ -172,9 +186,7 @@ se_over_budget() {
 # A patched tree, a changed ticket lock, a non-empty DIR and misuse:
 # refused, nothing written, every message prefixed.
 se_refuse() {
-	se_copy "$SE/stock" "$SE/patched" &&
-	    sh "$ROOT/tools/mplock-patch" apply "$SE/patched" >/dev/null ||
-	    return 1
+	se_patched "$SE/stock" "$SE/patched" || return 1
 	for _t in patched dirty; do
 		if [ $_t = dirty ]; then
 			se_copy "$SE/stock" "$SE/dirty"
@@ -223,14 +235,8 @@ se_line() {
 	grep -q '^+#define __MPL_CACHELINE' "$_f" &&
 	    grep -q '^arm64: [0-9,]* bytes (stock: [0-9,]*), MAXCPUS' "$_f" ||
 	    return 1
-	se_copy "$SE/stock" "$SE/arm-t" &&
-	    mkdir -p "$SE/arm-t/sys/arch/arm64/include" &&
-	    cp "$_t/sys/arch/arm64/include/mplock.h" \
-	    "$SE/arm-t/sys/arch/arm64/include/" || return 1
-	for _d in "$SE"/arm-out/tech/*.diff "$SE"/arm-out/optional/*.diff; do
-		(cd "$SE/arm-t" && patch -s -p0 -F0 <"$_d") ||
-		    { echo "${_d##*/} does not apply"; return 1; }
-	done
+	se_patched "$_t" "$SE/arm-t" "$SE"/arm-out/tech/*.diff \
+	    "$SE"/arm-out/optional/*.diff || return 1
 	# Ours, under the tree's ID line.
 	tail -n +2 "$ROOT/sys/arch/arm64/include/mplock.h" >"$SE/arm-ours"
 	tail -n +2 "$SE/arm-t/sys/arch/arm64/include/mplock.h" |
@@ -298,11 +304,8 @@ se_sizeof() {
 # lacks: refused, nothing written.
 se_config() {
 	_t=$SE/cfg
-	rm -rf "$_t" && mkdir -p "$_t" && cp -R "$SE/stock/sys" "$_t/" &&
-	    for _d in 0001-release-all 0002-mlock; do
-		(cd "$_t" && patch -s -p0 -F0 <"$SE/out/tech/$_d.diff") ||
-		    return 1
-	    done
+	se_patched "$SE/stock" "$_t" "$SE/out/tech/0001-release-all.diff" \
+	    "$SE/out/tech/0002-mlock.diff" || return 1
 	sh "$ROOT/tools/mplock-patch" config -n Q -s "$_t" amd64 \
 	    >"$SE/cfg.out" 2>&1 || {
 		cat "$SE/cfg.out"
@@ -349,9 +352,7 @@ se_regress() {
 }
 
 se_final() {
-	se_copy "$SE/stock" "$SE/whole" &&
-	    sh "$ROOT/tools/mplock-patch" apply "$SE/whole" >/dev/null ||
-	    return 1
+	se_patched "$SE/stock" "$SE/whole" || return 1
 	rm -rf "$SE/whole/.mplock-patch"
 	diff -r "$SE/whole" "$SE/rt/src" | head -n 20
 	diff -r "$SE/whole" "$SE/rt/src" >/dev/null
@@ -382,8 +383,7 @@ else
 	# The stock fix's test fails on the stock lock.
 	t_check "series/tech/0001-regress-fails-on-stock" se_regress stock \
 	    "$stock" FAIL releaseidle
-	# The real-tree matrix (tools/lib/realtree.sh): the tree patched
-	# step by step is rt/src, the stock one rt/base.
+	# tools/lib/realtree.sh: rt/src patched step by step, rt/base stock.
 	cc_ok=1
 	realtree_setup "$SE/rt" >"$SE/rt.log" 2>&1
 	case $? in
@@ -407,8 +407,8 @@ else
 		t_check "series/$n/apply" se_apply "$f"
 		# The later steps need this one.
 		grep -q "^FAIL series/$n/apply\$" "$RESULTS" && break
-		# The lock of the tech@ steps, in kern_lock.c, under the
-		# regress: the tests its stock behaviour passes, then all.
+		# tech@'s lock under the regress: the tests stock passes,
+		# then all.
 		rt="releaseidle mutex fifo multi witness lockorder torture"
 		case $n in
 		tech/*-not-held) rt="$rt recurse spinout intrunlock" ;;
