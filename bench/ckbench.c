@@ -80,54 +80,28 @@ ck_init(int n)
 	return (0);
 }
 
-static void
-ticket_lock(struct bench_thread *bt)
-{
-	ck_spinlock_ticket_lock(&ticket);
+/* NAME_lock() and NAME_unlock(), each one call of libck. */
+#define CK_LOCK(name, lock, unlock)					\
+static void								\
+name##_lock(struct bench_thread *bt)					\
+{									\
+	lock;								\
+}									\
+static void								\
+name##_unlock(struct bench_thread *bt)					\
+{									\
+	unlock;								\
 }
 
-static void
-ticket_unlock(struct bench_thread *bt)
-{
-	ck_spinlock_ticket_unlock(&ticket);
-}
-
-static void
-mcs_lock(struct bench_thread *bt)
-{
-	ck_spinlock_mcs_lock(&mcs, &ctx[bt->bt_id].mcs);
-}
-
-static void
-mcs_unlock(struct bench_thread *bt)
-{
-	ck_spinlock_mcs_unlock(&mcs, &ctx[bt->bt_id].mcs);
-}
-
-static void
-clh_lock(struct bench_thread *bt)
-{
-	ck_spinlock_clh_lock(&clh, ctx[bt->bt_id].clh);
-}
-
-/* Leaves the thread's clh pointing at the predecessor's node, for reuse. */
-static void
-clh_unlock(struct bench_thread *bt)
-{
-	ck_spinlock_clh_unlock(&ctx[bt->bt_id].clh);
-}
-
-static void
-anderson_lock(struct bench_thread *bt)
-{
-	ck_spinlock_anderson_lock(&anderson, &ctx[bt->bt_id].slot);
-}
-
-static void
-anderson_unlock(struct bench_thread *bt)
-{
-	ck_spinlock_anderson_unlock(&anderson, ctx[bt->bt_id].slot);
-}
+CK_LOCK(ticket, ck_spinlock_ticket_lock(&ticket),
+    ck_spinlock_ticket_unlock(&ticket))
+CK_LOCK(mcs, ck_spinlock_mcs_lock(&mcs, &ctx[bt->bt_id].mcs),
+    ck_spinlock_mcs_unlock(&mcs, &ctx[bt->bt_id].mcs))
+/* The unlock leaves the thread's clh at the predecessor's node, for reuse. */
+CK_LOCK(clh, ck_spinlock_clh_lock(&clh, ctx[bt->bt_id].clh),
+    ck_spinlock_clh_unlock(&ctx[bt->bt_id].clh))
+CK_LOCK(anderson, ck_spinlock_anderson_lock(&anderson, &ctx[bt->bt_id].slot),
+    ck_spinlock_anderson_unlock(&anderson, ctx[bt->bt_id].slot))
 
 static const struct bench_lock locks[] = {
 	{ "ck-ticket", ck_init, NULL, ticket_lock, ticket_unlock },
