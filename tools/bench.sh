@@ -336,10 +336,7 @@ mkdir -p "$out/plot"
 } >"$out/bench.txt" || die "the report failed (tools/lib/bench-report.awk)"
 cat "$out/bench.txt"
 {
-	echo "# date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
-	echo "# machine: ${cpu:-unknown CPU}, $online CPUs online," \
-	    "$(uname -srm)"
-	echo "# command: $command"
+	results_header "$command"
 	echo "# load: $loadnote"
 	echo "# pinning: $pinnote"
 	echo "# method: $reps interleaved repetitions; median paired" \
@@ -353,37 +350,27 @@ if command -v gnuplot >/dev/null 2>&1; then
 	for w in $workloads; do
 		c=${w%/*} p=${w#*/}
 		dat=$out/plot/cs$c-ncs$p.dat
-		for term in svg png; do
-			t="svg size 1100,450 dynamic"
-			[ "$term" = png ] && t="pngcairo size 1100,450"
-			gnuplot >"$out/plot/gnuplot.log" 2>&1 <<-EOF || {
-			set terminal $t
-			set output "$out/bench-cs$c-ncs$p.$term"
-			names = "$plotrows"
-			set multiplot layout 1,2 title "$cpu, $online CPUs:" .\
-			    " critical section $c ns, outside $p ns"
-			set logscale x 2
-			set logscale y 10
-			set format y "%g"
-			set xlabel "threads"
-			set key top left font ",9"
-			set grid
-			set arrow from $online, graph 0 to $online, graph 1 \
-			    nohead dashtype 2
-			set ylabel "ns per acquisition"
-			plot for [i = 1:words(names)] "$dat" index (i - 1) \
-			    using 1:2 with linespoints title word(names, i)
-			set ylabel "hand-off latency, ns"
-			plot for [i = 1:words(names)] "$dat" index (i - 1) \
-			    using 1:3 with linespoints title word(names, i)
-			unset multiplot
-			EOF
-				echo "bench: gnuplot $term failed, see" \
-				    "$out/plot/gnuplot.log" >&2
-				continue
-			}
-			echo "plot: $out/bench-cs$c-ncs$p.$term"
-		done
+		gnuplot_svg_png "$out/bench-cs$c-ncs$p" 1100,450 <<-EOF |
+		names = "$plotrows"
+		set multiplot layout 1,2 title "$cpu, $online CPUs:" .\
+		    " critical section $c ns, outside $p ns"
+		set logscale x 2
+		set logscale y 10
+		set format y "%g"
+		set xlabel "threads"
+		set key top left font ",9"
+		set grid
+		set arrow from $online, graph 0 to $online, graph 1 \
+		    nohead dashtype 2
+		set ylabel "ns per acquisition"
+		plot for [i = 1:words(names)] "$dat" index (i - 1) \
+		    using 1:2 with linespoints title word(names, i)
+		set ylabel "hand-off latency, ns"
+		plot for [i = 1:words(names)] "$dat" index (i - 1) \
+		    using 1:3 with linespoints title word(names, i)
+		unset multiplot
+		EOF
+		    sed 's/^/plot: /'
 	done
 else
 	echo "plot: skipped, gnuplot not installed"
