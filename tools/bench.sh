@@ -50,14 +50,13 @@ while getopts :c:d:n:o:Pp:r:t: ch; do
 done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] || usage "no operands, only options: $*"
-for v in "$reps" $cpus $threads $cslist $ncslist; do
-	case $v in
-	''|*[!0-9]*) usage "not a number: $v" ;;
-	esac
+optnum -r "$reps" 1 9999
+[ -z "$cpus" ] || optnum -n "$cpus" 1 9999
+for v in $threads; do
+	optnum -t "$v" 1 9999
 done
-[ "$reps" -ge 1 ] || usage "-r: at least 1"
-for t in $threads $cpus; do
-	[ "$t" -ge 1 ] || usage "thread and CPU counts start at 1"
+for v in $cslist $ncslist; do
+	optnum -c/-p "$v" 0 1000000
 done
 [ -z "$secs" ] || seconds_ok "$secs" ||
     usage "-d: not a number of seconds over 0: $secs"

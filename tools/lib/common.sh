@@ -126,6 +126,15 @@ seconds_ok() {
 	    d > 0) }'
 }
 
+# optnum OPTION N MIN MAX: N is a whole number from MIN to MAX, or usage.
+optnum() {
+	case $2 in
+	''|*[!0-9]*)	usage "$1 $2: not a number" ;;
+	esac
+	[ "${#2}" -le 6 ] && [ "$2" -ge "$3" ] && [ "$2" -le "$4" ] ||
+	    usage "$1 $2: $3 to $4"
+}
+
 # A tool that sets PROG has its messages say so, as OpenBSD's tools do.
 die() {
 	echo "${PROG:-$0}: $*" >&2
