@@ -1,18 +1,9 @@
 #!/bin/sh
 #
-# make bench: every kernel lock backend side by side on this machine,
-# with OpenBSD's ticket lock as shipped ("stock", tools/lib/stock.sh),
-# the tech@ series' first two steps ("stock-fix", "mlock-diff"), the
-# default backend without its guest mode, Concurrency Kit's spin locks
-# (x86, with <ck_spinlock.h>) and a cache-line ping-pong, the floor of
-# a hand-off.  Runs are interleaved, the order rotated every
-# repetition; every ratio to stock and to our ticket lock is the median
-# of paired ratios with the sign test's 95% interval and a verdict only
-# beyond it (tools/lib/bench-report.awk).  Options, output and method:
-# doc/bench.md.
-#
-#	tools/bench.sh [-P] [-r reps] [-d seconds] [-n cpus]
-#	    [-t "threads ..."] [-c "cs_ns ..."] [-p "ncs_ns ..."] [-o dir]
+# make bench: every kernel lock backend side by side with OpenBSD's
+# ticket lock as shipped, the tech@ series' steps and other peers, in
+# interleaved runs; tools/lib/bench-report.awk makes the report.
+# Options, output and method: doc/bench.md.
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
@@ -102,11 +93,8 @@ case $? in
 *)	die "build of the stock peer failed, see $out/stock/build.log" ;;
 esac
 
-# The tech@ series' steps, built as stock is from the kern_lock.c and
-# <sys/mplock.h> tools/series/series.sh -s leaves, with the tree's own
-# <machine/mplock.h>: its lock after the first diff (stock-fix) and
-# after the second (mlock-diff).  The whole patch is our default
-# backend's row, with this checkout's <machine/mplock.h>.
+# The tech@ series' first two steps (doc/bench.md), built as stock is,
+# with the tree's own <machine/mplock.h>.
 steps=
 for st in ${stock:+1:stock-fix 2:mlock-diff}; do
 	sn=${st#*:} sd=$out/steps/${st#*:}
@@ -125,10 +113,7 @@ stepnote="stock-fix, mlock-diff: stock after the tech@ series' first diff"
 stepnote="$stepnote (the __mp_release_all() fix) and after its second (the"
 stepnote="$stepnote M-lock in kern_lock.c)"
 
-# Our backends from the shipped sources, and the default one with its
-# guest mode compiled out (option MPLOCK_NOGUEST): the hot path as it
-# was before that mode, beside the default's, whose release tests the
-# mode (off here) at run time.
+# Our backends, and the default one without its guest mode.
 ours=
 for be in $BACKENDS; do
 	build "$be" harness_build "$out/$be" "$be"

@@ -1,17 +1,10 @@
-# The tables, the CSV and the plot data of tools/bench.sh, from its raw
-# file: a line of key=value pairs per run, as bench.c prints them, with
-# rep=N in front.  Set with -v: rows (the locks, in table order),
-# threads, workloads ("cs/ncs ..."), ncpu (more threads are marked
-# oversubscribed), bases (the locks ratios refer to, e.g. "stock
-# ticket"), csv and plotdir (where the CSV and the plot data go; empty:
-# none).  Student's t, isort, mid and signk are tools/buildtime's
-# statistics, which bench.sh passes first (stats_awk).
-#
-# A cell is the median over the repetitions and its spread (max - min)
-# / median.  A ratio is the median of the ratios of run r of a lock to
-# run r of the base, with the sign test's 95% interval and a verdict
-# only when that excludes 1; beside it their geometric mean with
-# Student's t interval.  Why the median decides: doc/bench.md.
+# The tables, the CSV and the plot data of tools/bench.sh from its raw
+# file (a line of key=value pairs per run, bench.c's, with rep=N in
+# front).  -v: rows (the locks, in table order), threads, workloads
+# ("cs/ncs ..."), ncpu (more threads are oversubscribed), bases (the
+# locks ratios refer to), csv and plotdir (empty: none).  isort, mid,
+# signk and student are tools/buildtime's (stats_awk), passed first.
+# The statistics, and why the median decides: doc/bench.md.
 
 # Median of the values of kind for key k, LO and HI their extremes;
 # "" if none.
