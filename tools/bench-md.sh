@@ -1,14 +1,9 @@
 #!/bin/sh
 #
 # The tuned <machine/mplock.h> of this host against the MI fallbacks:
-# mplockbench built twice per backend from the same sources, with
-# sys/arch/$MDARCH/include/mplock.h and with the shim's MI-only header,
-# runs interleaved (MD MI, then MI MD, ...) so drift hits both alike.
-# Prints the median ns per lock+unlock of each and the ratio MD/MI per
-# backend (below 1.00: the MD path is faster); with -t, the same for
-# that many CPUs contending.
-#
-#	tools/bench-md.sh [-r reps] [-d seconds] [-t threads] [-o dir]
+# mplockbench built twice per backend, with sys/arch/$MDARCH's header
+# and with the shim's MI-only one, runs interleaved (MD MI, then MI MD,
+# ...) so drift hits both alike; the medians and MD/MI per backend.
 #
 # Another architecture under qemu-user: CC a cross compiler (static),
 # MDARCH its sys/arch, BENCH_RUN the emulator, e.g.
@@ -40,12 +35,8 @@ while getopts :d:o:r:t: ch; do
 done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] || usage "no operands, only options: $*"
-case $reps in
-''|*[!0-9]*|0*)	usage "-r: a number of at least 1: $reps" ;;
-esac
-case $threads in
-*[!0-9]*|0*)	usage "-t: a number of at least 1: $threads" ;;
-esac
+optnum -r "$reps" 1 9999
+[ -z "$threads" ] || optnum -t "$threads" 1 9999
 seconds_ok "$secs" || usage "-d: not a number of seconds over 0: $secs"
 [ -n "$md" ] || die "no sys/arch header for $(uname -m); set MDARCH"
 
@@ -101,14 +92,14 @@ awk -v csv="$out/bench-md.csv" -f "$out/stats.awk" -f /dev/stdin "$raw" <<'EOF'
 		rows[++nrows] = k
 	v[k, f["variant"], ++n[k, f["variant"]]] = f["ns"] + 0
 }
-# The median of row k's runs of variant var; LO and HI their extremes.
+# Row k's runs of variant var: their median in M[var], and that with
+# [min-max] as text.
 function median(k, var,    i, m, a) {
 	for (i = 1; i <= (m = n[k, var]); i++)
 		a[i] = v[k, var, i]
 	isort(a, m)
-	LO = a[1]
-	HI = a[m]
-	return mid(a, m)
+	M[var] = mid(a, m)
+	return sprintf("%9.2f [%7.2f-%8.2f]", M[var], a[1], a[m])
 }
 END {
 	printf "%-8s %-17s %28s %28s %7s\n", "backend", "workload",
@@ -117,14 +108,13 @@ END {
 	    "ratio_md_mi" > csv
 	for (r = 1; r <= nrows; r++) {
 		split(rows[r], kk, " ")
-		md = median(rows[r], "md")
-		mdr = sprintf("%9.2f [%7.2f-%8.2f]", md, LO, HI)
-		mi = median(rows[r], "mi")
-		printf "%-8s %-17s %s %9.2f [%7.2f-%8.2f] %7.3f\n", kk[1],
-		    (kk[2] == "uncontended" ? kk[2] : "contended " kk[3] " thr"),
-		    mdr, mi, LO, HI, md / mi
+		mds = median(rows[r], "md")
+		mis = median(rows[r], "mi")
+		printf "%-8s %-17s %s %s %7.3f\n", kk[1], (kk[2] == \
+		    "uncontended" ? kk[2] : "contended " kk[3] " thr"), mds,
+		    mis, M["md"] / M["mi"]
 		printf "%s,%s,%s,%.2f,%.2f,%d,%.3f\n", kk[1], kk[2], kk[3],
-		    md, mi, n[rows[r], "md"], md / mi > csv
+		    M["md"], M["mi"], n[rows[r], "md"], M["md"] / M["mi"] > csv
 	}
 }
 EOF
