@@ -30,7 +30,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PROG=flaky
 USAGE='usage: tools/flaky.sh [-n runs] [-l loaders] [-m pattern] [suite ...]'
 
-runs=${FLAKY_RUNS:-10} loaders=2 pattern=
+runs=10 loaders=2 pattern=
 while getopts :l:m:n: o; do
 	case $o in
 	l)	loaders=$OPTARG ;;
@@ -40,10 +40,8 @@ while getopts :l:m:n: o; do
 	esac
 done
 shift $((OPTIND - 1))
-case $runs$loaders in
-''|*[!0-9]*)	usage "-n $runs -l $loaders: not numbers" ;;
-esac
-[ "$runs" -ge 1 ] || usage "-n $runs: at least 1"
+optnum -n "$runs" 1 9999
+optnum -l "$loaders" 0 64
 suites=${*:-mutants debug cross kernel}
 
 results_header "tools/flaky.sh -n $runs -l $loaders${pattern:+ -m '$pattern'}\
