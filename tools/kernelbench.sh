@@ -34,16 +34,7 @@ USAGE='usage: tools/kernelbench.sh [-i] [-L cpus] [-n runs] [-o dir]
            [-p "peer ..."] [-r rounds] [-s "ncpu ..."] [-t tasks] [-W seconds]
        tools/kernelbench.sh -l dir'
 
-# count OPTION N MIN MAX: N is a whole number from MIN to MAX, or usage.
-count() {
-	case $2 in
-	''|*[!0-9]*)	usage "$1 $2: not a number" ;;
-	esac
-	[ "${#2}" -le 6 ] && [ "$2" -ge "$3" ] && [ "$2" -le "$4" ] ||
-	    usage "$1 $2: $3 to $4"
-}
-
-runs=5 peers=${KBENCH_PEERS:-$PEERS_DEFAULT} smps=${KBENCH_SMP:-2 4 8}
+runs=5 peers=$PEERS_DEFAULT smps="2 4 8"
 rounds=5 tasks=96 limit=0.3 maxwait=600 instr= out= logsonly=
 while getopts :iL:l:n:o:p:r:s:t:W: ch; do
 	case $ch in
@@ -62,15 +53,15 @@ while getopts :iL:l:n:o:p:r:s:t:W: ch; do
 done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] || usage "$1: no operands"
-count -n "$runs" 1 9999
-count -r "$rounds" 1 64
-count -t "$tasks" 1 100000
-count -W "$maxwait" 0 999999
+optnum -n "$runs" 1 9999
+optnum -r "$rounds" 1 64
+optnum -t "$tasks" 1 100000
+optnum -W "$maxwait" 0 999999
 seconds_ok "$limit" || usage "-L $limit: a number of CPUs over 0"
 [ -n "$smps" ] || usage "-s: no CPU count"
 for s in $smps; do
 	# qemu and MAXCPUS allow more, init's MAXPROCS (64) not.
-	count -s "$s" 1 64
+	optnum -s "$s" 1 64
 done
 
 # peer SPEC: a peer NAME or NAME=KERNEL[+OPTION...], checked: pn its
@@ -627,36 +618,27 @@ if command -v gnuplot >/dev/null 2>&1; then
 	done
 	xt=$(for s in $smps; do printf '"%s" %s, ' "$s" "$s"; done |
 	    sed 's/, $//')
-	for t in "svg size 1200,420 dynamic" "pngcairo size 1200,420"; do
-		term=${t%% *} term=${term%cairo}
-		gnuplot >"$out/plot/gnuplot-$term.log" 2>&1 <<-EOP || {
-		set terminal $t
-		set output "$out/kernelbench.$term"
-		names = "$names"
-		set multiplot layout 1,3 title "booted kernel under qemu (TCG)," .\
-		    " mean and sd of the boots that passed; $(ncpu_online) host CPUs"
-		set xlabel "qemu -smp"
-		set xtics ($xt)
-		set key top left font ",9"
-		set grid
-		set offsets 0.5, 0.5, 0, 0
-		set logscale y
-		yl = "build-like load, median of the rounds, ms|torture ns per acquisition|torture longest wait for the turn, us|"
-		do for [f in "$FIGURES"] {
-			set ylabel substr(yl, 1, strstrt(yl, "|") - 1)
-			yl = yl[strstrt(yl, "|") + 1:]
-			plot for [i = 1:words(names)] "$out/plot/".f.".dat" \
-			    using (\$1 + (i - 1) * 0.1):(column(2 * i)):(column(2 * i + 1)) \
-			    with yerrorlines title word(names, i)
-		}
-		unset multiplot
-		EOP
-			echo "kernelbench: gnuplot $term failed, see" \
-			    "$out/plot/gnuplot-$term.log" >&2
-			continue
-		}
-		plot="$plot $out/kernelbench.$term"
-	done
+	gnuplot_svg_png "$out/kernelbench" 1200,420 >"$out/plot/drawn" <<-EOP
+	names = "$names"
+	set multiplot layout 1,3 title "booted kernel under qemu (TCG)," .\
+	    " mean and sd of the boots that passed; $(ncpu_online) host CPUs"
+	set xlabel "qemu -smp"
+	set xtics ($xt)
+	set key top left font ",9"
+	set grid
+	set offsets 0.5, 0.5, 0, 0
+	set logscale y
+	yl = "build-like load, median of the rounds, ms|torture ns per acquisition|torture longest wait for the turn, us|"
+	do for [f in "$FIGURES"] {
+		set ylabel substr(yl, 1, strstrt(yl, "|") - 1)
+		yl = yl[strstrt(yl, "|") + 1:]
+		plot for [i = 1:words(names)] "$out/plot/".f.".dat" \
+		    using (\$1 + (i - 1) * 0.1):(column(2 * i)):(column(2 * i + 1)) \
+		    with yerrorlines title word(names, i)
+	}
+	unset multiplot
+	EOP
+	plot=$(sed 's/^/ /' "$out/plot/drawn" | tr -d '\n')
 fi
 
 # --- The results file.
