@@ -14,15 +14,10 @@
 # ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
 # OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
 #
-# flaky.sh: is every seeded bug caught every time?  (make test-flaky)
-#
-#	tools/flaky.sh [-n runs] [-l loaders] [-m pattern] [suite ...]
-#
-# Runs the suites (default: mutants debug cross kernel) once in full,
-# with FLAKY_LOG set, so that each seeded bug whose catch depends on a
-# run notes its command; then runs each of those RUNS (10) times beside
-# LOADERS (2) busy loops, judged as the suite judges it.  -m: only the
-# bugs whose names match PATTERN (an ERE).  See doc/testing.md.
+# flaky.sh: is every seeded bug caught every time?  (make test-flaky,
+# doc/testing.md)  The suites once, with FLAKY_LOG set, so that each
+# seeded bug whose catch depends on a run notes its command; then each
+# of those runs again, beside busy loops, judged as the suite judges it.
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
