@@ -16,16 +16,9 @@
 
 /*
  * The measuring core of the lock benchmark: one run measures one lock
- * in one mode (uncontended, contended, or pingpong, no lock: see
- * doc/bench.md) and prints one line of key=value pairs; tools/bench.sh
- * interleaves the runs and makes the tables.  Hand-off latency: every
- * 16th acquisition of a thread stamps the clock just before its
- * release, and the next owner, if another thread, reads the clock once
- * it holds the lock, so a sample includes one clock read (clock_ns).
- * The lock protects a counter: a total that differs from the
- * acquisitions counted outside the lock fails the run.  On Linux thread
- * i runs on the i-th CPU the process may use, modulo their number; pin=
- * says whether the run was pinned ("yes") or why not ("no-...").
+ * in one mode (uncontended, contended, or pingpong, no lock) and prints
+ * one line of key=value pairs; tools/bench.sh interleaves the runs and
+ * makes the tables.  What each figure is, and how: doc/bench.md.
  */
 
 #if defined(__linux__) && !defined(_GNU_SOURCE)
@@ -231,6 +224,10 @@ static int npin;
 static const char *pin_state = "no-unsupported";
 static volatile int pin_failed;
 
+/*
+ * On Linux thread i runs on the i-th CPU the process may use, modulo
+ * their number; pin= says whether the run was pinned ("yes") or why not.
+ */
 static void
 pin_setup(void)
 {
