@@ -322,9 +322,6 @@ cat "$out/bench.txt"
 {
 	results_header "$command"
 	echo "# load: $loadnote"
-	echo "# pinning: $pinnote"
-	echo "# method: $reps interleaved repetitions; median paired" \
-	    "ratios with 95% sign-test intervals"
 	cat "$out/bench.txt"
 } >"$results"
 
