@@ -209,8 +209,9 @@ bench_rows() {
 	_rf=$(newest bench '^uncontended  *%s ' "$@") ||
 	    { printf 'Not measured yet.\n\n'; return; }
 	echo "Userland, ns per acquisition over the ticket lock (median" \
-	    "paired ratio, 95% CI), $(hdr machine "$_rf" |
-	    sed 's/^\([^,]*, [^,]*\),.*/\1/'), $(hdr date "$_rf"), load" \
+	    "paired ratio, 95% CI), $(hdr machine "$_rf" | sed '
+		s/^[^,]*, \([0-9]* CPUs\), \(.*\)/\2, \1/; t
+		s/^\([^,]*, [^,]*\),.*/\1/'), $(hdr date "$_rf"), load" \
 	    "$(hdr load "$_rf" | sed 's/.*: //'):" | fmt -w 72
 	echo
 	awk -v rows=" $* " '
