@@ -13,28 +13,20 @@
 # ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
 # OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
 #
-# The first steps of the tech@ series (tools/series/series.sh), as edits
-# of the tree's own sys/kern/kern_lock.c (f=kern_lock) and
-# sys/sys/mplock.h (f=mplock): each prints the file as it is after step
-# N.  Only the stock lines that must change are replaced, each found by
-# its exact text, so the diffs are small and OpenBSD's code is never
-# stored here; every anchor must match (in kern_lock.c, inside the
-# ticket block, lines LO-HI; a line that occurs twice there is replaced
-# where it first occurs), or the edit fails with the first line it
-# missed in the file WHY.  LO, HI: tools/mplock-patch's parser's.
+# The first steps of the tech@ series (tools/series/series.sh): step N
+# of f=kern_lock (sys/kern/kern_lock.c) or f=mplock (sys/sys/mplock.h),
+# as edits of the tree's own file, so no OpenBSD code is stored here.
+# Each stock line replaced is found by its exact text (in kern_lock.c
+# inside the ticket block, lines LO-HI as tools/mplock-patch's parser
+# finds them; where it occurs twice, first); a line not found fails the
+# edit, the line named in the file WHY.
 #
 #	awk -v f=kern_lock -v step=N -v why=WHY -v lo=LO -v hi=HI -f mlock.awk
 #
-#	1  release-all	the stock ticket lock's __mp_release_all() at
-#			depth 0 hands nothing on (mplock.h unchanged)
-#	2  mlock	the M-lock in place of the ticket lock
-#	3  acquire-count	__mp_acquire_count() below 1 takes nothing
-#	4  not-held	MP_LOCKDEBUG: __mp_unlock() of a lock not held
-#			returns after ddb
-#
-# The lock's comment below is the one place that states its invariants
-# and barrier pairs; the litmus tests (litmus/, patterns kl-*) check
-# those barriers per architecture.
+# Steps: 1 release-all, 2 mlock, 3 acquire-count, 4 not-held
+# (doc/series.md).  The lock's comment below is the one place that
+# states its invariants and barrier pairs; the litmus patterns kl-*
+# check those barriers per architecture.
 
 function rep(anchor, text) {
 	want[++na] = anchor
@@ -43,16 +35,7 @@ function rep(anchor, text) {
 
 BEGIN {
 	T = "\t"
-	if (step !~ /^[1-4]$/) {
-		print "mlock.awk: step=1 to 4" > "/dev/stderr"
-		exit 2
-	}
 	if (f == "kern_lock") {
-		if (!(lo > 0 && hi > lo)) {
-			print "mlock.awk: lo=, hi=: the ticket block" \
-			    > "/dev/stderr"
-			exit 2
-		}
 		if (step >= 2)
 			mlock()
 		# __mp_release_all() (the unlock's lines are indented twice).
@@ -67,13 +50,10 @@ BEGIN {
 		# the block, the spin's is indented deeper.
 		if (step >= 4)
 			rep(T T "db_enter();", T T "db_enter();\n" T T "return;")
-	} else if (f == "mplock") {
+	} else {
 		scope = 1
 		if (step >= 2)
 			layout()
-	} else {
-		print "mlock.awk: f=kern_lock or f=mplock" > "/dev/stderr"
-		exit 2
 	}
 }
 
@@ -175,8 +155,6 @@ T "char\t\t\tmplc_pad[__MPL_CACHELINE - 2 * sizeof(u_int)];")
 	    T "volatile u_int" T T "mpl_free;" T "/* first tail, never set */")
 }
 
-# kern_lock.c: only the ticket block is edited, lines lo to hi as
-# tools/mplock-patch's parser finds them (ticket_awk, mode=lines).
 f == "kern_lock" { scope = FNR >= lo + 0 && FNR <= hi + 0 }
 # mplock.h: the "};" that closes struct __mp_lock_cpu goes with the
 # mplc_depth line's replacement.

@@ -33,16 +33,11 @@ umask 022
 # series_tree NAME: $W/NAME, a copy of the tree's sys and man9 pages;
 # $W/NAME.files will list the files a step touched.
 series_tree() {
-	mkdir -p "$W/$1"
-	if [ -z "$SP" ]; then
-		cp -Rp "$S/." "$W/$1/"
-	else
-		cp -Rp "$S/sys" "$W/$1/" &&
-		    if [ -d "$S/share/man/man9" ]; then
-			mkdir -p "$W/$1/share/man" &&
-			cp -Rp "$S/share/man/man9" "$W/$1/share/man/"
-		    fi
-	fi || die "$S: cannot copy it to $W/$1"
+	mkdir -p "$W/$1" && cp -Rp "$S/sys" "$W/$1/" &&
+	    if [ -d "$S/share/man/man9" ]; then
+		mkdir -p "$W/$1/share/man" &&
+		cp -Rp "$S/share/man/man9" "$W/$1/share/man/"
+	    fi || die "$S: cannot copy it to $W/$1"
 	rm -rf "$W/$1/.mplock-patch"
 }
 
@@ -50,16 +45,16 @@ series_tree() {
 # step STEP (1 to 4) leaves them, under TO; kern_lock.c edited in the
 # ticket lock's lines only, as mplock-patch's parser finds them.
 inplace() {
-	_tl=$(awk -v mode=lines "$(ticket_awk)" "$1/${SP}kern/kern_lock.c" \
-	    2>"$W/why") || die "$S: ${SP}kern/kern_lock.c: not the stock" \
+	_tl=$(awk -v mode=lines "$(ticket_awk)" "$1/sys/kern/kern_lock.c" \
+	    2>"$W/why") || die "$S: sys/kern/kern_lock.c: not the stock" \
 	    "file this series edits: $(cat "$W/why")"
 	for _f in kern_lock:kern/kern_lock.c mplock:sys/mplock.h; do
 		: >"$W/why"
-		_to=$2/$SP${_f#*:}
+		_to=$2/sys/${_f#*:}
 		mkdir -p "${_to%/*}" &&
 		    awk -v f="${_f%%:*}" -v step="$3" -v why="$W/why" \
 		    -v lo="${_tl% *}" -v hi="${_tl#* }" -f "$AWK_INPLACE" \
-		    "$1/$SP${_f#*:}" >"$_to" || die "$S: $SP${_f#*:}: not the" \
+		    "$1/sys/${_f#*:}" >"$_to" || die "$S: sys/${_f#*:}: not the" \
 		    "stock file this series edits: $(cat "$W/why")"
 	done
 }
@@ -91,7 +86,7 @@ ours_line() {
 # __MPL_CACHELINE, their tech step's.
 line_archs() {
 	for _a in $(ls "$ROOT/sys/arch"); do
-		[ -f "$W/t0/${SP}arch/$_a/include/mplock.h" ] &&
+		[ -f "$W/t0/sys/arch/$_a/include/mplock.h" ] &&
 		    grep -q '^#define __MPL_CACHELINE' \
 		    "$ROOT/sys/arch/$_a/include/mplock.h" && echo "$_a"
 	done
@@ -249,11 +244,11 @@ kbench_rows() {
 # u_ints per CPU, and two) and the M-lock's (two lines per CPU, and one),
 # for each arch with a MAXCPUS; ARCH: that one, with its line, not 64.
 memory() {
-	for _a in $(ls "$W/t0/${SP}arch" 2>/dev/null); do
+	for _a in $(ls "$W/t0/sys/arch" 2>/dev/null); do
 		[ -z "${1:-}" ] || [ "$_a" = "$1" ] || continue
 		_m=$(sed -n \
 		    's/^#define[[:space:]]*MAXCPUS[[:space:]]*\([0-9]*\).*/\1/p' \
-		    "$W/t0/${SP}arch/$_a/include/cpu.h" 2>/dev/null |
+		    "$W/t0/sys/arch/$_a/include/cpu.h" 2>/dev/null |
 		    sort -n | tail -n 1)
 		[ -n "$_m" ] || continue
 		_l=64
@@ -308,7 +303,7 @@ cover() {
 		else
 			bench_rows mlock
 		fi
-		text "apply${SP:+-src}"	# from /usr/src, or from sys
+		text apply
 		echo
 		for _f in "$W/out/$1/"0*.diff; do
 			printf '%s\t%s lines\n' "${_f##*/}" \
@@ -500,12 +495,9 @@ series:
 The lock as the whole of both series leaves it (the M-lock, with this
 machine's ordering primitives), measured beside the others:
 
-@apply-src
+@apply
 Each diff applies on top of the ones before it, from /usr/src with
 "patch -p0 < file", or from /usr/src/sys with "patch -p1 < file".
-@apply
-Each diff applies on top of the ones before it, from /usr/src/sys with
-"patch -p0 < file" (from /usr/src: cd sys first).
 EOT
 }
 
@@ -539,10 +531,8 @@ if [ -e "$_dir" ] || [ -h "$_dir" ]; then
 fi
 command -v unifdef >/dev/null 2>&1 ||
     die "unifdef(1) is not installed"
-SP=sys/
-if [ ! -f "$S/sys/kern/kern_lock.c" ] && [ -f "$S/kern/kern_lock.c" ]; then
-	SP=
-fi
+[ -f "$S/sys/kern/kern_lock.c" ] ||
+    die "$S: no sys/kern/kern_lock.c: give the tree that holds sys/"
 
 W=$(mktemp -d "${TMPDIR:-/tmp}/series.XXXXXXXX") ||
     die "cannot make a temporary directory"
@@ -568,11 +558,8 @@ sh "$TOOL" check "$S" >"$W/check" 2>"$W/check.err" || {
 awk '$1 == "add" || $1 == "change" { print $2 }' "$W/check" |
     while read -r _p; do
 	case $_p in
-	share/man/man9/*)	_r=$_p ;;
-	"$SP"*)			_r=sys/${_p#"$SP"} ;;
-	*)			continue ;;
+	share/man/man9/* | sys/*)	[ -f "$ROOT/$_p" ] && echo "$_p" ;;
 	esac
-	[ -f "$ROOT/$_r" ] && echo "$_r"
     done | sort >"$W/ours"
 mkdir -p "$W/out/tech" "$W/out/optional"
 series_tree t0
@@ -580,19 +567,33 @@ series_tree t0
 line_archs >"$W/lines"
 
 # tech: the fix, the M-lock, its two changes, the ports' lines.
-nt=$((4 + $(wc -l <"$W/lines")))
+tsteps="release-all mlock acquire-count not-held $(sed 's/^/line:/' \
+    "$W/lines")"
+nt=$(echo $tsteps | wc -w | tr -d ' ')
 i=0
 prev=t0
-for w in release-all mlock acquire-count not-held; do
+for w in $tsteps; do
 	i=$((i + 1))
-	sparse "t$i"
-	inplace "$W/t0" "$W/t$i" "$i"
-	printf '%s\n' "${SP}kern/kern_lock.c" "${SP}sys/mplock.h" \
-	    >"$W/t$i.files"
-	write tech "$i" "$nt" "$prev" "t$i" "$w"
+	a=${w#line:}
+	case $w in
+	line:*)	w=line _h=sys/arch/$a/include/mplock.h
+		cp -R "$W/$prev" "$W/t$i" && cp "$W/$prev.files" "$W/t$i.files" &&
+		    sparse "t$i" || die "internal: cannot copy $W/$prev"
+		mkdir -p "$W/t$i/${_h%/*}" &&
+		    ours_line "$a" <"$(tfile "$prev" "$_h")" >"$W/t$i/$_h" ||
+		    die "$S: $_h: no __USE_MI_MPLOCK line, or ours sets nothing"
+		echo "$_h" >>"$W/t$i.files" ;;
+	*)	a=
+		sparse "t$i"
+		inplace "$W/t0" "$W/t$i" "$i"
+		printf '%s\n' sys/kern/kern_lock.c sys/sys/mplock.h \
+		    >"$W/t$i.files" ;;
+	esac
+	write tech "$i" "$nt" "$prev" "t$i" "$w" "$a"
 	[ "$prev" = t0 ] || rm -rf "$W/$prev"
 	prev=t$i
 done
+tech=$prev
 # The budget: the mail less the per-port memory lines and the figures.
 l=$(awk '/^Userland, ns per acquisition/ { skip = 1 }
     skip && /^$/ { if (++blank == 2) skip = 0; next }
@@ -600,32 +601,18 @@ l=$(awk '/^Userland, ns per acquisition/ { skip = 1 }
     { n++ } END { print n + 0 }' "$W/out/tech/0002-mlock.diff")
 [ "$l" -le "$BUDGET" ] || die "0002-mlock.diff: $l lines, over the" \
     "budget of $BUDGET; nothing written"
-for a in $(cat "$W/lines"); do
-	i=$((i + 1))
-	cp -R "$W/$prev" "$W/t$i" && cp "$W/$prev.files" "$W/t$i.files" &&
-	    sparse "t$i" || die "internal: cannot copy $W/$prev"
-	_h=${SP}arch/$a/include/mplock.h
-	mkdir -p "$W/t$i/${_h%/*}" &&
-	    ours_line "$a" <"$(tfile "$prev" "$_h")" >"$W/t$i/$_h" ||
-	    die "$S: $_h: no __USE_MI_MPLOCK line, or ours sets nothing"
-	echo "$_h" >>"$W/t$i.files"
-	write tech "$i" "$nt" "$prev" "t$i" line "$a"
-	rm -rf "$W/$prev"
-	prev=t$i
-done
-tech=$prev
 
 # optional: apply of a cut-down checkout; the ports' lines of tech stay
 # until the port's own step.
 steps="backends debug torture"
 for a in $(ls "$ROOT/sys/arch"); do
 	[ -f "$ROOT/sys/arch/$a/include/mplock.h" ] &&
-	    [ -d "$W/t0/${SP}arch/$a" ] && steps="$steps arch:$a"
+	    [ -d "$W/t0/sys/arch/$a" ] && steps="$steps arch:$a"
 done
 steps="$steps guest"
 if [ -d "$W/t0/share/man/man9" ]; then
 	steps="$steps man"
-elif [ -n "$SP" ]; then
+else
 	echo "$PROG: $S: no share/man/man9: no manual page step" >&2
 fi
 no=$(echo $steps | wc -w | tr -d ' ')
@@ -643,9 +630,9 @@ for s in $steps; do
 	series_apply "o$k" "$W/r$k"
 	for la in $(cat "$W/lines"); do
 		case " $kept " in *" $la "*) continue ;; esac
-		cp "$W/$tech/${SP}arch/$la/include/mplock.h" \
-		    "$W/o$k/${SP}arch/$la/include/mplock.h"
-		echo "${SP}arch/$la/include/mplock.h" >>"$W/o$k.files"
+		cp "$W/$tech/sys/arch/$la/include/mplock.h" \
+		    "$W/o$k/sys/arch/$la/include/mplock.h"
+		echo "sys/arch/$la/include/mplock.h" >>"$W/o$k.files"
 	done
 	write optional "$k" "$no" "$prev" "o$k" "$w" "$a"
 	[ "$prev" = "$tech" ] || rm -rf "$W/$prev"

@@ -126,26 +126,80 @@ bt_want() {
 	grep -v '^#' ${1+"$1"} | diff "$BTD/want.data" -
 }
 
-# Both time formats, and the neighbours they come with.
-bt_parse() {
-	printf '%s\n' \
-	    '    1m59.73s real     2m40.26s user     4m23.76s system' \
-	    '  0m55.83s real  6m40.00s user  4m27.00s system' \
-	    'real 53.06' 'user 398.50' 'sys 252.10' \
-	    '       55.07 real       401.20 user       269.00 sys' \
-	    'real	0m55.440s' 'user	6m41.000s' 'sys	4m31.000s' \
-	    '1h0m1.5s real 0m0.25s user 0m0.00s system' \
-	    >"$BTD/times.log"
-	sh "$BT" import -l mixed -o "$BTD/imported" "$BTD/times.log" ||
-	    return 1
-	cat "$BTD/imported"
-	printf '%s\n' '119.73 160.26 263.76' '55.83 400.00 267.00' \
-	    '53.06 398.50 252.10' '55.07 401.20 269.00' \
-	    '55.440 401.000 271.000' '3601.50 0.25 0.00' >"$BTD/want.data"
-	bt_want "$BTD/imported" || return 1
-	sh "$BT" compare -f sys "$BTD/imported" | grep -q '^x   6 '
+# bt_gen_reports SEED LOG WANT: in LOG, reports in every format (time
+# -p, time(1), ksh's, bash's), on one line and three, blanks, tabs, CRLF,
+# minutes and hours, amid other output; in WANT, the lines import must
+# make of them (worked out in integer arithmetic).
+bt_gen_reports() {
+	awk -v seed="$1" -v logf="$2" -v want="$3" '
+	function dec(v, d) {	# v: an integer of 10^-d s
+		return sprintf("%d.%0" d "d", int(v / 10 ^ d), v % 10 ^ d)
+	}
+	function ms(v, d, pad,    m, s) {	# 1m02.50s
+		m = int(v / 10 ^ d / 60)
+		s = v - m * 60 * 10 ^ d
+		return m "m" (pad && s < 10 * 10 ^ d ? "0" : "") dec(s, d) "s"
+	}
+	function hms(v,    h) {	# 1h0m1.50s
+		h = int(v / 360000)
+		return h "h" ms(v - h * 360000, 2)
+	}
+	function blank() {
+		return substr("                ", 1, 1 + int(rand() * 6))
+	}
+	function sep() {
+		return rand() < 0.3 ? "\t" : blank()
+	}
+	function out(l) {
+		printf "%s%s\n", l, crlf ? "\r" : "" > logf
+	}
+	BEGIN {
+		srand(seed)
+		lab[1] = "real"; lab[2] = "user"; lab[3] = "sys"
+		for (r = 0; r < 48; r++) {
+			fmt = r % 8
+			crlf = rand() < 0.2
+			d = fmt == 6 || fmt == 7 ? 3 : 2
+			for (k = 1; k <= 3; k++) {
+				# Minutes and hours in every fourth report.
+				v[k] = int(rand() * (r % 4 ? 6000 : 900000))
+				if (d == 3)
+					v[k] = v[k] * 10 + int(rand() * 10)
+			}
+			if (rand() < 0.5)
+				out("cc -O2 -c sys/kern/kern_lock.c")
+			if (rand() < 0.3)
+				out("===> sys")
+			if (fmt == 6 || fmt == 7)
+				out("")
+			line = ""
+			for (k = 1; k <= 3; k++) {
+				l = lab[k]
+				x = dec(v[k], d)
+				if (fmt == 0 || fmt == 1)	# time -p
+					f = l sep() (r % 4 ? x : ms(v[k], 2))
+				else if (fmt == 2 || fmt == 3)	# time(1)
+					f = sprintf("%12s", x) " " l
+				else if (fmt == 4 || fmt == 5) {	# ksh
+					if (l == "sys")
+						l = "system"
+					f = (r % 12 == 4 ? hms(v[k]) : \
+					    ms(v[k], 2, r % 2)) sep() l
+				} else	# bash
+					f = l "\t" ms(v[k], 3)
+				if (fmt % 2 == 0) {	# three lines
+					out(blank() f)
+				} else
+					line = line (k > 1 ? sep() : blank()) f
+			}
+			if (line != "")
+				out(line sep())
+			printf "%s %s %s\n", dec(v[1], d), dec(v[2], d),
+			    dec(v[3], d) > want
+		}
+	}'
 }
-t_check "buildtime/parse-both-formats" bt_parse
+bt_gen_reports 5 "$BTD/times.log" "$BTD/want.data"
 
 # The timing loop end to end with each timer: a small C build, -j2.
 _p=$BTD/proj
@@ -187,17 +241,6 @@ bash|command -v bash|no bash
 ksh|command -v ksh || command -v mksh|no ksh or mksh
 EOT
 
-# A build that fails stops the loop with an error.
-bt_loop_fails() {
-	mkdir -p "$BTD/broken"
-	printf 'all:\n\tfalse\nclean:\n\t:\n' >"$BTD/broken/Makefile"
-	sh "$BT" run -C "$BTD/broken" -n 1 -w 0 -o "$BTD/broken.txt" \
-	    2>"$BTD/broken.err" && return 1
-	cat "$BTD/broken.err"
-	grep -q 'build failed, see' "$BTD/broken.err"
-}
-t_check "buildtime/loop/build-fails" bt_loop_fails
-
 # OpenBSD's ksh and awk: the same under mksh and original-awk.
 bt_bsd() {
 	mkdir -p "$BTD/bsdbin"
@@ -228,9 +271,12 @@ bt_import_append() {
 t_check "buildtime/import/appends-to-stdout" bt_import_append
 
 # A relative -o (or the default name) is where the user is, not in
-# -C's directory, and a failed build's message names the log.
+# -C's directory; a build that fails stops the run, its message naming
+# the log.
 bt_relative_out() {
 	bt_dir cwd
+	mkdir -p "$BTD/broken"
+	printf 'all:\n\tfalse\nclean:\n\t:\n' >"$BTD/broken/Makefile"
 	(cd "$_d" && sh "$BT" run -C ../proj -n 1 -w 0 -o rel.txt) ||
 	    return 1
 	[ -s "$_d/rel.txt" ] && [ -s "$_d/rel.log" ] ||
@@ -313,50 +359,6 @@ else
 	t_skip "buildtime/odd-inputs/compare" "ministat not installed"
 fi
 
-# Odd logs to import: CRLF reads the same; the rest one line of error,
-# nothing written.
-bt_odd_logs() {
-	bt_dir oddlog
-	sed 's/$/\r/' "$BTD/times.log" >"$_d/crlf.log"
-	sh "$BT" import "$_d/crlf.log" | bt_want || return 1
-	printf 'real 1.00\nuser 2.00\nreal 3.00\nuser 4.00\nsys 5.00\n' \
-	    >"$_d/incomplete.log"
-	printf 'real 1.00\nuser 2.00\nsys 3.00\nreal 4.00\n' >"$_d/cut.log"
-	printf 'real 9999999999.00\nuser 1\nsys 1\n' >"$_d/huge.log"
-	printf '\000\001\377real\n' >"$_d/binary.log"
-	: >"$_d/empty.log"
-	for _l in incomplete cut huge binary empty nosuch; do
-		bt_fails sh "$BT" import -o "$_d/out" "$_d/$_l.log" &&
-		    [ ! -e "$_d/out" ] || return 1
-	done
-}
-t_check "buildtime/odd-inputs/import" bt_odd_logs
-
-# A run that fails leaves no results file that looks complete: .failed
-# files, named on stderr, which compare refuses saying why.
-bt_failed_run() {
-	bt_dir failrun
-	mkdir -p "$_d/proj"
-	printf 'all:\n\t:\nclean:\n\tfalse\n' >"$_d/proj/Makefile"
-	(cd "$_d" && sh "$BT" run -C proj -n 3 -w 0 -l before) \
-	    >"$_d/out" 2>"$_d/err" && { echo "exit 0"; return 1; }
-	cat "$_d/err"
-	ls "$_d"
-	set -- "$_d"/before-*.txt
-	[ ! -e "$1" ] || { echo "a complete-looking $1"; return 1; }
-	set -- "$_d"/before-*.txt.failed
-	[ -f "$1" ] || { echo "no .failed file"; return 1; }
-	_f=$1
-	_lf=${_f%.txt.failed}.log
-	[ -f "$_lf.failed" ] && [ ! -e "$_lf" ] || { echo "log"; return 1; }
-	grep -q "^buildtime: make clean failed, see $_lf.failed" "$_d/err" &&
-	    grep -q "^buildtime: $_f: the runs so far" "$_d/err" &&
-	    bt_fails sh "$BT" compare "$_f" &&
-	    [ "$(cat "$BTD/err")" = "buildtime: $_f: 0 data points (a failed\
- run?); at least 3 needed" ]
-}
-t_check "buildtime/run/failed-run-not-complete" bt_failed_run
-
 # compare names the file with too few data points, and why.
 bt_compare_short() {
 	bt_dir short
@@ -424,14 +426,14 @@ t_check "buildtime/usage-conventions" bt_usage
 # that would are caught).
 
 # bt_guard_project DIR: a project that notes every build in DIR/built,
-# and whose build fails unless DIR/guard.sh passes.
+# and whose clean and build fail unless DIR/guard.sh passes.
 bt_guard_project() {
 	rm -rf "$1"
 	mkdir -p "$1/proj"
 	printf '#!/bin/sh\n' >"$1/guard.sh"
 	printf '%s\n' 'all:' "	echo build >>$1/built" \
 	    "	sh $1/guard.sh" 'clean:' "	echo clean >>$1/built" \
-	    >"$1/proj/Makefile"
+	    "	sh $1/guard.sh" >"$1/proj/Makefile"
 }
 
 # bt_guard DIR: its guard: DIR/r.txt and DIR/r.log are as saved now.
@@ -447,7 +449,8 @@ bt_guard() {
 
 # Without -f an existing results file, log, .failed or .new is refused,
 # nothing built; with -f the old files stay until the last build, and
-# a run that fails leaves them.  import -o the same.
+# a run that fails leaves them, its own as .failed files named on stderr,
+# which compare refuses saying why.  import -o the same.
 bt_no_clobber() {
 	_d=$BTD/clobber
 	for _x in txt log txt.failed log.failed txt.new log.new; do
@@ -471,13 +474,18 @@ bt_no_clobber() {
 	bt_guard "$_d"
 	echo "exit 1" >>"$_d/guard.sh"
 	(cd "$_d" && sh "$BT" run -f -C proj -n 3 -w 0 -o r.txt) \
-	    2>"$_d.err" && { echo "a failing build: exit 0"; return 1; }
+	    2>"$_d.err" && { echo "a failing clean: exit 0"; return 1; }
 	cat "$_d.err"
 	cmp -s "$_d/r.txt" "$_d/r.txt.saved" &&
 	    cmp -s "$_d/r.log" "$_d/r.log.saved" ||
 	    { echo "a failed run changed the old files"; return 1; }
-	grep -q '^# runs: 3' "$_d/r.txt.failed" &&
-	    grep -q 'guard.sh' "$_d/r.log.failed" || return 1
+	_f=$_d/r.txt.failed
+	grep -q '^# runs: 3' "$_f" && grep -q 'guard.sh' "$_d/r.log.failed" &&
+	    grep -q "^buildtime: make clean failed, see $_d/r.log.failed" \
+	    "$_d.err" && grep -q "^buildtime: $_f: the runs so far" "$_d.err" &&
+	    bt_fails sh "$BT" compare "$_f" &&
+	    [ "$(cat "$BTD/err")" = "buildtime: $_f: 0 data points (a failed\
+ run?); at least 3 needed" ] || return 1
 	sh "$BT" import -o "$_d/r.txt" "$BTD/times.log" 2>"$_d.err" &&
 	    return 1
 	[ "$(cat "$_d/r.txt")" = "my results" ] &&
@@ -491,79 +499,7 @@ t_seeded_tool "buildtime/run/seeded/overwrites" BT \
 t_seeded_tool "buildtime/run/seeded/truncates-first" BT \
     's/>"\$out\.new" || run_failed 1/>"$out" || run_failed 1/' bt_no_clobber
 
-# import: reports in every format (time -p, time(1), ksh's, bash's), on
-# one line and three, blanks, tabs, CRLF, minutes and hours, amid other
-# output, read back exactly (the figures expected: integer arithmetic).
-bt_gen_reports() {	# seed out-log out-want
-	awk -v seed="$1" -v logf="$2" -v want="$3" '
-	function dec(v, d) {	# v: an integer of 10^-d s
-		return sprintf("%d.%0" d "d", int(v / 10 ^ d), v % 10 ^ d)
-	}
-	function ms(v, d, pad,    m, s) {	# 1m02.50s
-		m = int(v / 10 ^ d / 60)
-		s = v - m * 60 * 10 ^ d
-		return m "m" (pad && s < 10 * 10 ^ d ? "0" : "") dec(s, d) "s"
-	}
-	function hms(v,    h) {	# 1h0m1.50s
-		h = int(v / 360000)
-		return h "h" ms(v - h * 360000, 2)
-	}
-	function blank() {
-		return substr("                ", 1, 1 + int(rand() * 6))
-	}
-	function sep() {
-		return rand() < 0.3 ? "\t" : blank()
-	}
-	function out(l) {
-		printf "%s%s\n", l, crlf ? "\r" : "" > logf
-	}
-	BEGIN {
-		srand(seed)
-		lab[1] = "real"; lab[2] = "user"; lab[3] = "sys"
-		for (r = 0; r < 48; r++) {
-			fmt = r % 8
-			crlf = rand() < 0.2
-			d = fmt == 6 || fmt == 7 ? 3 : 2
-			for (k = 1; k <= 3; k++) {
-				# Minutes and hours in every fourth report.
-				v[k] = int(rand() * (r % 4 ? 6000 : 900000))
-				if (d == 3)
-					v[k] = v[k] * 10 + int(rand() * 10)
-			}
-			if (rand() < 0.5)
-				out("cc -O2 -c sys/kern/kern_lock.c")
-			if (rand() < 0.3)
-				out("===> sys")
-			if (fmt == 6 || fmt == 7)
-				out("")
-			line = ""
-			for (k = 1; k <= 3; k++) {
-				l = lab[k]
-				x = dec(v[k], d)
-				if (fmt == 0 || fmt == 1)	# time -p
-					f = l sep() (r % 4 ? x : ms(v[k], 2))
-				else if (fmt == 2 || fmt == 3)	# time(1)
-					f = sprintf("%12s", x) " " l
-				else if (fmt == 4 || fmt == 5) {	# ksh
-					if (l == "sys")
-						l = "system"
-					f = (r % 12 == 4 ? hms(v[k]) : \
-					    ms(v[k], 2, r % 2)) sep() l
-				} else	# bash
-					f = l "\t" ms(v[k], 3)
-				if (fmt % 2 == 0) {	# three lines
-					out(blank() f)
-				} else
-					line = line (k > 1 ? sep() : blank()) f
-			}
-			if (line != "")
-				out(line sep())
-			printf "%s %s %s\n", dec(v[1], d), dec(v[2], d),
-			    dec(v[3], d) > want
-		}
-	}'
-}
-
+# import reads them back exactly, from files and from stdin.
 bt_import_generated() {
 	bt_dir generated
 	for _seed in 1 2 3 4; do
@@ -585,7 +521,8 @@ bt_import_generated() {
 t_check "buildtime/import/every-format" bt_import_generated
 
 # Malformed reports in a good log: one line naming the line to blame (5
-# unless said), nothing written, an existing file kept.
+# unless said), nothing written, an existing file kept; so for a report
+# cut at the end, a log without reports and a missing log.
 bt_import_malformed() {
 	bt_dir malformed
 	printf 'real 1.00\nuser 2.00\nsys 3.00\ncc -c x.c\n' >"$_d/head"
@@ -625,6 +562,13 @@ bt_import_malformed() {
 7|real 1\nuser 2\nuser 3
 |real 1\nuser 2
 EOT
+	printf 'real 1.00\nuser 2.00\nsys 3.00\nreal 4.00\n' >"$_d/cut.log"
+	printf '\000\001\377real\n' >"$_d/binary.log"
+	: >"$_d/empty.log"
+	for _l in cut binary empty nosuch; do
+		bt_fails sh "$BT" import -o "$_d/new.txt" "$_d/$_l.log" &&
+		    [ ! -e "$_d/new.txt" ] || return 1
+	done
 }
 t_check "buildtime/import/malformed-refused" bt_import_malformed
 t_seeded_tool "buildtime/import/seeded/skips-bad-figure" BT \

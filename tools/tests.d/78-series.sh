@@ -54,25 +54,22 @@ se_patched() {
 }
 
 # se_layout DIR: a cover letter and N diffs named NNNN-word.diff, each
-# "[PATCH k/N]" with a diffstat.
+# "[PATCH k/N]" with a diffstat, and nothing else.
 se_layout() {
 	_d=$1
 	_n=$(ls "$_d"/*.diff | wc -l | tr -d ' ')
-	head -n 1 "$_d/0000-cover.txt" | grep -q "^Subject: \[PATCH 0/$_n\] " ||
-	    { echo "$_d/0000-cover.txt: no [PATCH 0/$_n] subject"; return 1; }
-	ls "$_d" | awk '$0 != "0000-cover.txt" {
-		if ($0 !~ /^[0-9][0-9][0-9][0-9]-[a-z0-9-]+\.diff$/ ||
-		    substr($0, 1, 4) + 0 != ++n) {
-			print "bad name: " $0
-			exit 1
-		}
-	}' || return 1
+	head -n 1 "$_d/0000-cover.txt" | grep -q "^Subject: \[PATCH 0/$_n\] " &&
+	    [ "$(ls "$_d" | wc -l)" -eq $((_n + 1)) ] ||
+	    { echo "$_d: no [PATCH 0/$_n] cover, or other files"; return 1; }
 	_i=0
 	for _f in "$_d"/*.diff; do
 		_i=$((_i + 1))
-		head -n 1 "$_f" | grep -q "^Subject: \[PATCH $_i/$_n\] " &&
+		_k=$(printf %04d $_i)
+		echo "${_f##*/}" | grep -qx "$_k-[a-z0-9-][a-z0-9-]*\.diff" &&
+		    head -n 1 "$_f" | grep -q "^Subject: \[PATCH $_i/$_n\] " &&
 		    grep -Eq '^ [0-9]+ files? changed' "$_f" || {
-			echo "$_f: no \"Subject: [PATCH $_i/$_n]\", or no diffstat"
+			echo "$_f: not $_k-word.diff, no" \
+			    "\"Subject: [PATCH $_i/$_n]\", or no diffstat"
 			return 1
 		}
 	done
