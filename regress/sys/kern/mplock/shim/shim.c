@@ -432,24 +432,18 @@ static unsigned long db_nenter;
 int
 db_printf(const char *fmt, ...)
 {
-	char line[512];
 	va_list ap;
 	unsigned long s;
 	int n;
 
-	va_start(ap, fmt);
-	n = vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return (n);
-	if ((size_t)n >= sizeof(line))
-		n = sizeof(line) - 1;
 	s = spin_enter(&db_lk);
-	if (db_len + n < sizeof(db_buf)) {
-		memcpy(db_buf + db_len, line, n);
+	va_start(ap, fmt);
+	n = vsnprintf(db_buf + db_len, sizeof(db_buf) - db_len, fmt, ap);
+	va_end(ap);
+	if (n > 0 && db_len + n < sizeof(db_buf))
 		db_len += n;
-		db_buf[db_len] = '\0';
-	}
+	else
+		db_buf[db_len] = '\0';	/* full: the line is dropped */
 	spin_leave(&db_lk, s);
 	return (n);
 }
@@ -624,20 +618,15 @@ wit_list(const struct lock_object *lo)
 static void
 wit_error(const char *what, const struct lock_object *lo, const char *more)
 {
-	int n;
+	size_t n;
 
 	wit.errors++;
 	n = snprintf(wit_lasterr, sizeof(wit_lasterr), "%s: %s%s (cpu %d)",
 	    what, lo->lo_name ? lo->lo_name : "?", more ? more : "",
 	    wit_cpu());
-	if (n >= (int)sizeof(wit_lasterr))
-		n = sizeof(wit_lasterr) - 1;
-	if (n > 0 && wit_loglen + n + 1 < sizeof(wit_log)) {
-		memcpy(wit_log + wit_loglen, wit_lasterr, n);
-		wit_loglen += n;
-		wit_log[wit_loglen++] = '\n';
-		wit_log[wit_loglen] = '\0';
-	}
+	if (wit_loglen + n + 1 < sizeof(wit_log))	/* full: dropped */
+		wit_loglen += snprintf(wit_log + wit_loglen,
+		    sizeof(wit_log) - wit_loglen, "%s\n", wit_lasterr);
 }
 
 /* lo's entry in its held list; a new one if create; NULL if none. */
