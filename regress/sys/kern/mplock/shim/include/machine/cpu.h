@@ -103,13 +103,13 @@ intr_restore(unsigned long s)
 #define MPL_HALT
 
 extern int shim_guest;
-uint64_t nsecuptime(void);
+unsigned long long shim_cycles(void);
 int	shim_halt_begin(void);
 void	shim_halt(void);
 void	shim_kick(unsigned int);
 
 #define mpl_hypervisor()	shim_guest
-#define mpl_cycles()		nsecuptime()
+#define mpl_cycles()		shim_cycles()
 #define mpl_halt_begin()	shim_halt_begin()
 #define mpl_halt()		shim_halt()
 #define mpl_halt_cancel()	intr_restore(0)
