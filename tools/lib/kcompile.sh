@@ -1,7 +1,7 @@
 # Kernel sources compiled for the OpenBSD machines the vendored tree
 # lacks (realtree.sh compiles amd64 and i386), with clang's
 # <arch>-unknown-openbsd targets, freestanding with _KERNEL, against the
-# regress shim's headers and the port's own (kcompile-port.h).
+# regress shim's headers (which have the port's barriers by -DKC_<MACHINE>).
 # Sourced after common.sh.
 #
 # kernel_compile MACHINE SRC [CFLAGS ...]: compile SRC to $KCOMPILE_OUT
@@ -62,7 +62,7 @@ kernel_compile() {
 	${CLANG:-clang} $_kc_t -std=gnu99 -O2 -ffreestanding -nostdlibinc \
 	    -fno-pie -fno-common -fno-stack-protector $KERNEL_WARNINGS \
 	    -D_KERNEL -DMULTIPROCESSOR "$_kc_d" \
-	    -include "$ROOT/tools/lib/kcompile-port.h" "$@" -I"$ROOT/sys" \
+	    "$@" -I"$ROOT/sys" \
 	    -I"$_kc_inc" -I"$REGRESS/shim/include" \
 	    -c "$_kc_src" -o "${KCOMPILE_OUT:-/dev/null}"
 }

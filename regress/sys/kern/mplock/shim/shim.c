@@ -362,6 +362,7 @@ volatile int shim_halt_holding[MAXCPUS];
 static pthread_t halt_thread[MAXCPUS];
 static pthread_once_t kick_once = PTHREAD_ONCE_INIT;
 
+/* Not nsecuptime() itself, which only the debug layer may call. */
 unsigned long long
 shim_cycles(void)
 {
@@ -424,12 +425,6 @@ shim_halt(void)
 }
 
 void
-shim_halt_cancel(void)
-{
-	intr_restore(0);
-}
-
-void
 shim_kick(unsigned int i)
 {
 	pthread_kill(halt_thread[i], SIGUSR2);
@@ -444,24 +439,18 @@ static unsigned long db_nenter;
 int
 db_printf(const char *fmt, ...)
 {
-	char line[512];
 	va_list ap;
 	unsigned long s;
 	int n;
 
-	va_start(ap, fmt);
-	n = vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return (n);
-	if ((size_t)n >= sizeof(line))
-		n = sizeof(line) - 1;
 	s = spin_enter(&db_lk);
-	if (db_len + n < sizeof(db_buf)) {
-		memcpy(db_buf + db_len, line, n);
+	va_start(ap, fmt);
+	n = vsnprintf(db_buf + db_len, sizeof(db_buf) - db_len, fmt, ap);
+	va_end(ap);
+	if (n > 0 && db_len + n < sizeof(db_buf))
 		db_len += n;
-		db_buf[db_len] = '\0';
-	}
+	else
+		db_buf[db_len] = '\0';	/* full: the line is dropped */
 	spin_leave(&db_lk, s);
 	return (n);
 }
@@ -557,16 +546,11 @@ panic(const char *fmt, ...)
  * WITNESS checker: a small witness(4).  It counts every call and keeps
  * held-lock lists with recursion counts, per process for sleepable
  * locks (a process carries the kernel lock through mi_switch()) and per
- * CPU for spin locks (the test mutex), and a lock-order graph between
- * lock types.  Errors: an unlock of a lock not held; a call not
- * exclusive; an order check of a held lock not LO_RECURSABLE (the
- * kernel lock recurses only through its held path, which calls
- * WITNESS_LOCK() without a check); a mutex recursed; the kernel lock
- * class not sleepable, recursable or shared; a lock-order reversal.
- * A lock of a lock not held that no check announced is only counted
- * ("unchecked"): the kernel lock makes one when an interrupt comes
- * between taking the lock and telling WITNESS, which witness(4)
- * accepts.  One lock, taken with interrupts held back, serialises it.
+ * CPU for spin locks (the test mutex), and the lock order between lock
+ * types.  A lock of a lock not held that no check announced is only
+ * counted ("unchecked"): the kernel lock makes one when an interrupt
+ * comes between taking the lock and telling WITNESS, which witness(4)
+ * accepts.
  */
 #define WIT_NLOCKS	32	/* entries per held-lock list */
 #define WIT_NTYPES	16	/* nodes of the order graph */
@@ -587,7 +571,6 @@ static struct shim_proc shim_procs[MAXCPUS];
 static __thread struct shim_proc *shim_curproc;
 static struct wit_held wit_cpu_held[MAXCPUS][WIT_NLOCKS];
 static const struct lock_type *wit_types[WIT_NTYPES];
-static const char *wit_type_names[WIT_NTYPES];
 static unsigned char wit_order[WIT_NTYPES][WIT_NTYPES]; /* [a][b]: a, b */
 static const struct lock_object *wit_kernel_class;
 static struct shim_witness_stats wit;
@@ -642,18 +625,15 @@ wit_list(const struct lock_object *lo)
 static void
 wit_error(const char *what, const struct lock_object *lo, const char *more)
 {
-	int n;
+	size_t n;
 
 	wit.errors++;
 	n = snprintf(wit_lasterr, sizeof(wit_lasterr), "%s: %s%s (cpu %d)",
 	    what, lo->lo_name ? lo->lo_name : "?", more ? more : "",
 	    wit_cpu());
-	if (n > 0 && wit_loglen + n + 1 < sizeof(wit_log)) {
-		memcpy(wit_log + wit_loglen, wit_lasterr, n);
-		wit_loglen += n;
-		wit_log[wit_loglen++] = '\n';
-		wit_log[wit_loglen] = '\0';
-	}
+	if (wit_loglen + n + 1 < sizeof(wit_log))	/* full: dropped */
+		wit_loglen += snprintf(wit_log + wit_loglen,
+		    sizeof(wit_log) - wit_loglen, "%s\n", wit_lasterr);
 }
 
 /* lo's entry in its held list; a new one if create; NULL if none. */
@@ -696,28 +676,7 @@ wit_type(const struct lock_object *lo)
 	if (i == WIT_NTYPES)
 		return (-1);
 	wit_types[i] = t;
-	wit_type_names[i] = lo->lo_name;
 	return (i);
-}
-
-static int
-wit_reaches(int from, int to)
-{
-	unsigned char seen[WIT_NTYPES] = { 0 };
-	int stack[WIT_NTYPES], sp = 0, a, b;
-
-	stack[sp++] = from;
-	seen[from] = 1;
-	while (sp > 0) {
-		if ((a = stack[--sp]) == to)
-			return (1);
-		for (b = 0; b < WIT_NTYPES; b++)
-			if (wit_order[a][b] && !seen[b]) {
-				seen[b] = 1;
-				stack[sp++] = b;
-			}
-	}
-	return (0);
 }
 
 /* Record "held, then lo" for every lock held; report a reversal. */
@@ -732,11 +691,11 @@ wit_check_list(struct wit_held *list, const struct lock_object *lo, int to)
 			continue;
 		if ((from = wit_type(list[i].lo)) == -1 || from == to)
 			continue;
-		if (wit_reaches(to, from)) {
+		if (wit_order[to][from]) {
 			wit.lors++;
 			snprintf(more, sizeof(more), " after %s, but %s -> %s "
-			    "was seen before", wit_type_names[from],
-			    wit_type_names[to], wit_type_names[from]);
+			    "was seen before", wit_types[from]->lt_name,
+			    wit_types[to]->lt_name, wit_types[from]->lt_name);
 			wit_error("lock order reversal", lo, more);
 		} else
 			wit_order[from][to] = 1;

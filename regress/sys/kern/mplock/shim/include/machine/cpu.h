@@ -52,7 +52,20 @@ void	shim_delay(unsigned int);
 #else
 #define SHIM_CALL(fn)		fn()
 #endif
-#ifndef CPU_BUSY_CYCLE			/* unless the port has its own */
+/*
+ * A kernel compile's is the port's: yield on arm64, the Zihintpause
+ * pause on riscv64, a compiler barrier elsewhere (powerpc's without a
+ * memory clobber; sparc64's real one is patched at boot).
+ */
+#if defined(KC_ARM64)
+#define CPU_BUSY_CYCLE()	__asm volatile("yield" : : : "memory")
+#elif defined(KC_RISCV64)
+#define CPU_BUSY_CYCLE()	__asm volatile(".4byte 0x0100000f" : : : "memory")
+#elif defined(KC_POWERPC64) || defined(KC_MACPPC)
+#define CPU_BUSY_CYCLE()	__asm volatile("")
+#elif defined(_KERNEL)
+#define CPU_BUSY_CYCLE()	__asm volatile("" : : : "memory")
+#else
 #define CPU_BUSY_CYCLE()	SHIM_CALL(shim_busy_cycle)
 #endif
 #define delay(us)		shim_delay(us)	/* mutants widen races */
@@ -93,14 +106,13 @@ extern int shim_guest;
 unsigned long long shim_cycles(void);
 int	shim_halt_begin(void);
 void	shim_halt(void);
-void	shim_halt_cancel(void);
 void	shim_kick(unsigned int);
 
 #define mpl_hypervisor()	shim_guest
 #define mpl_cycles()		shim_cycles()
 #define mpl_halt_begin()	shim_halt_begin()
 #define mpl_halt()		shim_halt()
-#define mpl_halt_cancel()	shim_halt_cancel()
+#define mpl_halt_cancel()	intr_restore(0)
 #define mpl_kick(i)		shim_kick(i)
 #endif /* !_KERNEL */
 

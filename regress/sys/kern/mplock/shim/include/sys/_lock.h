@@ -22,12 +22,9 @@ struct lock_type {
 	const char		*lt_name;
 };
 
-struct witness;
-
 struct lock_object {
 	const struct lock_type	*lo_type;
 	const char		*lo_name;
-	struct witness		*lo_witness;
 	unsigned int		 lo_flags;
 };
 

@@ -1,17 +1,18 @@
 /*
  * Userland shim: atomic(9) and membar_sync(9) on the C11 __atomic
  * builtins, for the regress, its TSan build (which instruments them)
- * and, through tools/lib/kcompile-port.h, the kernel compiles of other
- * machines.  _ATOMIC_ORDER orders the read-modify-write operations:
- * sequentially consistent unless set before (kernel compiles: relaxed,
- * as weak as atomic(9) allows).  The swap acquires only, as the
- * generic one of arm64, riscv64 and alpha does.  Barriers defined
- * before (a port's instructions) take the place of the C11 fences.
+ * and the kernel compiles of other machines (tools/lib/kcompile.sh:
+ * _KERNEL, KC_<MACHINE>).  _ATOMIC_ORDER orders the read-modify-write
+ * operations: sequentially consistent, but relaxed in a kernel compile,
+ * as weak as atomic(9) allows.  The swap acquires only, as the generic
+ * one of arm64, riscv64 and alpha does.
  */
 #ifndef _SHIM_SYS_ATOMIC_H_
 #define _SHIM_SYS_ATOMIC_H_
 
-#ifndef _ATOMIC_ORDER
+#ifdef _KERNEL
+#define _ATOMIC_ORDER	__ATOMIC_RELAXED
+#else
 #define _ATOMIC_ORDER	__ATOMIC_SEQ_CST
 #endif
 
@@ -22,7 +23,6 @@
 	_e;								\
 })
 #define atomic_cas_uint(p, e, n)	_shim_cas((p), (e), (n))
-#define atomic_cas_ulong(p, e, n)	_shim_cas((p), (e), (n))
 #define atomic_cas_ptr(p, e, n)						\
 	_shim_cas((void **)(p), (void *)(e), (void *)(n))
 
@@ -33,7 +33,49 @@
 #define atomic_inc_int_nv(p)	__atomic_add_fetch((p), 1, _ATOMIC_ORDER)
 #define atomic_inc_int(p)	((void)atomic_inc_int_nv(p))
 
-#ifndef membar_enter
+/*
+ * A kernel compile has each port's barrier instructions, so that the MI
+ * fallbacks assemble as in a kernel; alpha and luna88k, compiled with a
+ * stand-in target, the builtin full barrier.
+ */
+#define __membar(i)	__asm volatile(i : : : "memory")
+#if defined(KC_ARM64) || defined(KC_ARMV7)
+#define membar_enter()		__membar("dmb sy")
+#define membar_exit()		__membar("dmb sy")
+#define membar_producer()	__membar("dmb st")
+#define membar_consumer()	__membar("dmb sy")
+#define membar_sync()		__membar("dmb sy")
+#elif defined(KC_RISCV64)
+#define membar_enter()		__membar("fence w,rw")
+#define membar_exit()		__membar("fence rw,w")
+#define membar_producer()	__membar("fence w,w")
+#define membar_consumer()	__membar("fence r,r")
+#define membar_sync()		__membar("fence rw,rw")
+#elif defined(KC_POWERPC64) || defined(KC_MACPPC)
+#define membar_enter()		__membar("isync")
+#define membar_exit()		__membar("sync")
+#define membar_producer()	__membar("sync")
+#define membar_consumer()	__membar("isync")
+#define membar_sync()		__membar("sync")
+#elif defined(KC_SPARC64)
+#define membar_enter()		__membar("membar #StoreLoad|#StoreStore")
+#define membar_exit()		__membar("membar #LoadStore|#StoreStore")
+#define membar_producer()	__membar("membar #StoreStore")
+#define membar_consumer()	__membar("membar #LoadLoad")
+#define membar_sync()		__membar("membar #Sync")
+#elif defined(KC_OCTEON) || defined(KC_LOONGSON)
+#define membar_enter()		__membar("sync")
+#define membar_exit()		__membar("sync")
+#define membar_producer()	__membar("sync")
+#define membar_consumer()	__membar("sync")
+#define membar_sync()		__membar("sync")
+#elif defined(_KERNEL)
+#define membar_enter()		__sync_synchronize()
+#define membar_exit()		__sync_synchronize()
+#define membar_producer()	__sync_synchronize()
+#define membar_consumer()	__sync_synchronize()
+#define membar_sync()		__sync_synchronize()
+#else
 #define membar_enter()		__atomic_thread_fence(__ATOMIC_SEQ_CST)
 #define membar_exit()		__atomic_thread_fence(__ATOMIC_RELEASE)
 #define membar_producer()	__atomic_thread_fence(__ATOMIC_RELEASE)
@@ -42,15 +84,11 @@
 #endif
 #if _ATOMIC_ORDER == __ATOMIC_RELAXED
 #define membar_enter_after_atomic()	membar_enter()
-#define membar_exit_before_atomic()	membar_exit()
 #else
 #define membar_enter_after_atomic()	__atomic_signal_fence(__ATOMIC_SEQ_CST)
-#define membar_exit_before_atomic()	__atomic_signal_fence(__ATOMIC_SEQ_CST)
 #endif
 
 /* sys/atomic.h's: a load through a pointer just loaded is ordered. */
-#ifndef membar_datadep_consumer
 #define membar_datadep_consumer()	__atomic_signal_fence(__ATOMIC_SEQ_CST)
-#endif
 
 #endif /* _SHIM_SYS_ATOMIC_H_ */
