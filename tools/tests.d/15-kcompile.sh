@@ -115,15 +115,14 @@ rt_includers() {
 	fi
 }
 
-# rt_sizeof ARCH: sizeof(struct __mp_lock) in the stock tree and the
-# patched one under each combination that changes <sys/mplock.h>.
+# rt_sizeof ARCH: sizeof(struct __mp_lock) in the stock tree (base) and
+# the patched one (src) under each combination that changes it.
 rt_sizeof() {
 	_d=$RT/sizeof-$1
 	rm -rf "$_d"
 	mkdir -p "$_d"
 	printf '%s\n' '#include <sys/param.h>' '#include <sys/mplock.h>' \
 	    'struct __mp_lock mpl_sizeof;' >"$_d/sizeof.c"
-	_st=
 	for _c in base:"$DEFAULT_BACKEND,MULTIPROCESSOR" \
 	    $(realtree_combos_header "$RT" "$1" | sed 's/^/src:/'); do
 		_t=${_c%%:*} _c=${_c#*:}
@@ -134,14 +133,8 @@ rt_sizeof() {
 		    print $2 }')
 		[ -n "$_sz" ] ||
 		    { echo "no mpl_sizeof in $_d/sizeof.o"; return 1; }
-		_sz=$(printf '%d' "0x$_sz")
-		if [ -z "$_st" ]; then
-			_st=$_sz _l="$1 stock: $_sz bytes"
-		else
-			_l="$1 $_c: $_sz bytes ($(awk -v a="$_sz" -v b="$_st" \
-			    'BEGIN { printf "%.1f", a / b }') x stock)"
-		fi
-		echo "$_l" | tee -a "$RT/sizeof.txt"
+		echo "$1 $_t $_c: $(printf %d "0x$_sz") bytes" |
+		    tee -a "$RT/sizeof.txt"
 	done
 }
 
