@@ -209,10 +209,7 @@ fi
 # --- The scratch tree, patched.
 S=$RUN/src
 echo "$PROG: $name: patching a copy of $TREE"
-mkdir -p "$S/usr.sbin" || kdie "cannot make $S"
-cp -pR "$TREE/sys" "$S/sys" &&
-    cp -pR "$TREE/usr.sbin/config" "$S/usr.sbin/config" ||
-    kdie "cannot copy $TREE to $S"
+mkdir -p "$S" && cp -pR "$TREE/sys" "$S/sys" || kdie "cannot copy $TREE to $S"
 if [ -n "$stock" ]; then
 	echo "$PROG: $name: the stock kernel lock (the tree unpatched)"
 elif [ -z "$step" ]; then
