@@ -75,14 +75,8 @@ case $name in
 */*|.*|'')	usage "$name: not a run name" ;;
 esac
 
-for t in bmake clang ld.lld byacc flex makefs objcopy nm bash; do
-	command -v $t >/dev/null 2>&1 || skip "$t not installed"
-done
 [ -z "$bootit" ] || command -v qemu-system-x86_64 >/dev/null 2>&1 ||
     skip "qemu-system-x86_64 not installed (Debian: qemu-system-x86)"
-printf '#include <bsd/string.h>\n' | cc -E - >/dev/null 2>&1 ||
-    skip "libbsd headers not installed (Debian: libbsd-dev)"
-
 RUN=$KDIR/run/$name
 
 # series_steps: -s, the series' first $step diffs on the tree $S, and
@@ -158,6 +152,11 @@ if [ -n "$reboot" ]; then
 	exit
 fi
 
+for t in bmake clang ld.lld byacc flex makefs objcopy nm bash; do
+	command -v $t >/dev/null 2>&1 || skip "$t not installed"
+done
+printf '#include <bsd/string.h>\n' | cc -E - >/dev/null 2>&1 ||
+    skip "libbsd headers not installed (Debian: libbsd-dev)"
 if [ -n "${SRC:-}" ]; then
 	TREE=$(cd "$SRC" && pwd) || kdie "SRC=$SRC: no such directory"
 	TREE_ID=$TREE
@@ -210,10 +209,7 @@ fi
 # --- The scratch tree, patched.
 S=$RUN/src
 echo "$PROG: $name: patching a copy of $TREE"
-mkdir -p "$S/usr.sbin" || kdie "cannot make $S"
-cp -pR "$TREE/sys" "$S/sys" &&
-    cp -pR "$TREE/usr.sbin/config" "$S/usr.sbin/config" ||
-    kdie "cannot copy $TREE to $S"
+mkdir -p "$S" && cp -pR "$TREE/sys" "$S/sys" || kdie "cannot copy $TREE to $S"
 if [ -n "$stock" ]; then
 	echo "$PROG: $name: the stock kernel lock (the tree unpatched)"
 elif [ -z "$step" ]; then
@@ -298,13 +294,11 @@ T_BUILD0=$(date +%s)
 }
 T_BUILD=$(($(date +%s) - T_BUILD0))
 
-# --- init and the ramdisk; init's figures, each KERNEL_NAME or its
-# default.  LOAD_ITERS: 1000 took 80 to 300 s under TCG with 4 vCPUs on
-# a shared 2-core host; 300 keep the contention and the run short.
-iflags=
-for v in LOAD_ITERS=300 BUILD_TASKS=48 WORKER_FILES=8 BUILD_WARMUP=0 \
-    BUILD_ROUNDS=1 ${torture:+TORTURE_WAIT=120}; do
-	eval "iflags=\"\$iflags -D${v%=*}=\${KERNEL_${v%=*}:-${v#*=}}\""
+# --- init and the ramdisk; init's figures, init.c's defaults or each
+# KERNEL_NAME given; with the torture, a wait for its summary.
+iflags=${torture:+-DTORTURE_WAIT=120}
+for v in LOAD_ITERS BUILD_TASKS BUILD_WARMUP BUILD_ROUNDS; do
+	eval "iflags=\"\$iflags \${KERNEL_$v:+-D$v=\$KERNEL_$v}\""
 done
 for p in init worker; do
 	# shellcheck disable=SC2086

@@ -202,7 +202,7 @@ main(int argc, char *argv[])
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: rdroot kernel image\n");
-		return 2;
+		return 1;
 	}
 	k = slurp(argv[1], &klen);
 	img = slurp(argv[2], &ilen);

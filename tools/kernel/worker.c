@@ -24,9 +24,7 @@
 
 #include "bare.h"
 
-#ifndef WORKER_FILES
 #define WORKER_FILES	8
-#endif
 #define BLOCK		2048
 
 static char	in[BLOCK], blk[BLOCK], back[BLOCK];

@@ -146,7 +146,7 @@ _realtree_flags() {
 	_fd=$1 _fr=$2 _fc=$3
 	_fa=$_fd/$_fr
 	[ -f "$_fa/flags/src.$_fc" ] && return 0
-	_fk=$(echo "$_fc" | tr , _)
+	_fk=$(echo "$_fc" | tr , _) _fn=$(printf ':N%s' $REALTREE_DROP)
 	_fg=GENERIC
 	case ,$_fc, in
 	*,MULTIPROCESSOR,*)	_fg=GENERIC.MP ;;
@@ -172,8 +172,8 @@ _realtree_flags() {
 			    "($_ft)" >&2
 			return 1
 		}
-		_fv=$(cd "$_fb" && bmake -m "$_fd/mk" \
-		    -V '${CFLAGS} ${CPPFLAGS}' 2>/dev/null)
+		_fv=$(cd "$_fb" && bmake -m "$_fd/mk" -V \
+		    "\${CFLAGS$_fn} \${CPPFLAGS$_fn}" 2>/dev/null)
 		[ -n "$_fv" ] || {
 			echo "realtree: bmake cannot read $_fb/Makefile" >&2
 			return 1
@@ -182,12 +182,7 @@ _realtree_flags() {
 		# (IDENT=-DHZ="0x32").
 		eval "set -- $_fv"
 		echo "-target $(kernel_machine_info "$_fr" | cut -d' ' -f2)" \
-		    $(for _fw; do
-			case " $REALTREE_DROP " in
-			*" $_fw "*)	;;
-			*)		echo "$_fw" ;;
-			esac
-		    done) >"$_fa/flags/$_ft.$_fc.tmp" || return 1
+		    "$@" >"$_fa/flags/$_ft.$_fc.tmp" || return 1
 	done
 	_fb=$_fa/conf/src.$_fk
 	{

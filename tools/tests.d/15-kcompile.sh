@@ -13,29 +13,38 @@
 . "$ROOT/tools/lib/config8.sh"
 . "$ROOT/tools/lib/realtree.sh"
 RT=$OBJ/realtree/kcompile
+LSE=-march=armv8.1-a+lse+nofp+nosimd
 
-# kc_all MACHINE BACKEND [CFLAGS ...]: kern_mplock.c with no debug
-# option; every source with all of them and MPLOCK_TORTURE.
+# kc_machine NAME: _m and _fl, the machine and flags of NAME (arm64+lse:
+# arm64 with the LSE atomics).
+kc_machine() {
+	_m=${1%+lse} _fl=
+	[ "$_m" = "$1" ] || _fl=$LSE
+}
+
+# kc_all NAME BACKEND: kern_mplock.c with no debug option; every source
+# with all of them and MPLOCK_TORTURE.
 kc_all() {
-	_m=$1 _be=-DMPLOCK_$(upper "$2")
-	shift 2
-	kernel_compile "$_m" "$ROOT/sys/kern/kern_mplock.c" $_be "$@" ||
+	kc_machine "$1"
+	_be=-DMPLOCK_$(upper "$2")
+	kernel_compile "$_m" "$ROOT/sys/kern/kern_mplock.c" $_be $_fl ||
 	    return 1
 	for _f in $(kernel_sources); do
-		kernel_compile "$_m" "$_f" $_be "$@" -DWITNESS -DMP_LOCKDEBUG \
+		kernel_compile "$_m" "$_f" $_be $_fl -DWITNESS -DMP_LOCKDEBUG \
 		    -DMPLOCK_DEBUG -DDDB -DMPLOCK_TORTURE || return 1
 	done
 }
 
-# kc_insns NAME MACHINE "CFLAGS" FORBIDDEN REQUIRED...: kern_mplock.c of
+# kc_insns NAME FORBIDDEN REQUIRED...: kern_mplock.c of
 # every backend, MULTIPROCESSOR and no debug option (amd64 and i386:
 # the real tree's), with the machine's <machine/mplock.h> (md) and with
 # the shim's, which opts in to the MI lock (mi), disassembled.
 # FORBIDDEN (an ERE) must be in mi and not in md: a barrier the header
 # saves.  Every REQUIRED ERE must be in md.
 kc_insns() {
-	_n=$1 _m=$2 _fl=$3 _no=$4
-	shift 4
+	kc_machine "$1"
+	_n=$1 _no=$2
+	shift 2
 	_d=$OBJ/kcompile/insns-$(echo "$_n" | tr / -)
 	rm -rf "$_d"
 	mkdir -p "$_d/mi/machine" &&
@@ -106,15 +115,14 @@ rt_includers() {
 	fi
 }
 
-# rt_sizeof ARCH: sizeof(struct __mp_lock) in the stock tree and the
-# patched one under each combination that changes <sys/mplock.h>.
+# rt_sizeof ARCH: sizeof(struct __mp_lock) in the stock tree (base) and
+# the patched one (src) under each combination that changes it.
 rt_sizeof() {
 	_d=$RT/sizeof-$1
 	rm -rf "$_d"
 	mkdir -p "$_d"
 	printf '%s\n' '#include <sys/param.h>' '#include <sys/mplock.h>' \
 	    'struct __mp_lock mpl_sizeof;' >"$_d/sizeof.c"
-	_st=
 	for _c in base:"$DEFAULT_BACKEND,MULTIPROCESSOR" \
 	    $(realtree_combos_header "$RT" "$1" | sed 's/^/src:/'); do
 		_t=${_c%%:*} _c=${_c#*:}
@@ -125,14 +133,8 @@ rt_sizeof() {
 		    print $2 }')
 		[ -n "$_sz" ] ||
 		    { echo "no mpl_sizeof in $_d/sizeof.o"; return 1; }
-		_sz=$(printf '%d' "0x$_sz")
-		if [ -z "$_st" ]; then
-			_st=$_sz _l="$1 stock: $_sz bytes"
-		else
-			_l="$1 $_c: $_sz bytes ($(awk -v a="$_sz" -v b="$_st" \
-			    'BEGIN { printf "%.1f", a / b }') x stock)"
-		fi
-		echo "$_l" | tee -a "$RT/sizeof.txt"
+		echo "$1 $_t $_c: $(printf %d "0x$_sz") bytes" |
+		    tee -a "$RT/sizeof.txt"
 	done
 }
 
@@ -214,30 +216,30 @@ rt_calls() {
 	    "no fence, no call but __mp_lock's to its wait"
 	# A directory of their own, where "" includes find them first.
 	cp "$RT"/src/sys/kern/kern_mplock.c "$RT"/src/sys/kern/kern_mplock*.h \
-	    "$_sd/" || return 1
-	sed '/^static inline void$/{
-N
-s/^static inline void\nmpl_be_handoff(/static __attribute__((__noinline__)) void\
-mpl_be_handoff(/
-}' "$RT/src/sys/kern/$_bh" >"$_sd/$_bh"
-	if cmp -s "$RT/src/sys/kern/$_bh" "$_sd/$_bh"; then
-		echo "seeded: the out-of-line hand-off no longer applies to $_bh"
-		rm -rf "$_sd"
-		return 1
-	fi
-	rt_seeded_calls "out-of-line hand-off" 'calls out|jumps out' \
+	    "$_sd/" &&
+	    rt_seeded_calls "out-of-line hand-off" 'calls out|jumps out' \
+	    "$RT/src/sys/kern/$_bh" '/^static inline void$/ { p = $0; next }
+		p != "" && /^mpl_be_handoff\(/ {
+			p = "static __attribute__((__noinline__)) void" }
+		p != "" { print p; p = "" } { print }' \
 	    kern_mplock.c __mp_lock_kick __mp_lock_spin
 }
 
-# rt_seeded_calls WHAT ERE FILE [KICK [WAIT]]: $_sd/FILE, seeded with
-# WHAT, compiled ($_c, $_cf) must fail rt_calls_check with ERE.
+# rt_seeded_calls WHAT ERE ORIG AWK FILE [KICK [WAIT]]: $_sd/FILE, with
+# ORIG through AWK (WHAT, which must change it) beside it, compiled ($_c,
+# $_cf) must fail rt_calls_check with ERE.
 rt_seeded_calls() {
-	realtree_cc "$RT" amd64 "$_c" "kern/${_sd##*/}/$3" "$_d/seeded.o" $_cf
+	_w=$1 _e=$2
+	awk "$4" "$3" >"$_sd/${3##*/}" && ! cmp -s "$3" "$_sd/${3##*/}" || {
+		echo "seeded: $_w no longer applies to $3"
+		rm -rf "$_sd"
+		return 1
+	}
+	realtree_cc "$RT" amd64 "$_c" "kern/${_sd##*/}/$5" "$_d/seeded.o" $_cf
 	_rc=$?
 	rm -rf "$_sd"
 	[ $_rc -eq 0 ] || return 1
-	_w=$1 _e=$2
-	shift 3
+	shift 5
 	if rt_calls_check "$_d/seeded.o" seeded "$@" >"$_d/seeded.out"; then
 		echo "seeded: $_w was not caught"
 		return 1
@@ -255,26 +257,19 @@ rt_mlock_step() {
 	_d=$RT/mlock-step _sd=$RT/src/sys/kern/mlock-step
 	_c=$DEFAULT_BACKEND,MULTIPROCESSOR _cf=-I$RT/mlock-step/inc
 	rm -rf "$_d" "$_sd"
-	mkdir -p "$_d/inc/machine" "$_sd" || return 1
-	sh "$ROOT/tools/series/series.sh" -s 2 "$RT/base" "$_d/tree" ||
-	    return 1
-	cp "$RT/base/sys/arch/amd64/include/mplock.h" "$_d/inc/machine/" &&
-	    mkdir -p "$_d/inc/sys" &&
+	mkdir -p "$_d/inc/machine" "$_d/inc/sys" "$_sd" || return 1
+	sh "$ROOT/tools/series/series.sh" -s 2 "$RT/base" "$_d/tree" &&
+	    cp "$RT/base/sys/arch/amd64/include/mplock.h" "$_d/inc/machine/" &&
 	    cp "$_d/tree/sys/sys/mplock.h" "$_d/inc/sys/" &&
-	    cp "$_d/tree/sys/kern/kern_lock.c" "$_sd/" || return 1
-	realtree_cc "$RT" amd64 "$_c" kern/mlock-step/kern_lock.c \
-	    "$_d/kern_lock.o" "$_cf" || return 1
-	rt_calls_check "$_d/kern_lock.o" mlock-step || return 1
+	    cp "$_d/tree/sys/kern/kern_lock.c" "$_sd/" &&
+	    realtree_cc "$RT" amd64 "$_c" kern/mlock-step/kern_lock.c \
+	    "$_d/kern_lock.o" "$_cf" &&
+	    rt_calls_check "$_d/kern_lock.o" mlock-step || return 1
 	echo "mlock-step: __mp_lock and __mp_unlock: no fence, no call"
-	awk '/membar_datadep_consumer\(\);/ && !done {
-		sub(/membar_datadep_consumer/, "membar_enter"); done = 1 }
-	    { print }' "$_d/tree/sys/kern/kern_lock.c" >"$_sd/kern_lock.c"
-	if cmp -s "$_d/tree/sys/kern/kern_lock.c" "$_sd/kern_lock.c"; then
-		echo "seeded: no membar_datadep_consumer() to replace"
-		return 1
-	fi
-	rt_seeded_calls "membar_enter() after the swap" \
-	    'has a fence' kern_lock.c
+	rt_seeded_calls "membar_enter() after the swap" 'has a fence' \
+	    "$_d/tree/sys/kern/kern_lock.c" '/membar_datadep_consumer\(\);/ &&
+		!done { sub(/membar_datadep_consumer/, "membar_enter")
+		done = 1 } { print }' kern_lock.c
 }
 
 # rt_mutant NAME SED FILE...: this checkout with each FILE edited by
@@ -382,22 +377,17 @@ else
 			t_check "kcompile/real/amd64/mlock-step-no-fence-no-call" \
 			    rt_mlock_step
 			t_check "kcompile/real/amd64/instructions" kc_insns \
-			    amd64 amd64 "" 'mfence' 'xchgq'
+			    amd64 'mfence' 'xchgq'
 			t_check "kcompile/real/i386/instructions" kc_insns \
-			    i386 i386 "" 'addl[[:space:]]+\$0, \(%esp\)' 'xchgl'
+			    i386 'addl[[:space:]]+\$0, \(%esp\)' 'xchgl'
 		fi
 	fi
 
 	# --- the other machines: the shim -----------------------------
 
-	lse=-march=armv8.1-a+lse+nofp+nosimd
 	for m in $(kernel_machines) arm64+lse; do
 		for be in $BACKENDS; do
-			case $m in
-			arm64+lse)	t_check "kcompile/$m/$be" kc_all arm64 \
-					    "$be" $lse ;;
-			*)		t_check "kcompile/$m/$be" kc_all "$m" "$be" ;;
-			esac
+			t_check "kcompile/$m/$be" kc_all "$m" "$be"
 		done
 	done
 	for m in alpha luna88k; do
@@ -410,20 +400,20 @@ else
 	if [ -z "$OBJDUMP" ]; then
 		t_skip "kcompile/instructions" "llvm-objdump not installed"
 	else
-		t_check "kcompile/arm64/instructions" kc_insns arm64 arm64 "" \
+		t_check "kcompile/arm64/instructions" kc_insns arm64 \
 		    'dmb[[:space:]]+sy' 'ldaxr' 'stlxr' 'stlr' \
 		    'dmb[[:space:]]+ishld' 'ldxr' 'wfe'
 		t_check "kcompile/arm64+lse/instructions" kc_insns arm64+lse \
-		    arm64 "$lse" 'dmb[[:space:]]+sy|ldaxr' 'swpal' 'stlr' 'wfe'
+		    'dmb[[:space:]]+sy|ldaxr' 'swpal' 'stlr' 'wfe'
 		t_check "kcompile/riscv64/instructions" kc_insns riscv64 \
-		    riscv64 "" 'fence[[:space:]]+rw, rw' 'amoswap.d.aqrl' \
+		    'fence[[:space:]]+rw, rw' 'amoswap.d.aqrl' \
 		    'fence[[:space:]]+r, rw' 'fence[[:space:]]+rw, w'
 		t_check "kcompile/powerpc64/instructions" kc_insns powerpc64 \
-		    powerpc64 "" '[[:space:]]sync$' 'lwsync' 'ldarx' 'isync' \
+		    '[[:space:]]sync$' 'lwsync' 'ldarx' 'isync' \
 		    'mr[[:space:]]+1, 1$' 'mr[[:space:]]+2, 2$'
 		t_check "kcompile/macppc/instructions" kc_insns macppc \
-		    macppc "" '[[:space:]]sync$' 'lwsync' 'lwarx' 'isync'
+		    '[[:space:]]sync$' 'lwsync' 'lwarx' 'isync'
 		t_check "kcompile/sparc64/instructions" kc_insns sparc64 \
-		    sparc64 "" '#Sync' 'membar #LoadLoad \| #LoadStore$'
+		    '#Sync' 'membar #LoadLoad \| #LoadStore$'
 	fi
 fi

@@ -18,28 +18,10 @@ KERNEL_RUN_LIMIT=${KERNEL_RUN_LIMIT:-1800}
 k_t0=$(date +%s)
 FIG=$OBJ/kernel/figures.txt
 
-# k_run NAME ARGS...: kernel.sh -n NAME ARGS; _v, its verdict, and
-# how often qemu crashed.
-k_run() {
-	_kn=$1
-	shift
-	_t_exec "kernel/$_kn" "$KERNEL_RUN_LIMIT" sh "$ROOT/tools/kernel.sh" \
-	    -n "$_kn" "$@"
-	_c=$(sed -n 's/^qemu_crashes=//p' "$OBJ/kernel/run/$_kn/result" \
-	    2>/dev/null)
-	_v=${_c:+qemu crashed $_c time(s), booted again; }$(grep '^kernel: ' \
-	    "$_log" | tail -n 1 | sed 's/^kernel: [^:]*: //' | cut -c1-150)
-}
-
-# k_boot NAME ARGS...: a run that must pass.
+# k_boot NAME ARGS...: kernel.sh -n NAME ARGS, a run that must pass.
 k_boot() {
-	k_run "$@"
-	case $_rc in
-	0)	t_pass "$_name" "${_dt}s; $_v" ;;
-	77)	t_skip "$_name" "$(tail -n 1 "$_log")" ;;
-	124)	t_fail "$_name" "no verdict after ${_secs}s" "$_log" ;;
-	*)	t_fail "$_name" "${_v:-exit $_rc}" "$_log" ;;
-	esac
+	t_run "kernel/$1" "$KERNEL_RUN_LIMIT" sh "$ROOT/tools/kernel.sh" \
+	    -n "$@"
 	k_figures "$1"
 }
 
@@ -55,7 +37,12 @@ k_mutant() {
 	# make test-flaky boots this run's kernel again (-r).
 	t_seeded kernel "kernel/$_kn" "$KERNEL_RUN_LIMIT" sh \
 	    "$ROOT/tools/kernel.sh" -r -n "$_kn"
-	k_run "$_kn" -m "$_km" "$@"
+	_t_exec "kernel/$_kn" "$KERNEL_RUN_LIMIT" sh "$ROOT/tools/kernel.sh" \
+	    -n "$_kn" -m "$_km" "$@"
+	_c=$(sed -n 's/^qemu_crashes=//p' "$OBJ/kernel/run/$_kn/result" \
+	    2>/dev/null)
+	_v=${_c:+qemu crashed $_c time(s), booted again; }$(grep '^kernel: ' \
+	    "$_log" | tail -n 1 | sed 's/^kernel: [^:]*: //' | cut -c1-150)
 	case $_rc in
 	0)	if [ -n "$_kt" ]; then
 			t_skip "$_name" "not caught by the userland load\
@@ -241,7 +228,6 @@ k_retry() {
 	k_fake "$_rr" '/^mplock_torture/d;/torture reported/d' "$2" \
 	    sh "$ROOT/tools/kernel.sh" -r -n "$_rn"
 	_rc=$?
-	[ "$_rc" -ne 77 ] || { cat "$_rr/out"; return 77; }
 	_st=$(sed -n 's/^kernel: [^:]*: \([A-Z]*\):.*/\1/p' "$_rr/out" |
 	    tail -n 1)
 	_nc=$(sed -n 's/^qemu_crashes=//p' "$_rr/result")
@@ -267,13 +253,7 @@ do
 	set -- $_kr
 	_krn=kernel/$1
 	shift
-	k_retry "$@" >"$(_t_log "$_krn")" 2>&1
-	case $? in
-	0)	t_pass "$_krn" ;;
-	77)	t_skip "$_krn" "$(tail -n 1 "$(_t_log "$_krn")")" ;;
-	*)	t_fail "$_krn" "kernel.sh -r with a stand-in qemu" \
-		    "$(_t_log "$_krn")" ;;
-	esac
+	t_check "$_krn" k_retry "$@"
 done
 
 # k_series: kernel.sh -s of the series' steps, found by name: the
