@@ -1626,7 +1626,7 @@ static const struct {
 #ifdef MPL_BE_HALT
 	{ "halt",	t_halt,		0 },
 #endif
-#ifdef MPLOCK_DEBUG
+#ifdef MPLT_DEBUG
 	{ "misuse",	t_misuse,	0 },
 	{ "report",	t_report,	0 },
 	{ "stats",	t_stats,	0 },

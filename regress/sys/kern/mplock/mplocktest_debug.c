@@ -18,24 +18,18 @@
  * Tests of the debug layer (option MPLOCK_DEBUG, kern_mplock_debug.c)
  * and of the lock calls as the shim's WITNESS checker sees them.
  * Included by mplocktest.c, whose CPU server and checks they use.
- *
- *	lockorder	WITNESS: the checker catches what it claims to; the
- *			calls balance across mi_switch() and interrupts; a
- *			lock-order reversal kernel_lock/test mutex is
- *			reported in both orders.
- *	misuse		every misuse prints its line and enters ddb once;
- *			the lock and WITNESS are left as they were.
- *	report		the spin-out report names the owner, where it took
- *			the lock, and the waiters in queue order.
- *	stats		statistics equal what the test counts itself.
- *	events		the event ring holds the calls made, in order.
  */
 
 #include <sys/time.h>
 
 #include <limits.h>
 
-#if defined(WITNESS) || defined(MPLOCK_DEBUG)
+/* The debug layer's tests read its reports in ddb's output. */
+#if defined(MPLOCK_DEBUG) && defined(DDB)
+#define MPLT_DEBUG
+#endif
+
+#if defined(WITNESS) || defined(MPLT_DEBUG)
 static long
 srv_callfn(int cpu, long (*fn)(int), int arg)
 {
@@ -44,7 +38,7 @@ srv_callfn(int cpu, long (*fn)(int), int arg)
 }
 #endif
 
-#ifdef MPLOCK_DEBUG
+#ifdef MPLT_DEBUG
 /*
  * Call sites the reports must name.  Not inlined, and the call is not
  * the last thing they do, so the caller PC lies inside them.
@@ -78,7 +72,7 @@ dbg_syms(void)
 	shim_sym_add("srv_cpu", (void *)srv_cpu);
 	shim_sym_add("__mp_acquire_count", (void *)__mp_acquire_count);
 }
-#endif /* MPLOCK_DEBUG */
+#endif /* MPLT_DEBUG */
 
 /*
  * lockorder: the WITNESS checker, then the front end under it.
@@ -270,13 +264,10 @@ t_lockorder(void)
 }
 #endif /* WITNESS */
 
-#ifdef MPLOCK_DEBUG
+#ifdef MPLT_DEBUG
 /*
  * misuse: each misuse prints one line naming it, the CPU, its depth,
  * the owner and the caller, and enters ddb once; the call is refused.
- */
-#ifdef DDB
-/*
  * The misuses, each with the report it must print after "mplock L: ";
  * a row without one sets up the next.  The last two are made from an
  * interrupt on CPU 1 while it waits behind CPU 0.
@@ -440,15 +431,6 @@ t_misuse(void)
 	return (report("misuse", "%d reports, ddb entered %lu times, "
 	    "%lu violations", reports, shim_db_enters(), violations));
 }
-#else
-static int
-t_misuse(void)
-{
-	/* Without DDB a misuse panics. */
-	printf("%s/misuse: SKIP (built without DDB)\n", mpl_be_name);
-	return (SKIP);
-}
-#endif /* DDB */
 
 /*
  * report: an owner and four waiters queued in a random order; the last
@@ -945,4 +927,4 @@ t_events(void)
 	    violations));
 }
 
-#endif /* MPLOCK_DEBUG */
+#endif /* MPLT_DEBUG */
