@@ -76,29 +76,6 @@ static const char *first_violation;
 #define SKIPPED(test, why)						\
 	(printf("%s/%s: SKIP (built %s)\n", mpl_be_name, (test), (why)), SKIP)
 
-static int
-report(const char *test, const char *fmt, ...)
-    __attribute__((__format__(__printf__, 2, 3)));
-
-static int
-report(const char *test, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s/%s: ", mpl_be_name, test);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (violations) {
-		printf("%s/%s: FAIL: %lu violations, first: %s\n",
-		    mpl_be_name, test, violations, first_violation);
-		return (1);
-	}
-	printf("%s/%s: PASS\n", mpl_be_name, test);
-	return (0);
-}
-
 static void
 witness_balanced(void)
 {
@@ -119,17 +96,43 @@ witness_balanced(void)
 #endif
 }
 
+/* The test's figures, then PASS, or FAIL with its violations. */
+static int
+report(const char *test, const char *fmt, ...)
+    __attribute__((__format__(__printf__, 2, 3)));
+
+static int
+
+report(const char *test, const char *fmt, ...)
+{
+	va_list ap;
+
+	witness_balanced();
+	printf("%s/%s: ", mpl_be_name, test);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	if (violations) {
+		printf("%s/%s: FAIL: %lu violations, first: %s\n",
+		    mpl_be_name, test, violations, first_violation);
+		return (1);
+	}
+	printf("%s/%s: PASS\n", mpl_be_name, test);
+	return (0);
+}
+
 static void
-check_idle(int n)
+check_idle(struct __mp_lock *l)
 {
 	int i;
 
-	for (i = 0; i < n; i++) {
-		if (L.mpl_cpus[i].mplc_depth != 0)
+	for (i = 0; i < MAXCPUS; i++) {
+		if (l->mpl_cpus[i].mplc_depth != 0)
 			VIOLATION("a CPU kept a depth after the test");
 		if (shim_cpus[i].ci_schedstate.spc_spinning != 0)
 			VIOLATION("spc_spinning not back to 0");
-		if (__mp_lock_held(&L, &shim_cpus[i]))
+		if (__mp_lock_held(l, &shim_cpus[i]))
 			VIOLATION("a CPU still holds the lock after the test");
 	}
 }
@@ -249,12 +252,10 @@ t_mutex(void)
 	t = shim_now() - t0;
 	if (cs_count != expect)
 		VIOLATION("lost updates to the shared counter");
-	check_idle(ncpus);
-	witness_balanced();
+	check_idle(&L);
 	return (report("mutex", "%d cpus x %ld = %ld acquisitions in %.2f s "
-	    "(%.0f ns each), counter %lu/%lu, %lu violations", ncpus,
-	    mutex_iters, total, t, t * 1e9 / total, cs_count, expect,
-	    violations));
+	    "(%.0f ns each), counter %lu/%lu", ncpus, mutex_iters, total, t,
+	    t * 1e9 / total, cs_count, expect));
 }
 
 /*
@@ -386,6 +387,7 @@ srv_start(int n)
 	shim_start_cpus(n, srv_cpu, NULL);
 }
 
+/* Stop the CPU server; the lock it served must be left idle. */
 static void
 srv_stop(int n)
 {
@@ -394,6 +396,7 @@ srv_stop(int n)
 	for (i = 0; i < n; i++)
 		srv_call(i, OP_QUIT, 0);
 	shim_join_cpus();
+	check_idle(srv_lock);
 }
 
 static int
@@ -466,10 +469,8 @@ t_fifo(void)
 			}
 	}
 	srv_stop(n);
-	check_idle(n);
-	witness_balanced();
 	return (report("fifo", "%ld rounds, %d cpus queued behind an owner "
-	    "in random order, %lu violations", rounds, n, violations));
+	    "in random order", rounds, n));
 }
 
 /*
@@ -516,11 +517,8 @@ t_releaseidle(void)
 		srv_wait(2);
 	}
 	srv_stop(n);
-	if (violations == 0)
-		check_idle(n);
-	witness_balanced();
 	return (report("releaseidle", "release_all at depth 0 beside a "
-	    "holder and a waiter, %lu violations", violations));
+	    "holder and a waiter"));
 }
 
 /*
@@ -575,11 +573,8 @@ t_recurse(void)
 		VIOLATION("__mp_acquire_count(-3) took the lock");
 	srv_usable(n);
 	srv_stop(n);
-	check_idle(n);
-	witness_balanced();
 	return (report("recurse", "depth %d, release_all/acquire_count across "
-	    "CPUs, held() of holder, waiter and idle CPUs, %lu violations",
-	    maxd, violations));
+	    "CPUs, held() of holder, waiter and idle CPUs", maxd));
 }
 
 /*
@@ -723,12 +718,10 @@ t_intr(void)
 	if (waiting == 0)
 		VIOLATION("no interrupt landed while waiting: nesting not "
 		    "exercised");
-	check_idle(ncpus);
-	witness_balanced();
+	check_idle(&L);
 	return (report("intr", "%d cpus, %lu interrupts raised, %lu nested "
-	    "acquisitions from interrupts (%lu while queued) in %.2f s, "
-	    "%lu violations", ncpus, intr_sent, intr_nested, waiting, t,
-	    violations));
+	    "acquisitions from interrupts (%lu while queued) in %.2f s",
+	    ncpus, intr_sent, intr_nested, waiting, t));
 }
 
 /*
@@ -789,7 +782,7 @@ static int
 t_multi(void)
 {
 	long total = DEFAULT(400000);
-	int k, i;
+	int k;
 
 	multi_iters = total / ncpus;
 	for (k = 0; k < NLOCKS; k++) {
@@ -799,14 +792,10 @@ t_multi(void)
 	}
 	shim_run_cpus(ncpus, multi_cpu, NULL);
 	for (k = 0; k < NLOCKS; k++)
-		for (i = 0; i < ncpus; i++)
-			if (ML[k].mpl_cpus[i].mplc_depth != 0)
-				VIOLATION("instance left with a depth");
-	witness_balanced();
+		check_idle(&ML[k]);
 	return (report("multi", "%d instances, %d cpus x %ld rounds, "
-	    "counts %lu/%lu/%lu/%lu, %lu violations", NLOCKS, ncpus,
-	    multi_iters, ml_count[0], ml_count[1], ml_count[2], ml_count[3],
-	    violations));
+	    "counts %lu/%lu/%lu/%lu", NLOCKS, ncpus, multi_iters, ml_count[0],
+	    ml_count[1], ml_count[2], ml_count[3]));
 }
 
 /*
@@ -861,8 +850,12 @@ so_mcs_swap_only(int cpu)
 	struct __mp_lock_cpu *c = &L.mpl_cpus[cpu];
 	struct __mp_lock_mcs_node *me = &c->mplc_be.mcb_node;
 
+	/* WITNESS is told now what __mp_lock() would tell it. */
+	WITNESS_CHECKORDER(&L.mpl_lock_obj, LOP_EXCLUSIVE | LOP_NEWORDER, NULL);
+	WITNESS_LOCK(&L.mpl_lock_obj, LOP_EXCLUSIVE);
 	me->mmn_next = NULL;
 	me->mmn_locked = 1;
+
 	c->mplc_want = 0;
 	c->mplc_wait = &me->mmn_locked;
 	c->mplc_depth = 1;
@@ -968,9 +961,8 @@ t_spinout(void)
 	__mp_lock_spinout = saved;
 #endif
 	srv_stop(n);
-	check_idle(n);
 	return (report("spinout", "%lu spin-out reports, ddb entered %lu "
-	    "times, %lu violations", reports, enters, violations));
+	    "times", reports, enters));
 #else
 	return (SKIPPED("spinout", "without MP_LOCKDEBUG"));
 #endif
@@ -1037,9 +1029,8 @@ t_intrunlock(void)
 	srv_call(1, OP_UNLOCK, 0);
 	printf("intrunlock: ddb output:\n%s", shim_db_output());
 	srv_stop(n);
-	check_idle(n);
 	return (report("intrunlock", "unlock from an interrupt on a waiting "
-	    "CPU refused, %lu violations", violations));
+	    "CPU refused"));
 #else
 	return (SKIPPED("intrunlock", "without MP_LOCKDEBUG"));
 #endif
@@ -1096,10 +1087,8 @@ t_witness(void)
 	shim_witness_stats(&w);
 	srv_stop(n);
 	srv_lock = &L;
-	witness_balanced();
 	return (report("witness", "checkorder %lu, lock %lu, unlock %lu, "
-	    "errors %lu, %lu violations", w.checkorders, w.locks, w.unlocks,
-	    w.errors, violations));
+	    "errors %lu", w.checkorders, w.locks, w.unlocks, w.errors));
 #else
 	return (SKIPPED("witness", "without WITNESS"));
 #endif
@@ -1259,13 +1248,7 @@ torture_run(int n, unsigned long *waiting)
 		if (intr == 0 || intr != calls)
 			VIOLATION("timeout calls differ from the shim's count");
 	}
-	for (i = 0; i < MAXCPUS; i++)
-		if (kernel_lock.mpl_cpus[i].mplc_depth != 0 ||
-		    __mp_lock_held(&kernel_lock, &shim_cpus[i]))
-			VIOLATION("the kernel lock is not idle afterwards");
-	for (i = 0; i < n; i++)
-		if (shim_cpus[i].ci_schedstate.spc_spinning != 0)
-			VIOLATION("spc_spinning not back to 0");
+	check_idle(&kernel_lock);
 	witness_balanced();
 	free(out);
 	shim_ncpus = 0;
@@ -1369,8 +1352,7 @@ t_swap(void)
 	if (ncpus > 1 && least == 0)
 		VIOLATION("no swap overlapped another CPU's: not tested");
 	return (report("swap", "%d cpus, %lu overlapping swaps on the "
-	    "least overlapped CPU in %.2f s, %lu violations", ncpus, least,
-	    shim_now() - t0, violations));
+	    "least overlapped CPU in %.2f s", ncpus, least, shim_now() - t0));
 #else
 	return (SKIPPED("swap", "with a lock from elsewhere"));
 #endif
@@ -1402,8 +1384,8 @@ t_torture(void)
 	if (shim_kthreads_created() - kt != (unsigned long)runs * (ncpus + 1))
 		VIOLATION("not one kernel thread per CPU and a coordinator");
 	return (report("torture", "%d cpus, %d run(s), last %u ms, %.2f s "
-	    "in all, %lu timeout calls while waiting, %lu violations",
-	    ncpus, runs, mplock_torture_msecs, t, waiting, violations));
+	    "in all, %lu timeout calls while waiting", ncpus, runs,
+	    mplock_torture_msecs, t, waiting));
 }
 
 /*
@@ -1586,14 +1568,13 @@ t_halt(void)
 	}
 	shim_halt_hold = -1;
 	shim_intr_init(NULL);
-	check_idle(2);
-	witness_balanced();
+	check_idle(&L);
 	shim_guest = guest;
 	mplock_guest_spin = spin;
 	__mp_lock_init(&L);
-	return (report("halt", "%d cases in %.2f s, %lu violations",
-	    h_case < H_NCASES ? h_case + 1 : H_NCASES, shim_now() - t0,
-	    violations));
+	return (report("halt", "%d cases in %.2f s",
+	    h_case < H_NCASES ? h_case + 1 : H_NCASES, shim_now() - t0));
+
 }
 #endif /* MPL_BE_HALT */
 
