@@ -261,19 +261,16 @@ t_mutex(void)
 /*
  * A CPU server: each CPU thread runs the operations the test posts to
  * it, so a test can script exactly who holds, who waits, who is idle.
+ * An operation is a function of one argument; NULL ends the thread.
  */
-enum op {
-	OP_NONE, OP_LOCK, OP_UNLOCK, OP_RELEASE_ALL, OP_ACQUIRE_COUNT,
-	OP_LOCK_RECORD, OP_CALL, OP_QUIT
-};
+typedef long	(*op_t)(int);
 
 struct srv {
 	volatile int	seq;
 	volatile int	done;
-	volatile int	op;
+	op_t volatile	fn;
 	volatile int	arg;
 	volatile long	ret;
-	long		(*volatile fn)(int);	/* OP_CALL */
 } __aligned(64);
 
 static struct srv srv[MAXCPUS];
@@ -281,57 +278,65 @@ static struct __mp_lock *srv_lock = &L;
 static volatile int recorded[MAXCPUS * 4];
 static volatile int nrecorded;
 
+/*
+ * The lock calls as operations.  Not inlined, and the call is not the
+ * last thing they do, so the caller PC the debug layer reports lies
+ * inside them.
+ */
+#define OP(name, call)							\
+static __attribute__((__noinline__)) long				\
+name(int arg)								\
+{									\
+	long rv;							\
+									\
+	(void)arg;							\
+	rv = (call);							\
+	__asm volatile("" ::: "memory");				\
+	return (rv);							\
+}
+
+OP(op_lock, (__mp_lock(srv_lock), 0))
+OP(op_unlock, (__mp_unlock(srv_lock), 0))
+OP(op_release_all, __mp_release_all(srv_lock))
+OP(op_acquire_count, (__mp_acquire_count(srv_lock, arg), 0))
+
+/* Lock and unlock, noting the order the CPUs got the lock in. */
+static long
+op_lock_record(int arg)
+{
+	(void)arg;
+	__mp_lock(srv_lock);
+	recorded[nrecorded] = cpu_number();	/* under the lock */
+	nrecorded = nrecorded + 1;
+	__mp_unlock(srv_lock);
+	return (0);
+}
+
 static void
 srv_cpu(void *arg, int me)
 {
 	struct srv *s = &srv[me];
-	int seen = 0, op;
-	long ret;
+	int seen = 0;
+	op_t fn;
 
 	(void)arg;
-	for (;;) {
+	do {
 		while (__atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) == seen)
 			sched_yield();
 		seen = s->seq;
-		op = s->op;
-		ret = 0;
-		switch (op) {
-		case OP_LOCK:
-			__mp_lock(srv_lock);
-			break;
-		case OP_UNLOCK:
-			__mp_unlock(srv_lock);
-			break;
-		case OP_RELEASE_ALL:
-			ret = __mp_release_all(srv_lock);
-			break;
-		case OP_ACQUIRE_COUNT:
-			__mp_acquire_count(srv_lock, s->arg);
-			break;
-		case OP_LOCK_RECORD:
-			__mp_lock(srv_lock);
-			recorded[nrecorded] = me;	/* under the lock */
-			nrecorded = nrecorded + 1;
-			__mp_unlock(srv_lock);
-			break;
-		case OP_CALL:
-			ret = s->fn(s->arg);
-			break;
-		}
+		fn = s->fn;
+		s->ret = fn != NULL ? fn(s->arg) : 0;
 		shim_tick();
-		s->ret = ret;
 		__atomic_store_n(&s->done, seen, __ATOMIC_RELEASE);
-		if (op == OP_QUIT)
-			return;
-	}
+	} while (fn != NULL);
 }
 
 static void
-srv_post(int cpu, int op, int arg)
+srv_post(int cpu, op_t fn, int arg)
 {
 	struct srv *s = &srv[cpu];
 
-	s->op = op;
+	s->fn = fn;
 	s->arg = arg;
 	__atomic_store_n(&s->seq, s->seq + 1, __ATOMIC_RELEASE);
 }
@@ -352,25 +357,25 @@ srv_wait(int cpu)
 }
 
 static long
-srv_call(int cpu, int op, int arg)
+srv_call(int cpu, op_t fn, int arg)
 {
-	srv_post(cpu, op, arg);
+	srv_post(cpu, fn, arg);
 	return (srv_wait(cpu));
 }
 
-/* cpu makes k calls of op (a lock or an unlock). */
+/* cpu makes k calls of fn (a lock or an unlock). */
 static void
-srv_calls(int cpu, int op, int k)
+srv_calls(int cpu, op_t fn, int k)
 {
 	while (k-- > 0)
-		srv_call(cpu, op, 0);
+		srv_call(cpu, fn, 0);
 }
 
-/* Post op (a lock) to cpu and wait until it is queued behind the owner. */
+/* Post fn (a lock) to cpu and wait until it is queued behind the owner. */
 static void
-srv_queue(int cpu, int op)
+srv_queue(int cpu, op_t fn)
 {
-	srv_post(cpu, op, 0);
+	srv_post(cpu, fn, 0);
 	while (shim_cpus[cpu].ci_schedstate.spc_spinning == 0) {
 		if (srv_isdone(cpu)) {
 			VIOLATION("a CPU got a lock that another CPU holds");
@@ -394,7 +399,7 @@ srv_stop(int n)
 	int i;
 
 	for (i = 0; i < n; i++)
-		srv_call(i, OP_QUIT, 0);
+		srv_call(i, NULL, 0);
 	shim_join_cpus();
 	check_idle(srv_lock);
 }
@@ -418,10 +423,10 @@ srv_usable(int n)
 	int i;
 
 	for (i = 0; i < n; i++) {
-		srv_call(i, OP_LOCK, 0);
+		srv_call(i, op_lock, 0);
 		if (!held(i))
 			VIOLATION("lock unusable afterwards");
-		srv_call(i, OP_UNLOCK, 0);
+		srv_call(i, op_unlock, 0);
 	}
 }
 
@@ -441,14 +446,14 @@ t_fifo(void)
 	srv_start(n);
 	for (r = 0; r < rounds; r++) {
 		holder = r % n;
-		srv_call(holder, OP_LOCK, 0);
+		srv_call(holder, op_lock, 0);
 		for (i = 0, nq = 0; i < n; i++)
 			if (i != holder)
 				queue[nq++] = i;
 		shim_shuffle(queue, nq, &seed);
 		nrecorded = 0;
 		for (i = 0; i < nq; i++) {
-			srv_queue(queue[i], OP_LOCK_RECORD);
+			srv_queue(queue[i], op_lock_record);
 			/* Queued CPUs wait, the others idle: none holds. */
 			for (k = 0; k < n; k++)
 				if (k != holder && held(k))
@@ -457,7 +462,7 @@ t_fifo(void)
 			if (!held(holder))
 				VIOLATION("the owner is not held()");
 		}
-		srv_call(holder, OP_UNLOCK, 0);
+		srv_call(holder, op_unlock, 0);
 		for (i = 0; i < nq; i++)
 			srv_wait(queue[i]);
 		if (nrecorded != nq)
@@ -487,12 +492,12 @@ t_releaseidle(void)
 
 	srv_start(n);
 	for (i = 1; i >= 0; i--) {
-		srv_call(i, OP_LOCK, 0);
-		srv_call(i, OP_UNLOCK, 0);
+		srv_call(i, op_lock, 0);
+		srv_call(i, op_unlock, 0);
 	}
-	srv_call(0, OP_LOCK, 0);
-	srv_queue(2, OP_LOCK);
-	if (srv_call(1, OP_RELEASE_ALL, 0) != 0)
+	srv_call(0, op_lock, 0);
+	srv_queue(2, op_lock);
+	if (srv_call(1, op_release_all, 0) != 0)
 		VIOLATION("__mp_release_all of a lock not held returned "
 		    "non-zero");
 	if (!held(0))
@@ -504,16 +509,16 @@ t_releaseidle(void)
 		VIOLATION("__mp_release_all of a lock not held let the "
 		    "waiter in");
 	if (violations == 0) {
-		srv_call(0, OP_UNLOCK, 0);
+		srv_call(0, op_unlock, 0);
 		srv_wait(2);
 		if (!held(2) || held(0) || held(1))
 			VIOLATION("the waiter did not get the lock after");
-		srv_call(2, OP_UNLOCK, 0);
+		srv_call(2, op_unlock, 0);
 		srv_usable(n);
 	} else {
 		/* Let every CPU thread go: the lock may admit anyone. */
 		if (!srv_isdone(2))
-			srv_call(0, OP_UNLOCK, 0);
+			srv_call(0, op_unlock, 0);
 		srv_wait(2);
 	}
 	srv_stop(n);
@@ -533,42 +538,42 @@ t_recurse(void)
 
 	srv_start(n);
 	for (d = 1; d <= maxd; d++) {
-		srv_call(0, OP_LOCK, 0);
+		srv_call(0, op_lock, 0);
 		if (depth(0) != d)
 			VIOLATION("depth does not follow recursion");
 		if (!held(0) || held(1) || held(2))
 			VIOLATION("held() wrong while recursing");
 	}
-	rv = srv_call(0, OP_RELEASE_ALL, 0);
+	rv = srv_call(0, op_release_all, 0);
 	if (rv != maxd)
 		VIOLATION("__mp_release_all did not return the depth");
 	if (held(0) || depth(0) != 0)
 		VIOLATION("still held after __mp_release_all");
 
 	/* Resume on another CPU, as after a context switch. */
-	srv_call(1, OP_ACQUIRE_COUNT, (int)rv);
+	srv_call(1, op_acquire_count, (int)rv);
 	if (!held(1) || depth(1) != maxd || held(0))
 		VIOLATION("__mp_acquire_count on another CPU");
 
 	/* CPU 2 waits: not held; CPU 0 idles: not held. */
-	srv_queue(2, OP_LOCK);
+	srv_queue(2, op_lock);
 	if (held(2) || held(0) || !held(1))
 		VIOLATION("held() wrong with a waiter");
-	srv_calls(1, OP_UNLOCK, maxd - 1);
+	srv_calls(1, op_unlock, maxd - 1);
 	if (!held(1) || held(2) || srv_isdone(2))
 		VIOLATION("lock handed off before depth 0");
-	rv = srv_call(1, OP_RELEASE_ALL, 0);
+	rv = srv_call(1, op_release_all, 0);
 	if (rv != 1)
 		VIOLATION("__mp_release_all at depth 1 did not return 1");
 	srv_wait(2);
 	if (!held(2) || held(1) || depth(2) != 1)
 		VIOLATION("waiter did not get the lock");
-	srv_call(2, OP_UNLOCK, 0);
-	srv_call(0, OP_ACQUIRE_COUNT, 0);
+	srv_call(2, op_unlock, 0);
+	srv_call(0, op_acquire_count, 0);
 	if (held(0) || depth(0) != 0)
 		VIOLATION("__mp_acquire_count(0) took the lock");
 	/* Counting down from -3 would take it some 4 billion times. */
-	srv_call(0, OP_ACQUIRE_COUNT, -3);
+	srv_call(0, op_acquire_count, -3);
 	if (held(0) || depth(0) != 0)
 		VIOLATION("__mp_acquire_count(-3) took the lock");
 	srv_usable(n);
@@ -851,7 +856,8 @@ so_mcs_swap_only(int cpu)
 	struct __mp_lock_mcs_node *me = &c->mplc_be.mcb_node;
 
 	/* WITNESS is told now what __mp_lock() would tell it. */
-	WITNESS_CHECKORDER(&L.mpl_lock_obj, LOP_EXCLUSIVE | LOP_NEWORDER, NULL);
+	WITNESS_CHECKORDER(&L.mpl_lock_obj, LOP_EXCLUSIVE | LOP_NEWORDER,
+	    NULL);
 	WITNESS_LOCK(&L.mpl_lock_obj, LOP_EXCLUSIVE);
 	me->mmn_next = NULL;
 	me->mmn_locked = 1;
@@ -871,11 +877,10 @@ so_mcs_link_wait(void)
 	char want[128];
 
 	shim_db_reset();
-	srv_call(0, OP_LOCK, 0);
-	srv[2].fn = so_mcs_swap_only;
-	if (srv_call(2, OP_CALL, 2) != (long)n0)
+	srv_call(0, op_lock, 0);
+	if (srv_call(2, so_mcs_swap_only, 2) != (long)n0)
 		VIOLATION("stuck link: the swap did not return CPU 0's node");
-	srv_post(0, OP_UNLOCK, 0);
+	srv_post(0, op_unlock, 0);
 	db_wait(3, 0, 0);
 	if (srv_isdone(0))
 		VIOLATION("stuck link: the hand-off returned without a "
@@ -890,7 +895,7 @@ so_mcs_link_wait(void)
 	srv_wait(0);
 	if (!held(2) || held(0))
 		VIOLATION("stuck link: no hand-off once the link came");
-	srv_call(2, OP_UNLOCK, 0);
+	srv_call(2, op_unlock, 0);
 	printf("spinout: stuck link: %lu reports, ddb output:\n%s",
 	    shim_db_enters(), shim_db_output());
 }
@@ -909,8 +914,8 @@ t_spinout(void)
 	srv_start(n);
 	shim_db_reset();
 	__mp_lock_spinout = 20000;
-	srv_call(0, OP_LOCK, 0);
-	srv_post(1, OP_LOCK, 0);
+	srv_call(0, op_lock, 0);
+	srv_post(1, op_lock, 0);
 	db_wait(3, 1, 1);
 	enters = shim_db_enters();
 	if (enters < 3)
@@ -921,7 +926,7 @@ t_spinout(void)
 	    (void *)&L);
 	if (strstr(shim_db_output(), want) == NULL)
 		VIOLATION("spin-out report missing or malformed");
-	srv_call(0, OP_UNLOCK, 0);
+	srv_call(0, op_unlock, 0);
 	srv_wait(1);
 	if (!held(1))
 		VIOLATION("waiter did not carry on after the spin-out");
@@ -932,13 +937,13 @@ t_spinout(void)
 		reports++;
 	if (reports != enters)
 		VIOLATION("spin-out reports and ddb entries differ");
-	srv_call(1, OP_UNLOCK, 0);
+	srv_call(1, op_unlock, 0);
 	__mp_lock_spinout = saved;
 	printf("spinout: ddb output:\n%s", shim_db_output());
 
 	/* Unlock of a lock this CPU does not hold. */
 	shim_db_reset();
-	srv_call(2, OP_UNLOCK, 0);
+	srv_call(2, op_unlock, 0);
 #ifdef MPLOCK_DEBUG
 	/* The debug layer reports it first, in its own words. */
 	snprintf(want, sizeof(want), "__mp_unlock of a lock not held: "
@@ -951,8 +956,8 @@ t_spinout(void)
 		VIOLATION("unlock of a lock not held not reported");
 	if (depth(2) != 0)
 		VIOLATION("unlock of a lock not held changed the depth");
-	srv_call(2, OP_LOCK, 0);
-	srv_call(2, OP_UNLOCK, 0);
+	srv_call(2, op_lock, 0);
+	srv_call(2, op_unlock, 0);
 	printf("spinout: ddb output:\n%s", shim_db_output());
 
 #ifdef MPLOCK_MCS
@@ -996,8 +1001,8 @@ t_intrunlock(void)
 	srv_start(n);
 	shim_db_reset();
 	shim_intr_init(iu_intr);
-	srv_call(0, OP_LOCK, 0);
-	srv_queue(1, OP_LOCK);
+	srv_call(0, op_lock, 0);
+	srv_queue(1, op_lock);
 	iu_done = 0;
 	shim_intr_raise(shim_cpu_thread(1));
 	t0 = shim_now();
@@ -1021,12 +1026,12 @@ t_intrunlock(void)
 	if (depth(1) != 1 || held(1) || srv_isdone(1) || !held(0))
 		VIOLATION("unlock from an interrupt on a waiting CPU changed "
 		    "the lock");
-	srv_call(0, OP_UNLOCK, 0);
+	srv_call(0, op_unlock, 0);
 	srv_wait(1);
 	if (!held(1) || depth(1) != 1)
 		VIOLATION("the waiter did not get the lock after the refused "
 		    "unlock");
-	srv_call(1, OP_UNLOCK, 0);
+	srv_call(1, op_unlock, 0);
 	printf("intrunlock: ddb output:\n%s", shim_db_output());
 	srv_stop(n);
 	return (report("intrunlock", "unlock from an interrupt on a waiting "
@@ -1061,29 +1066,29 @@ t_witness(void)
 	srv_lock = &kernel_lock;
 	srv_start(n);
 	shim_witness_reset();
-	srv_calls(0, OP_LOCK, 3);
+	srv_calls(0, op_lock, 3);
 	shim_witness_stats(&w);
 	if (w.checkorders != 1 || w.locks != 3)
 		VIOLATION("checkorder/lock counts wrong when recursing");
-	srv_call(0, OP_UNLOCK, 0);
-	if (srv_call(0, OP_RELEASE_ALL, 0) != 2)
+	srv_call(0, op_unlock, 0);
+	if (srv_call(0, op_release_all, 0) != 2)
 		VIOLATION("release_all returned the wrong depth");
 	shim_witness_stats(&w);
 	if (w.unlocks != 3)
 		VIOLATION("release_all did not unlock each level");
-	srv_call(1, OP_ACQUIRE_COUNT, 2);
+	srv_call(1, op_acquire_count, 2);
 	shim_witness_stats(&w);
 	if (w.checkorders != 2 || w.locks != 5)
 		VIOLATION("acquire_count counts wrong");
 
 	/* A waiter checks order once; the owner does not. */
-	srv_queue(2, OP_LOCK);
+	srv_queue(2, op_lock);
 	shim_witness_stats(&w);
 	if (w.checkorders != 3)
 		VIOLATION("waiter did not check order");
-	srv_calls(1, OP_UNLOCK, 2);
+	srv_calls(1, op_unlock, 2);
 	srv_wait(2);
-	srv_call(2, OP_UNLOCK, 0);
+	srv_call(2, op_unlock, 0);
 	shim_witness_stats(&w);
 	srv_stop(n);
 	srv_lock = &L;
@@ -1701,6 +1706,7 @@ main(int argc, char *argv[])
 
 	shim_cpu_attach(MAXCPUS - 1);	/* main thread: a CPU of its own */
 	__mp_lock_init(&L);
+	dbg_syms();
 	shim_watchdog_start(wd);
 	for (; argc > 0; argc--, argv++) {
 		ran = 0;

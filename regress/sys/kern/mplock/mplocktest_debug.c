@@ -29,50 +29,19 @@
 #define MPLT_DEBUG
 #endif
 
-#if defined(WITNESS) || defined(MPLT_DEBUG)
-static long
-srv_callfn(int cpu, long (*fn)(int), int arg)
-{
-	srv[cpu].fn = fn;
-	return (srv_call(cpu, OP_CALL, arg));
-}
-#endif
-
-#ifdef MPLT_DEBUG
-/*
- * Call sites the reports must name.  Not inlined, and the call is not
- * the last thing they do, so the caller PC lies inside them.
- */
-#define SITE(name, call)						\
-static __attribute__((__noinline__)) long				\
-name(int arg)								\
-{									\
-	long rv;							\
-									\
-	(void)arg;							\
-	rv = (call);							\
-	__asm volatile("" ::: "memory");				\
-	return (rv);							\
-}
-
-SITE(site_lock, (__mp_lock(srv_lock), 0))
-SITE(site_unlock, (__mp_unlock(srv_lock), 0))
-SITE(site_release_all, __mp_release_all(srv_lock))
-SITE(site_acquire_count, (__mp_acquire_count(srv_lock, arg), 0))
-
+/* The symbols ddb prints in the debug layer's reports. */
 static void
 dbg_syms(void)
 {
 	shim_sym_add("L", &L);
 	shim_sym_add("kernel_lock", &kernel_lock);
-	shim_sym_add("site_lock", (void *)site_lock);
-	shim_sym_add("site_unlock", (void *)site_unlock);
-	shim_sym_add("site_release_all", (void *)site_release_all);
-	shim_sym_add("site_acquire_count", (void *)site_acquire_count);
+	shim_sym_add("op_lock", (void *)op_lock);
+	shim_sym_add("op_unlock", (void *)op_unlock);
+	shim_sym_add("op_release_all", (void *)op_release_all);
+	shim_sym_add("op_acquire_count", (void *)op_acquire_count);
 	shim_sym_add("srv_cpu", (void *)srv_cpu);
 	shim_sym_add("__mp_acquire_count", (void *)__mp_acquire_count);
 }
-#endif /* MPLT_DEBUG */
 
 /*
  * lockorder: the WITNESS checker, then the front end under it.
@@ -194,14 +163,14 @@ t_lockorder(void)
 	shim_mtx_init(&lo_mtx, &lo_mtx_type);
 	srv_lock = &kernel_lock;
 	srv_start(n);
-	srv_callfn(0, lo_switch, 10);
-	srv_calls(0, OP_LOCK, 3);
-	if (srv_call(0, OP_RELEASE_ALL, 0) != 3)
+	srv_call(0, lo_switch, 10);
+	srv_calls(0, op_lock, 3);
+	if (srv_call(0, op_release_all, 0) != 3)
 		VIOLATION("release_all returned the wrong depth");
-	srv_callfn(0, lo_switch, 0);
-	srv_callfn(1, lo_switch, 10);
-	srv_call(1, OP_ACQUIRE_COUNT, 3);
-	srv_calls(1, OP_UNLOCK, 3);
+	srv_call(0, lo_switch, 0);
+	srv_call(1, lo_switch, 10);
+	srv_call(1, op_acquire_count, 3);
+	srv_calls(1, op_unlock, 3);
 	shim_witness_stats(&w);
 	if (w.checkorders != 2 || w.locks != 6 || w.unlocks != 6)
 		VIOLATION("mi_switch: checkorder/lock/unlock counts wrong");
@@ -211,17 +180,17 @@ t_lockorder(void)
 	shim_witness_reset();
 	lo_intr_done = 0;
 	shim_intr_init(lo_intr);
-	srv_call(0, OP_LOCK, 0);
-	srv_queue(1, OP_LOCK);
+	srv_call(0, op_lock, 0);
+	srv_queue(1, op_lock);
 	shim_intr_raise(shim_cpu_thread(1));
 	while (shim_cpus[1].ci_schedstate.spc_spinning < 2 &&
 	    lo_intr_done == 0)
 		sched_yield();
-	srv_call(0, OP_UNLOCK, 0);
+	srv_call(0, op_unlock, 0);
 	srv_wait(1);
 	if (lo_intr_done != 1)
 		VIOLATION("the interrupt did not take the lock");
-	srv_call(1, OP_UNLOCK, 0);
+	srv_call(1, op_unlock, 0);
 	shim_intr_init(NULL);
 	shim_witness_stats(&w);
 	if (w.checkorders != 3 || w.locks != 3)
@@ -229,17 +198,17 @@ t_lockorder(void)
 	lo_expect_clean("interrupt while waiting");
 
 	/* The same order twice is fine; the other order is a reversal. */
-	srv_callfn(0, lo_kernel_then_mtx, 0);
-	srv_callfn(1, lo_kernel_then_mtx, 0);
+	srv_call(0, lo_kernel_then_mtx, 0);
+	srv_call(1, lo_kernel_then_mtx, 0);
 	lo_expect("kernel_lock, test_mtx", 0, NULL);
-	srv_callfn(1, lo_mtx_then_kernel, 0);
+	srv_call(1, lo_mtx_then_kernel, 0);
 	lo_expect("test_mtx, kernel_lock", 1, "lock order reversal: "
 	    "&kernel_lock after test_mtx, but &kernel_lock -> test_mtx");
 	printf("lockorder: %s", shim_witness_log());
 	shim_witness_reset();
-	srv_callfn(1, lo_mtx_then_kernel, 0);
+	srv_call(1, lo_mtx_then_kernel, 0);
 	lo_expect("test_mtx, kernel_lock", 0, NULL);
-	srv_callfn(0, lo_kernel_then_mtx, 0);
+	srv_call(0, lo_kernel_then_mtx, 0);
 	lo_expect("kernel_lock, test_mtx", 1, "lock order reversal: "
 	    "test_mtx after &kernel_lock, but test_mtx -> &kernel_lock");
 	printf("lockorder: %s", shim_witness_log());
@@ -276,27 +245,27 @@ static const struct {
 	int		  arg;
 	const char	 *line;
 } mis_script[] = {
-	{ 0, site_unlock, 0, "__mp_unlock of a lock not held: cpu 0 "
-	    "depth 0 owner none at site_unlock+" },
-	{ 1, site_lock, 0, NULL },
-	{ 0, site_unlock, 0, "__mp_unlock on a CPU that is not the owner: "
-	    "cpu 0 depth 0 owner cpu 1 at site_unlock+" },
-	{ 0, site_release_all, 0, "__mp_release_all on a CPU that is not "
-	    "the owner: cpu 0 depth 0 owner cpu 1 at site_release_all+" },
-	{ 1, site_unlock, 0, NULL },
-	{ 0, site_release_all, 0, "__mp_release_all of a lock not held: "
-	    "cpu 0 depth 0 owner none at site_release_all+" },
-	{ 2, site_acquire_count, 0, "__mp_acquire_count with count 0: "
-	    "cpu 2 depth 0 owner none at site_acquire_count+" },
-	{ 2, site_acquire_count, -3, "__mp_acquire_count with count -3: "
-	    "cpu 2 depth 0 owner none at site_acquire_count+" },
-	{ 1, site_unlock, 0, "__mp_unlock on a CPU that is not the owner: "
-	    "cpu 1 depth 1 owner cpu 0 at site_unlock+" },
-	{ 1, site_release_all, 0, "__mp_release_all on a CPU that is not "
-	    "the owner: cpu 1 depth 1 owner cpu 0 at site_release_all+" },
+	{ 0, op_unlock, 0, "__mp_unlock of a lock not held: cpu 0 "
+	    "depth 0 owner none at op_unlock+" },
+	{ 1, op_lock, 0, NULL },
+	{ 0, op_unlock, 0, "__mp_unlock on a CPU that is not the owner: "
+	    "cpu 0 depth 0 owner cpu 1 at op_unlock+" },
+	{ 0, op_release_all, 0, "__mp_release_all on a CPU that is not "
+	    "the owner: cpu 0 depth 0 owner cpu 1 at op_release_all+" },
+	{ 1, op_unlock, 0, NULL },
+	{ 0, op_release_all, 0, "__mp_release_all of a lock not held: "
+	    "cpu 0 depth 0 owner none at op_release_all+" },
+	{ 2, op_acquire_count, 0, "__mp_acquire_count with count 0: "
+	    "cpu 2 depth 0 owner none at op_acquire_count+" },
+	{ 2, op_acquire_count, -3, "__mp_acquire_count with count -3: "
+	    "cpu 2 depth 0 owner none at op_acquire_count+" },
+	{ 1, op_unlock, 0, "__mp_unlock on a CPU that is not the owner: "
+	    "cpu 1 depth 1 owner cpu 0 at op_unlock+" },
+	{ 1, op_release_all, 0, "__mp_release_all on a CPU that is not "
+	    "the owner: cpu 1 depth 1 owner cpu 0 at op_release_all+" },
 };
 #define MIS_NDIRECT	(nitems(mis_script) - 2)
-static long (*volatile mis_intr_fn)(int);
+static op_t volatile mis_intr_fn;
 static volatile int mis_intr_done;
 
 static void
@@ -352,14 +321,13 @@ t_misuse(void)
 	int n = 3, i, reports = 0;
 	long rv, before;
 
-	dbg_syms();
 	__mp_lock_init(&L);
 	shim_db_reset();
 	mis_seen = 0;
 	srv_start(n);
 	for (i = 0; i < (int)MIS_NDIRECT; i++) {
 		before = mis_state();
-		rv = srv_callfn(mis_script[i].cpu, mis_script[i].fn,
+		rv = srv_call(mis_script[i].cpu, mis_script[i].fn,
 		    mis_script[i].arg);
 		if (mis_script[i].line == NULL)
 			continue;
@@ -369,23 +337,23 @@ t_misuse(void)
 	}
 
 	/* Recursion: reported when it crosses the limit, once. */
-	srv_calls(2, OP_LOCK, MPLOCK_DEBUG_MAXDEPTH);
+	srv_calls(2, op_lock, MPLOCK_DEBUG_MAXDEPTH);
 	if (shim_db_enters() != (unsigned long)reports)
 		VIOLATION("recursion reported below the limit");
-	srv_callfn(2, site_lock, 0);
+	srv_call(2, op_lock, 0);
 	snprintf(line, sizeof(line), "recursion deeper than %d: cpu 2 depth "
-	    "%d owner cpu 2 at site_lock+", MPLOCK_DEBUG_MAXDEPTH,
+	    "%d owner cpu 2 at op_lock+", MPLOCK_DEBUG_MAXDEPTH,
 	    MPLOCK_DEBUG_MAXDEPTH);
 	reports += mis_expect(line);
-	srv_call(2, OP_LOCK, 0);
-	if (srv_call(2, OP_RELEASE_ALL, 0) != MPLOCK_DEBUG_MAXDEPTH + 2)
+	srv_call(2, op_lock, 0);
+	if (srv_call(2, op_release_all, 0) != MPLOCK_DEBUG_MAXDEPTH + 2)
 		VIOLATION("release_all after deep recursion");
 	if (shim_db_enters() != (unsigned long)reports)
 		VIOLATION("recursion reported more than once");
 
 	shim_intr_init(mis_intr);
-	srv_callfn(0, site_lock, 0);
-	srv_queue(1, OP_LOCK);
+	srv_call(0, op_lock, 0);
+	srv_queue(1, op_lock);
 	for (i = MIS_NDIRECT; i < (int)nitems(mis_script); i++) {
 		before = mis_state();
 		mis_intr_fn = mis_script[i].fn;
@@ -399,18 +367,18 @@ t_misuse(void)
 		reports += mis_expect(mis_script[i].line);
 	}
 	shim_intr_init(NULL);
-	srv_callfn(0, site_unlock, 0);
+	srv_call(0, op_unlock, 0);
 	srv_wait(1);
 	if (!held(1))
 		VIOLATION("the waiter did not get the lock afterwards");
-	srv_call(1, OP_UNLOCK, 0);
+	srv_call(1, op_unlock, 0);
 
 	/* After a panic or inside ddb: counted, not reported. */
 	panicstr = "test";
-	srv_callfn(0, site_unlock, 0);
+	srv_call(0, op_unlock, 0);
 	panicstr = NULL;
 	db_active = 1;
-	srv_callfn(0, site_release_all, 0);
+	srv_call(0, op_release_all, 0);
 	db_active = 0;
 	if (shim_db_enters() != (unsigned long)reports)
 		VIOLATION("misuse reported after a panic or in ddb");
@@ -472,7 +440,7 @@ rep_check(const char *out, int owner, const int *queue, int nq)
 		return;
 	}
 	held = rep_secs(p + strlen(want));
-	if ((q = strstr(p, " acquired at site_lock+0x")) == NULL ||
+	if ((q = strstr(p, " acquired at op_lock+0x")) == NULL ||
 	    q > strchr(p + 1, '\n'))
 		VIOLATION("report does not name where the owner took it");
 	snprintf(want, sizeof(want), " %d waiters in queue order:\n", nq);
@@ -507,36 +475,35 @@ t_report(void)
 	int n = 5, rounds = 3, queue[MAXCPUS], r, i, owner, nq;
 	unsigned int seed = 777;
 
-	dbg_syms();
 	__mp_lock_init(&L);
 	srv_start(n);
 	for (r = 0; r < rounds; r++) {
 		owner = (r * 2) % n;
-		srv_callfn(owner, site_lock, 0);
+		srv_call(owner, op_lock, 0);
 		for (i = 0, nq = 0; i < n; i++)
 			if (i != owner)
 				queue[nq++] = i;
 		shim_shuffle(queue, nq, &seed);
 		__mp_lock_spinout = LONG_MAX;
 		for (i = 0; i < nq - 1; i++) {
-			srv_queue(queue[i], OP_LOCK);
+			srv_queue(queue[i], op_lock);
 			usleep(3000);
 		}
 		shim_db_reset();
 		__mp_lock_spinout = 20000;
-		srv_post(queue[nq - 1], OP_LOCK, 0);
+		srv_post(queue[nq - 1], op_lock, 0);
 		db_wait(1, -1, queue[nq - 1]);
 		__mp_lock_spinout = LONG_MAX;
 		/* rep_check() reports a missing spin-out. */
 		rep_check(shim_db_output(), owner, queue, nq);
 		if (r == 0)
 			printf("report: ddb output:\n%s", shim_db_output());
-		srv_callfn(owner, site_unlock, 0);
+		srv_call(owner, op_unlock, 0);
 		for (i = 0; i < nq; i++) {
 			srv_wait(queue[i]);
 			if (!held(queue[i]))
 				VIOLATION("waiters served out of order");
-			srv_call(queue[i], OP_UNLOCK, 0);
+			srv_call(queue[i], op_unlock, 0);
 		}
 	}
 	__mp_lock_spinout = saved;
@@ -660,28 +627,27 @@ t_stats(void)
 	unsigned long a, r, turns, waited = 0;
 	int i, n = 2;
 
-	dbg_syms();
 	__mp_lock_init(&L);
 
 	/* Scripted: CPU 0 recurses, CPU 1 waits 30 ms, holds 10 ms. */
 	srv_start(n);
 	mplock_stats_reset(&L);
 	first = nsecuptime();
-	srv_callfn(0, site_lock, 0);
-	srv_callfn(0, site_lock, 0);
-	srv_callfn(0, site_lock, 0);
-	srv_callfn(0, site_unlock, 0);
-	srv_callfn(0, site_unlock, 0);
+	srv_call(0, op_lock, 0);
+	srv_call(0, op_lock, 0);
+	srv_call(0, op_lock, 0);
+	srv_call(0, op_unlock, 0);
+	srv_call(0, op_unlock, 0);
 	post = nsecuptime();
-	srv_queue(1, OP_LOCK);
+	srv_queue(1, op_lock);
 	spinning = nsecuptime();
 	usleep(30000);
 	unlock = nsecuptime();
-	srv_callfn(0, site_unlock, 0);
+	srv_call(0, op_unlock, 0);
 	srv_wait(1);
 	done = nsecuptime();
 	usleep(10000);
-	srv_call(1, OP_UNLOCK, 0);
+	srv_call(1, op_unlock, 0);
 	if (ST(0).mds_acquire != 3 || ST(0).mds_recursive != 2 ||
 	    ST(0).mds_contended != 0 || ST(0).mds_spins != 0 ||
 	    ST(0).mds_owned != 1 || ST(0).mds_handoffs != 1)
@@ -715,10 +681,10 @@ t_stats(void)
 	 * Each acquisition after a hand-off is a turn of its own, even
 	 * when the next owner is the last one.
 	 */
-	srv_callfn(1, site_lock, 0);
-	srv_callfn(1, site_unlock, 0);
-	srv_callfn(1, site_lock, 0);
-	srv_callfn(1, site_unlock, 0);
+	srv_call(1, op_lock, 0);
+	srv_call(1, op_unlock, 0);
+	srv_call(1, op_lock, 0);
+	srv_call(1, op_unlock, 0);
 	if (ST(1).mds_acquire != 2 || ST(1).mds_owned != 2 ||
 	    ST(1).mds_handoffs != 2) {
 		printf("stats: relock: acquire %lu turns %lu handoffs %lu, "
@@ -790,18 +756,18 @@ struct ev_want {
 };
 
 static const struct ev_want ev_script[] = {
-	{ "acquire",		0, 1, "site_lock+", NULL },
-	{ "acquire",		0, 2, "site_lock+", NULL },
-	{ "release",		0, 1, "site_unlock+", NULL },
-	{ "release_all",	0, 1, "site_release_all+", NULL },
-	{ "acquire_count",	1, 2, "site_acquire_count+", NULL },
+	{ "acquire",		0, 1, "op_lock+", NULL },
+	{ "acquire",		0, 2, "op_lock+", NULL },
+	{ "release",		0, 1, "op_unlock+", NULL },
+	{ "release_all",	0, 1, "op_release_all+", NULL },
+	{ "acquire_count",	1, 2, "op_acquire_count+", NULL },
 	{ "acquire",		1, 1, "__mp_acquire_count+",
-	    "site_acquire_count+" },
+	    "op_acquire_count+" },
 	{ "acquire",		1, 2, "__mp_acquire_count+",
-	    "site_acquire_count+" },
-	{ "release",		1, 1, "site_unlock+", NULL },
-	{ "release",		1, 0, "site_unlock+", NULL },
-	{ "release MISUSE",	2, 0, "site_unlock+", NULL },
+	    "op_acquire_count+" },
+	{ "release",		1, 1, "op_unlock+", NULL },
+	{ "release",		1, 0, "op_unlock+", NULL },
+	{ "release MISUSE",	2, 0, "op_unlock+", NULL },
 };
 #define EV_NSCRIPT	nitems(ev_script)
 
@@ -867,17 +833,16 @@ t_events(void)
 	int n = 3, i, got, wraps = 100;
 	unsigned int last;
 
-	dbg_syms();
 	__mp_lock_init(&L);
 	srv_start(n);
-	srv_callfn(0, site_lock, 0);
-	srv_callfn(0, site_lock, 0);
-	srv_callfn(0, site_unlock, 0);
-	srv_callfn(0, site_release_all, 0);
-	srv_callfn(1, site_acquire_count, 2);
-	srv_callfn(1, site_unlock, 0);
-	srv_callfn(1, site_unlock, 0);
-	srv_callfn(2, site_unlock, 0);		/* refused */
+	srv_call(0, op_lock, 0);
+	srv_call(0, op_lock, 0);
+	srv_call(0, op_unlock, 0);
+	srv_call(0, op_release_all, 0);
+	srv_call(1, op_acquire_count, 2);
+	srv_call(1, op_unlock, 0);
+	srv_call(1, op_unlock, 0);
+	srv_call(2, op_unlock, 0);		/* refused */
 	if ((got = ev_print()) != (int)EV_NSCRIPT) {
 		printf("events: %d events, want %zu:\n%s", got, EV_NSCRIPT,
 		    shim_db_output());
@@ -898,8 +863,8 @@ t_events(void)
 
 	/* Wrap the ring: the last MPLOCK_DEBUG_NEVENTS, none missing. */
 	for (i = 0; i < wraps; i++) {
-		srv_callfn(0, site_lock, 0);
-		srv_callfn(0, site_unlock, 0);
+		srv_call(0, op_lock, 0);
+		srv_call(0, op_unlock, 0);
 	}
 	last = EV_NSCRIPT + 2 * wraps;
 	if ((got = ev_print()) != MPLOCK_DEBUG_NEVENTS)
