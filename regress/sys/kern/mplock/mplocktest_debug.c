@@ -117,10 +117,12 @@ lo_expect_clean(const char *what)
 		VIOLATION("lock calls unbalanced or unchecked");
 	}
 }
+#endif /* WITNESS */
 
 static int
 t_lockorder(void)
 {
+#ifdef WITNESS
 	static const struct lock_type fake_type = { .lt_name = "fake" };
 	struct lock_object fake, *klo = &kernel_lock.mpl_lock_obj;
 	struct shim_witness_stats w;
@@ -221,15 +223,11 @@ t_lockorder(void)
 	shim_witness_reset();
 	return (report("lockorder", "checker self-test, mi_switch, interrupt "
 	    "while waiting, reversal in both orders"));
-}
 #else
-static int
-t_lockorder(void)
-{
-	printf("%s/lockorder: SKIP (built without WITNESS)\n", mpl_be_name);
-	return (SKIP);
+	return (SKIPPED("lockorder", "without WITNESS"));
+#endif
 }
-#endif /* WITNESS */
+
 
 #ifdef MPLT_DEBUG
 /*
@@ -467,10 +465,12 @@ rep_check(const char *out, int owner, const int *queue, int nq)
 	if (strstr(first, "order unknown") != NULL)
 		VIOLATION("waiters outside the queue order");
 }
+#endif /* MP_LOCKDEBUG */
 
 static int
 t_report(void)
 {
+#ifdef MP_LOCKDEBUG
 	long saved = __mp_lock_spinout;
 	int n = 5, rounds = 3, queue[MAXCPUS], r, i, owner, nq;
 	unsigned int seed = 777;
@@ -510,15 +510,11 @@ t_report(void)
 	srv_stop(n);
 	return (report("report", "%d rounds, owner and %d waiters named in "
 	    "queue order", rounds, n - 1));
-}
 #else
-static int
-t_report(void)
-{
-	printf("%s/report: SKIP (built without MP_LOCKDEBUG)\n", mpl_be_name);
-	return (SKIP);
+	return (SKIPPED("report", "without MP_LOCKDEBUG"));
+#endif
 }
-#endif /* MP_LOCKDEBUG */
+
 
 /*
  * stats: a scripted run whose every figure is known, then a stress run
@@ -577,6 +573,7 @@ st_cpu(void *arg, int me)
 	}
 }
 
+/* The sums of n CPUs' statistics (but the times' maxima: the wait's). */
 static void
 st_total(struct __mp_lock_dbg_stats *t, int n)
 {
@@ -592,12 +589,9 @@ st_total(struct __mp_lock_dbg_stats *t, int n)
 		t->mds_spins += s->mds_spins;
 		t->mds_misuse += s->mds_misuse;
 		t->mds_owned += s->mds_owned;
-		t->mds_handoffs += s->mds_handoffs;
 		t->mds_holdsum += s->mds_holdsum;
 		if (s->mds_waitmax > t->mds_waitmax)
 			t->mds_waitmax = s->mds_waitmax;
-		if (s->mds_holdmax > t->mds_holdmax)
-			t->mds_holdmax = s->mds_holdmax;
 	}
 }
 
@@ -692,7 +686,6 @@ t_stats(void)
 		    ST(1).mds_handoffs);
 		VIOLATION("a second turn of the same CPU not counted");
 	}
-	mplock_stats_reset(&L);
 	srv_stop(n);
 
 	/* Stress, with interrupts nesting while held and while queued. */
@@ -734,13 +727,12 @@ t_stats(void)
 		VIOLATION("hold or wait times longer than the run");
 	st_check_printed(&t);
 	check_idle(&L);
-	return (report("stats", "scripted: wait %llu ms, hold %llu ms; "
-	    "stress: %lu acquisitions, %lu recursive, %lu contended, %lu "
-	    "turns, %lu interrupts while queued, held %.0f%% of %.2f s",
-	    (unsigned long long)ST(1).mds_waitmax / 1000000,
-	    (unsigned long long)ST(0).mds_holdmax / 1000000, t.mds_acquire,
-	    t.mds_recursive, t.mds_contended, t.mds_owned, waited,
+	return (report("stats", "stress: %lu acquisitions, %lu recursive, "
+	    "%lu contended, %lu turns, %lu interrupts while queued, held "
+	    "%.0f%% of %.2f s", t.mds_acquire, t.mds_recursive,
+	    t.mds_contended, t.mds_owned, waited,
 	    100.0 * t.mds_holdsum / (t1 - t0), (t1 - t0) / 1e9));
+
 }
 
 /*
