@@ -1044,9 +1044,9 @@ t_intrunlock(void)
 }
 
 /*
- * witness: the calls the front end makes match what WITNESS expects:
- * order check only when not held, one lock per level, one unlock per
- * level released (also by release_all), kernel_lock's flags and name.
+ * witness: kernel_lock's WITNESS name and flags; an order check only
+ * when not held, one lock per level, one unlock per level released
+ * (also by release_all).  lockorder checks the calls across CPUs.
  */
 static int
 t_witness(void)
@@ -1055,7 +1055,6 @@ t_witness(void)
 	struct shim_witness_stats w;
 	unsigned int kflags = LO_WITNESS | LO_INITIALIZED | LO_SLEEPABLE |
 	    (LO_CLASS_KERNEL_LOCK << LO_CLASSSHIFT);
-	int n = 3;
 
 	__mp_lock_init(&kernel_lock);
 	if (strcmp(kernel_lock.mpl_lock_obj.lo_name, "&kernel_lock") != 0)
@@ -1065,35 +1064,19 @@ t_witness(void)
 	if (L.mpl_lock_obj.lo_flags & LO_WITNESS)
 		VIOLATION("an ordinary __mp_lock got kernel_lock's flags");
 
-	srv_lock = &kernel_lock;
-	srv_start(n);
-	shim_witness_reset();
-	srv_calls(0, op_lock, 3);
+	__mp_lock(&kernel_lock);
+	__mp_lock(&kernel_lock);
+	__mp_lock(&kernel_lock);
 	shim_witness_stats(&w);
 	if (w.checkorders != 1 || w.locks != 3)
 		VIOLATION("checkorder/lock counts wrong when recursing");
-	srv_call(0, op_unlock, 0);
-	if (srv_call(0, op_release_all, 0) != 2)
+	__mp_unlock(&kernel_lock);
+	if (__mp_release_all(&kernel_lock) != 2)
 		VIOLATION("release_all returned the wrong depth");
 	shim_witness_stats(&w);
 	if (w.unlocks != 3)
 		VIOLATION("release_all did not unlock each level");
-	srv_call(1, op_acquire_count, 2);
-	shim_witness_stats(&w);
-	if (w.checkorders != 2 || w.locks != 5)
-		VIOLATION("acquire_count counts wrong");
-
-	/* A waiter checks order once; the owner does not. */
-	srv_queue(2, op_lock);
-	shim_witness_stats(&w);
-	if (w.checkorders != 3)
-		VIOLATION("waiter did not check order");
-	srv_calls(1, op_unlock, 2);
-	srv_wait(2);
-	srv_call(2, op_unlock, 0);
-	shim_witness_stats(&w);
-	srv_stop(n);
-	srv_lock = &L;
+	check_idle(&kernel_lock);
 	return (report("witness", "checkorder %lu, lock %lu, unlock %lu, "
 	    "errors %lu", w.checkorders, w.locks, w.unlocks, w.errors));
 #else
