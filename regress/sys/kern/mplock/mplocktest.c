@@ -14,14 +14,11 @@
  * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
  */
 
-
 /*
  * Regress for the MI kernel lock: the shipped sys/kern sources, built
  * against the userland shim, one binary per backend.  Every test checks
  * an invariant and counts what breaks it; a hang is caught by the shim's
- * watchdog.  -g turns the M-lock's guest mode on (waiters halt after
- * 2 us); -l lists the tests.  The Anderson backend's first ticket lies
- * just below the wrap of its counter: every run crosses the wrap.
+ * watchdog.
  */
 
 #include <sys/param.h>
@@ -1382,14 +1379,11 @@ t_torture(void)
  * halt: the M-lock's guest mode, each case scripted so that it happens
  * however the host schedules the threads.  CPU 0 holds the lock until
  * CPU 1, waiting with a 1 us spin bound, halts in the shim; CPU 0's
- * hand-off must then kick CPU 1 into the lock within HALT_WAKE s.
- *  - window: CPU 1 is stopped between its mark and its halt: the kick
- *    must stay pending and end the halt as it begins;
- *  - nested: an interrupt in CPU 1's halt waits and halts too; the
- *    handler must hold the lock before CPU 1's outer wait returns;
- *  - interrupts off, ddb, panic, cold: CPU 1 must spin, not halt.
- * Every halt the lock counts must have its kick.  A lost kick is ended
- * by an interrupt of the test's own, so that the test goes on.
+ * hand-off must then kick CPU 1 into the lock within HALT_WAKE s, and
+ * every halt have its kick.  In "window" CPU 1 stops between its mark
+ * and its halt (the kick must stay pending); in "nested" an interrupt
+ * in its halt waits and halts too.  A wait with interrupts off, in ddb,
+ * after a panic or while cold must spin.  The test ends a lost kick.
  */
 #define HALT_WAKE	2		/* s */
 #define HALT_SPIN_MS	50
@@ -1564,7 +1558,6 @@ t_halt(void)
 	__mp_lock_init(&L);
 	return (report("halt", "%d cases in %.2f s",
 	    h_case < H_NCASES ? h_case + 1 : H_NCASES, shim_now() - t0));
-
 }
 #endif /* MPL_BE_HALT */
 
@@ -1572,10 +1565,8 @@ t_halt(void)
 #include "mplocktest_debug.c"
 
 /*
- * Every test; "all" runs them all.  The stress tests ("stress": many
- * CPUs at the lock at once, with invariants counted) are the ones worth
- * running again in other builds: without the debug options, with the
- * guest mode, on other machines.
+ * Every test; "all" runs them all, "stress" those with many CPUs at the
+ * lock at once, worth running again in other builds.
  */
 static const struct {
 	const char	*name;
@@ -1621,7 +1612,6 @@ usage(void)
 	    "[-w seconds] test ...\n       mplocktest -l [test ...]\n");
 	exit(1);
 }
-
 
 int
 main(int argc, char *argv[])

@@ -228,7 +228,6 @@ t_lockorder(void)
 #endif
 }
 
-
 #ifdef MPLT_DEBUG
 /*
  * misuse: each misuse prints one line naming it, the CPU, its depth,
@@ -515,7 +514,6 @@ t_report(void)
 #endif
 }
 
-
 /*
  * stats: a scripted run whose every figure is known, then a stress run
  * with interrupts in which the test counts for itself.
@@ -732,7 +730,6 @@ t_stats(void)
 	    "%.0f%% of %.2f s", t.mds_acquire, t.mds_recursive,
 	    t.mds_contended, t.mds_owned, waited,
 	    100.0 * t.mds_holdsum / (t1 - t0), (t1 - t0) / 1e9));
-
 }
 
 /*
@@ -871,7 +868,6 @@ t_events(void)
 	srv_stop(n);
 	return (report("events", "%zu scripted events, %u after %d "
 	    "lock/unlock pairs", EV_NSCRIPT, last, wraps));
-
 }
 
 #endif /* MPLT_DEBUG */
