@@ -99,7 +99,6 @@ report(const char *test, const char *fmt, ...)
     __attribute__((__format__(__printf__, 2, 3)));
 
 static int
-
 report(const char *test, const char *fmt, ...)
 {
 	va_list ap;
@@ -873,7 +872,6 @@ so_mcs_swap_only(int cpu)
 	WITNESS_LOCK(&L.mpl_lock_obj, LOP_EXCLUSIVE);
 	me->mmn_next = NULL;
 	me->mmn_locked = 1;
-
 	c->mplc_want = 0;
 	c->mplc_wait = &me->mmn_locked;
 	c->mplc_depth = 1;
@@ -1021,7 +1019,6 @@ t_intrunlock(void)
 	    "the owner: cpu 1 depth 1 owner cpu 0 at "))
 		VIOLATION("unlock from an interrupt on a waiting CPU not "
 		    "reported");
-
 	if (depth(1) != 1 || held(1) || srv_isdone(1) || !held(0))
 		VIOLATION("unlock from an interrupt on a waiting CPU changed "
 		    "the lock");
