@@ -1,6 +1,6 @@
 # debug: the debug layer (option MPLOCK_DEBUG, kern_mplock_debug.c).
-#  - the kernel sources compile with it, with gcc and clang, with and
-#    without DDB, WITNESS and MP_LOCKDEBUG;
+#  - the kernel sources and mplocktest compile with it, with gcc and
+#    clang, with and without DDB, WITNESS and MP_LOCKDEBUG;
 #  - every regress test, the old ones and the debug layer's, for every
 #    backend, from a build with it on (quick mode: the full stress runs
 #    are the regress suite's), and for the M-lock the layer's tests
@@ -14,10 +14,12 @@ DEBUG_FLAGS="$KERNEL_OPTIONS -DMPLOCK_DEBUG"
 
 debug_compile() {
 	_cc=$1 _be=$2
-	shift 2
 	for _opts in "-DMPLOCK_DEBUG" "-DMPLOCK_DEBUG -DDDB" \
 	    "-DMPLOCK_DEBUG -DWITNESS" "$DEBUG_FLAGS"; do
-		compile_kernel "$_cc" "$_be" $_opts || return 1
+		compile_kernel "$_cc" "$_be" $_opts &&
+		    $_cc $HARNESS_CFLAGS -I"$REGRESS/shim/include" \
+		    -I"$REGRESS/shim" -DMPLOCK_$(upper "$_be") $_opts \
+		    -c "$REGRESS/mplocktest.c" -o /dev/null || return 1
 	done
 }
 
