@@ -253,7 +253,7 @@ man9-no-man-list|share/man/man9/Makefile: no MAN= list|share/man/man9/Makefile|s
 man9-already|already mentions mplock.9|share/man/man9/Makefile|s/^MAN=/MAN=	mplock.9/
 regress-no-include|".include <bsd.subdir.mk>" found 0 times|regress/sys/kern/Makefile|/^\.include/d
 regress-already|already mentions mplock|regress/sys/kern/Makefile|s/extent/extent mplock/
-mplock.h-not-mi|not the MI __mp_lock interface|sys/sys/mplock.h|s/__USE_MI_MPLOCK/__USE_MD_LOCK/
+mplock.h-not-mi|does not use the MI lock|sys/sys/mplock.h|s/__USE_MI_MPLOCK/__USE_MD_LOCK/
 init_main-no-boot|"cpu_boot_secondary_processors();" found 0 times|sys/kern/init_main.c|/cpu_boot_secondary_processors();/d
 init_main-boot-twice|"cpu_boot_secondary_processors();" found 2 times|sys/kern/init_main.c|/cpu_boot_secondary_processors();/p
 init_main-already+|already mentions mplock_torture|sys/kern/init_main.c|/cpu_boot_secondary_processors();/a \	mplock_torture_start();
