@@ -142,15 +142,14 @@ pt() {
 	fi
 }
 
-# fails WANT CMD...: CMD exits non-zero saying WANT (a fixed string) on
+# fails WANT CMD...: CMD exits 1 saying WANT (a fixed string) on
 # stderr; its output in FX/out and FX/err.
 fails() {
 	_want=$1
 	shift
-	if "$@" >"$FX/out" 2>"$FX/err"; then
-		echo "$*: succeeded"
-		return 1
-	fi
+	"$@" >"$FX/out" 2>"$FX/err"
+	_rc=$?
+	[ "$_rc" -eq 1 ] || { echo "$*: exit $_rc, not 1"; return 1; }
 	grep -qF -- "$_want" "$FX/err" && return 0
 	echo "$*: no \"$_want\" in:"
 	cat "$FX/err"

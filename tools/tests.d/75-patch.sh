@@ -178,47 +178,34 @@ installed_regress() {
 }
 t_need bmake patch/installed-regress-builds installed_regress
 
-# refuse NAME WANT MUTATOR [ARGS]: a copy of the fixture changed by
-# MUTATOR DIR ARGS; check and apply (and diff, with R_DIFF=1) refuse
-# saying WANT and leave it as it was.  PT_ROOT: the checkout installed.
-R_DIFF=
+# refusals: for each line read, "NAME|WANT|FILE|SED", a copy of the
+# fixture with FILE edited by SED (with FILE "-", SED a command run in
+# the tree): check and apply (with NAME+, diff too: a few suffice, it
+# shares the checks) refuse saying WANT and leave it as it was.
+# PT_ROOT: the checkout installed.
 refuse_case() {
-	_rn=$1 _exp=$2 _mut=$3
-	shift 3
-	_t=$(fresh "refuse-${_rn##*/}")
-	"$_mut" "$_t" "$@" || { echo "mutator failed"; return 1; }
+	_t=$(fresh "refuse-${1##*/}")
+	if [ "$3" = - ]; then
+		(cd "$_t" && eval "$4")
+	else
+		(cd "$_t" && ft_sed "$3" "$4")
+	fi || { echo "mutator failed"; return 1; }
 	sig "$_t"
-	for _c in check apply ${R_DIFF:+diff}; do
-		fails "$_exp" pt $_c "$_t" || return 1
+	for _c in check apply $5; do
+		fails "$2" pt $_c "$_t" || return 1
 		[ "$_c" != diff ] || [ ! -s "$FX/out" ] ||
 		    { echo "diff printed a diff"; return 1; }
 		unchanged "$_t" || return 1
 	done
 }
-refuse() {
-	t_check "patch/refuse/$1" refuse_case "$@"
-}
-# Mutators: m_sh DIR SCRIPT, SCRIPT run in DIR; m_sed DIR FILE SED.
-m_sh() {
-	(cd "$1" && eval "$2")
-}
-m_sed() {
-	(cd "$1" && ft_sed "$2" "$3")
-}
-# refusals: refuse for each line read, "NAME|WANT|FILE|SED": the file
-# edited by SED, or with FILE "-", SED a command run in the tree.  With
-# NAME+, diff refuses too (a few suffice: it shares the checks).
 refusals() {
 	while IFS='|' read -r _n _w _f _s; do
+		_d=
 		case $_n in
-		*+)	R_DIFF=1 _n=${_n%+} ;;
+		*+)	_d=diff _n=${_n%+} ;;
 		esac
-		if [ "$_f" = - ]; then
-			refuse "$_n" "$_w" m_sh "$_s"
-		else
-			refuse "$_n" "$_w" m_sed "$_f" "$_s"
-		fi </dev/null
-		R_DIFF=
+		t_check "patch/refuse/$_n" refuse_case "$_n" "$_w" "$_f" \
+		    "$_s" $_d </dev/null
 	done
 }
 refusals <<'EOF'
@@ -259,17 +246,6 @@ init_main-boot-twice|"cpu_boot_secondary_processors();" found 2 times|sys/kern/i
 init_main-already+|already mentions mplock_torture|sys/kern/init_main.c|/cpu_boot_secondary_processors();/a \	mplock_torture_start();
 EOF
 
-not_a_dir() {
-	: >"$PT/plainfile"
-	for _c in check apply revert diff; do
-		fails "plainfile: not a directory" pt $_c "$PT/plainfile" &&
-		    fails "nonexistent: no such directory" \
-		    pt $_c "$PT/nonexistent" || return 1
-	done
-	[ ! -e "$PT/nonexistent" ] && [ ! -s "$PT/plainfile" ]
-}
-t_check patch/refuse/not-a-directory not_a_dir
-
 old_tree_refused() {
 	_t=$(fresh old pristine-old)
 	sig "$_t"
@@ -301,18 +277,6 @@ revert_cases() {
 	    pt revert "$_t" && pristine "$_t"
 }
 t_check patch/revert/refusals-and-force revert_cases
-
-# diff: what apply does, for "cd SRC && patch -p0".
-diff_patch() {
-	_a=$(fresh diff-apply) _p=$(fresh diff-patch)
-	pt diff "$_a" >"$PT/mplock.diff" && pristine "$_a" &&
-	    pt apply "$_a" >/dev/null || return 1
-	mv "$_a/.mplock-patch" "$PT/diff-apply-record"
-	sig "$_a"
-	p0 "$_p" "$PT/mplock.diff" && same_as "$_a.sig" "$_p" &&
-	    p0 "$_p" "$PT/mplock.diff" -R && pristine "$_p"
-}
-t_check patch/diff/patch-p0-equals-apply diff_patch
 
 make_targets() {	# make
 	_t=$(fresh "make-$1")
@@ -552,9 +516,9 @@ config_options() {
 }
 t_check patch/config/options-once-and-checked config_options
 
-# diff -k (the kernel: sys/ and the manual pages) and -r (the regress
-# directory), each with its diffstat on stderr (none with -q); both
-# applied give what apply gives.
+# diff: what apply does, for "cd SRC && patch -p0": -r's (the regress
+# directory), then -k's (the kernel: sys/ and the manual pages), each
+# with its diffstat on stderr (none with -q).
 diffstat_ok() {	# diff stat
 	tail -n 1 "$2" >"$2.last"
 	awk '/^Index: / { n++; next } /^(\+\+\+|---) / { next }
@@ -565,10 +529,13 @@ diffstat_ok() {	# diff stat
 diff_modes() {
 	_a=$(fresh dm-apply) _p=$(fresh dm-patch)
 	pt apply "$_a" >/dev/null &&
+	    pt diff "$_p" >"$PT/all.diff" 2>/dev/null &&
 	    pt diff -k "$_p" >"$PT/k.diff" 2>"$PT/k.stat" &&
 	    pt diff -r "$_p" >"$PT/r.diff" 2>"$PT/r.stat" &&
 	    pt diff -q -k "$_p" >"$PT/kq.diff" 2>"$PT/kq.stat" || return 1
 	[ ! -s "$PT/kq.stat" ] || { echo "-q printed a diffstat"; return 1; }
+	cat "$PT/r.diff" "$PT/k.diff" | cmp - "$PT/all.diff" ||
+	    { echo "the diff is not -r's then -k's"; return 1; }
 	cmp "$PT/k.diff" "$PT/kq.diff" && pristine "$_p" &&
 	    diffstat_ok "$PT/k.diff" "$PT/k.stat" &&
 	    diffstat_ok "$PT/r.diff" "$PT/r.stat" &&
@@ -580,14 +547,11 @@ diff_modes() {
 	# The kernel diff removes the ticket lock block; no #if 0.
 	grep -q '^+#if 0' "$PT/k.diff" && return 1
 	grep -q '^-/\* Ticket lock implementation \*/' "$PT/k.diff" &&
-	    p0 "$_p" "$PT/k.diff" || return 1
-	for _f in $(sed -n 's/^Index: //p' "$PT/k.diff"); do
-		cmp "$_a/$_f" "$_p/$_f" || return 1
-	done
-	p0 "$_p" "$PT/r.diff" || return 1
+	    p0 "$_p" "$PT/k.diff" && p0 "$_p" "$PT/r.diff" || return 1
 	mv "$_a/.mplock-patch" "$PT/dm-record"
 	sig "$_a"
-	same_as "$_a.sig" "$_p" || return 1
+	same_as "$_a.sig" "$_p" && p0 "$_p" "$PT/all.diff" -R &&
+	    pristine "$_p" || return 1
 	# -b (one backend) is the series' (tools/series), not the tool's.
 	fails "unknown option -- b" pt diff -b mlock "$_p"
 }
@@ -723,21 +687,6 @@ unknown option -- k|revert -k TREE
 unknown option -- q|status -q TREE
 unknown option -- r|revert -r TREE
 EOF
-	# help and -h: the synopsis on stdout, exit 0.
-	for _h in help -h; do
-		pt $_h >"$PT/out" 2>"$PT/err" || { echo "$_h: exit $?"; return 1; }
-		[ ! -s "$PT/err" ] || { echo "$_h: wrote to stderr"; return 1; }
-		for _c in apply check config diff revert status; do
-			grep -q " mplock-patch $_c " "$PT/out" ||
-			    { echo "$_h: no synopsis of $_c"; return 1; }
-		done
-	done
-	# Errors past the usage: prefixed, exit 1.
-	pt config -b nosuch -s "$PT/pristine" amd64 2>"$PT/err"
-	[ $? -eq 1 ] && grep -q '^mplock-patch: ' "$PT/err" || return 1
-	pt status "$PT/nonexistent" 2>"$PT/err"
-	[ $? -eq 1 ] && grep -q '^mplock-patch: .*no such directory' \
-	    "$PT/err" || return 1
 	# The licence header.
 	sed -n 3p "$TOOL" | grep -qx '# Copyright (c) 2026 The mplock authors' &&
 	    grep -q '^# Permission to use, copy, modify, and distribute' "$TOOL"
@@ -760,9 +709,10 @@ EOF
 }
 t_check patch/usage/says-why usage_reasons
 
-# status: 1 unpatched, 0 patched and intact, 2 damaged (a file changed
-# or removed, an apply that did not finish, the record changed by hand
-# or not a directory); what is there, and its version.
+# status: 1 unpatched, 0 patched and intact, 2 damaged (a file changed,
+# which it says revert keeps unless -f, or removed; an apply that did
+# not finish; the record changed by hand or not a directory); what is
+# there, and its version.
 status_cases() {
 	_t=$(fresh status)
 	status_is 1 "$_t" && grep -q 'not patched' "$PT/out" &&
@@ -789,6 +739,7 @@ status_cases() {
 	cp "$_t/$KL" "$PT/kl.save"
 	echo "/* local */" >>"$_t/$KL"
 	status_is 2 "$_t" && grep -qx "	changed $KL (changed since)" \
+	    "$PT/out" && grep -q "revert $_t\" refuses to revert it; with -f" \
 	    "$PT/out" || return 1
 	cat "$PT/kl.save" >"$_t/$KL"
 	mv "$_t/sys/kern/kern_mplock.c" "$PT/km.save"
@@ -858,19 +809,13 @@ diff_patched_tree() {
 }
 t_check patch/diff/from-patched-tree diff_patched_tree
 
-# What goes into a full tree: the man9 pages (not this tool's own
-# page) and the regress directory, with the program and its shim; with
-# no share/man/man9, the pages left out, and said so.
+# Not this tool's own page (the rest: verify_applied); with no
+# share/man/man9, the pages left out, and said so.
 installed_set() {
 	_t=$(fresh installed-set)
 	sig "$_t"
 	pt apply "$_t" >/dev/null || return 1
 	[ ! -e "$_t/share/man/man8/mplock-patch.8" ] || return 1
-	for _x in Makefile Makefile.backends mplocktest.c \
-	    mplocktest_debug.c shim/shim.c shim/include/sys/mplock.h; do
-		[ -f "$_t/regress/sys/kern/mplock/$_x" ] ||
-		    { echo "no regress/sys/kern/mplock/$_x"; return 1; }
-	done
 	pt revert "$_t" >/dev/null && unchanged "$_t" || return 1
 	rm -rf "$_t/share/man/man9"
 	sig "$_t"
@@ -1001,21 +946,27 @@ t_seeded_tool patch/tree/seeded/links-not-resolved TOOL \
     's/_sd=\$(cd "\$_sd" \&\& pwd -P)/_sd=$(cd "$_sd" \&\& pwd)/' same_tree
 unset MPLOCK_ROOT
 
-# A directory that is not a source tree: said so, not "not patched".
+# An operand that is no source tree, no directory, or nothing: every
+# command says so in one line, exit 1, not "not patched"; nothing made.
 not_a_tree() {
 	mkdir -p "$PT/notree"
-	for _c in "config -s $PT/notree amd64" "status $PT/notree" \
-	    "revert $PT/notree" "diff $PT/notree" "apply $PT/notree"; do
-		pt $_c >"$PT/out" 2>"$PT/err"
-		_rc=$?
-		echo "$_c: exit $_rc: $(cat "$PT/out" "$PT/err")"
-		[ "$_rc" -eq 1 ] &&
-		    grep -q 'not an OpenBSD source tree' "$PT/err" || return 1
-		grep -q 'not patched' "$PT/out" "$PT/err" && return 1
+	: >"$PT/plainfile"
+	for _c in apply check "config -s" diff revert status; do
+		for _d in "notree: not an OpenBSD source tree (no" \
+		    "plainfile: not a directory" "nonexistent: no such directory"
+		do
+			_a=
+			[ "$_c" != "config -s" ] || _a=amd64
+			pt $_c "$PT/${_d%%:*}" $_a >"$PT/out" 2>"$PT/err"
+			_rc=$?
+			[ "$_rc" -eq 1 ] && [ ! -s "$PT/out" ] && one_line \
+			    "$PT/err" "^mplock-patch: .*/$_d" || {
+				echo "$_c ${_d%%:*}: exit $_rc"
+				return 1
+			}
+		done
 	done
-	fails "" pt config -s "$PT/nosuch" amd64 &&
-	    grep -qx "mplock-patch: $PT/nosuch: no such directory" "$PT/err" ||
-	    return 1
+	[ ! -e "$PT/nonexistent" ] && [ ! -s "$PT/plainfile" ] || return 1
 	# config without -s: /usr/src, which here is no OpenBSD tree (or
 	# is none at all).
 	[ ! -f /usr/src/sys/kern/kern_lock.c ] || return 0
@@ -1049,20 +1000,25 @@ paste_commands() {
 }
 t_check patch/printed-commands-paste paste_commands
 
-# The help is the page's synopsis, word for word (mplock-patch(8),
-# buildtime(1)); import's help names all four time formats.
+# help and -h: the page's synopsis, word for word (mplock-patch(8),
+# buildtime(1)), on stdout, exit 0; import's help names all four time
+# formats.
 help_is_page() {
 	command -v mandoc >/dev/null 2>&1 || { echo "no mandoc"; return 1; }
 	for _p in tools/mplock-patch:share/man/man8/mplock-patch.8 \
 	    tools/buildtime:share/man/man1/buildtime.1; do
-		sh "$ROOT/${_p%%:*}" help | sed -n '1,/^$/p' |
-		    sed 's/^usage: //' | tr -s ' \n\t' '   ' |
-		    sed 's/ *$//' >"$PT/help.syn"
 		MANWIDTH=200 mandoc -Tascii "$ROOT/${_p#*:}" | col -b |
 		    sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | sed '1d;$d' |
 		    tr -s ' \n\t' '   ' | sed 's/^ *//; s/ *$//' >"$PT/man.syn"
-		diff "$PT/man.syn" "$PT/help.syn" ||
-		    { echo "${_p%%:*}: help and page differ"; return 1; }
+		for _h in help -h; do
+			sh "$ROOT/${_p%%:*}" $_h >"$PT/out" 2>"$PT/err" &&
+			    [ ! -s "$PT/err" ] ||
+			    { echo "${_p%%:*} $_h: exit $?, or stderr"; return 1; }
+			sed -n '1,/^$/p' "$PT/out" | sed 's/^usage: //' |
+			    tr -s ' \n\t' '   ' | sed 's/ *$//' >"$PT/help.syn"
+			diff "$PT/man.syn" "$PT/help.syn" || { echo \
+			    "${_p%%:*} $_h: help and page differ"; return 1; }
+		done
 	done
 	# The report formats import reads are the page's to tell.
 	_h=$(MANWIDTH=200 mandoc -Tascii "$ROOT/share/man/man1/buildtime.1" |
@@ -1074,16 +1030,3 @@ help_is_page() {
 	done
 }
 t_check patch/usage/help-is-the-page help_is_page
-
-# status: a hand edit, which it says revert keeps unless -f.
-status_hand_edit() {
-	_t=$(fresh status-edit)
-	pt apply "$_t" >/dev/null || return 1
-	echo "/* mine */" >>"$_t/$KL"
-	status_is 2 "$_t" &&
-	    grep -q "revert $_t\" refuses to revert it; with -f it does" \
-	    "$PT/out" || return 1
-	pt revert "$_t" 2>/dev/null && return 1
-	pt revert -f "$_t" >/dev/null && pristine "$_t"
-}
-t_check patch/status/hand-edit status_hand_edit
