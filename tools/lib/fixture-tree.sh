@@ -135,11 +135,7 @@ pristine() {
 
 # pt ARGS: the tool, under $PTSH (sh), installing from $PT_ROOT if set.
 pt() {
-	if [ -n "${PT_ROOT:-}" ]; then
-		MPLOCK_ROOT=$PT_ROOT ${PTSH:-sh} "$TOOL" "$@"
-	else
-		${PTSH:-sh} "$TOOL" "$@"
-	fi
+	MPLOCK_ROOT=${PT_ROOT:-${MPLOCK_ROOT:-}} ${PTSH:-sh} "$TOOL" "$@"
 }
 
 # fails WANT CMD...: CMD exits 1 saying WANT (a fixed string) on
