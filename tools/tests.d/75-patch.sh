@@ -9,7 +9,6 @@ PT=$OBJ/patch
 chmod -R u+w "$PT" 2>/dev/null
 rm -rf "$PT"
 fixture_setup "$PT" patch || return 0
-fixture_tree "$PT/pristine-old" old
 KL=sys/kern/kern_lock.c IM=sys/kern/init_main.c
 
 # mkroot DIR: a copy of this checkout to install from (MPLOCK_ROOT).
@@ -244,20 +243,8 @@ mplock.h-not-mi|does not use the MI lock|sys/sys/mplock.h|s/__USE_MI_MPLOCK/__US
 init_main-no-boot|"cpu_boot_secondary_processors();" found 0 times|sys/kern/init_main.c|/cpu_boot_secondary_processors();/d
 init_main-boot-twice|"cpu_boot_secondary_processors();" found 2 times|sys/kern/init_main.c|/cpu_boot_secondary_processors();/p
 init_main-already+|already mentions mplock_torture|sys/kern/init_main.c|/cpu_boot_secondary_processors();/a \	mplock_torture_start();
+openbsd-7.5-tree|OpenBSD 7.5 or older (sys/sys/mplock.h declares __mp_release_all_but_one, sys/kern/kern_lock.c gives sched_lock WITNESS flags, sys/sys/sched.h declares sched_lock a struct __mp_lock): sched_lock is a second __mp_lock there; not supported|-|fixture_old
 EOF
-
-old_tree_refused() {
-	_t=$(fresh old pristine-old)
-	sig "$_t"
-	fails "OpenBSD 7.5 or older" pt check "$_t" || return 1
-	for _w in "__mp_release_all_but_one" "gives sched_lock WITNESS flags" \
-	    "declares sched_lock a struct __mp_lock" "not supported"; do
-		grep -qF "$_w" "$PT/err" || { echo "missing: $_w"; return 1; }
-	done
-	pt apply "$_t" 2>/dev/null && return 1
-	unchanged "$_t"
-}
-t_check patch/refuse/openbsd-7.5-tree old_tree_refused
 
 # revert: refuses what it cannot restore without losing changes.
 revert_cases() {
