@@ -549,16 +549,8 @@ diff_modes() {
 }
 t_check patch/diff/modes-kernel-regress diff_modes
 
-# The vendored OpenBSD tree, copied for each use.
-VT=$(vendor_tree openbsd-src 2>"$PT/vendor.err")
-VRC=$?
-real_check() {	# name function
-	case $VRC in
-	0)	t_check "$@" ;;
-	77)	t_skip "$1" "$(cat "$PT/vendor.err")" ;;
-	*)	t_fail "$1" "cannot extract the vendored tree" "$PT/vendor.err" ;;
-	esac
-}
+# The vendored OpenBSD tree (fixture_setup's), copied for each use.
+VT=$(vendor_tree openbsd-src)
 # Apply: the ticket block gone; the torture test's start in main(),
 # inside the MULTIPROCESSOR block, right after the secondary CPUs are
 # started; its file listed under its option.  Revert: the same bytes.
@@ -587,7 +579,7 @@ real_roundtrip() {
 	(cd "$_t" && tar -cf - sys share) | (cd "$PT/real-applied" &&
 	    tar -xf -) && pt revert "$_t" && unchanged "$_t"
 }
-real_check patch/realtree/roundtrip real_roundtrip
+t_check patch/realtree/roundtrip real_roundtrip
 # diff -k applied with patch -p0 gives the files apply gave; -R undoes
 # it.  The diffs' sizes are printed (README).
 real_diff() {
@@ -604,7 +596,7 @@ real_diff() {
 	echo "lines: diff $(wc -l <"$PT/real-all.diff"), -k" \
 	    "$(wc -l <"$PT/real-k.diff"), -r $(wc -l <"$PT/real-r.diff")"
 }
-real_check patch/real-tree/apply-revert-diff-kernel real_diff
+t_check patch/real-tree/apply-revert-diff-kernel real_diff
 
 # Every config that config can write, the same for the same choices in
 # another order (tools/lib/configcheck.sh); with MPLOCK_CONFIG8 (a
@@ -623,8 +615,6 @@ pt apply "$_t" >/dev/null &&
 if [ -z "${MPLOCK_CONFIG8:-}" ]; then
 	t_skip patch/config/config8 "MPLOCK_CONFIG8 not set (a config(8)" \
 	    "binary, as the kernel build makes)"
-elif [ "$VRC" -ne 0 ]; then
-	t_skip patch/config/config8 "no vendored openbsd-src"
 else
 	_t=$PT/real-config8
 	rm -rf "$_t"
@@ -865,7 +855,7 @@ sys_only() {
 		rm -rf "$_t" "$_t.orig"
 	done
 }
-real_check patch/tree/sys-only sys_only
+t_check patch/tree/sys-only sys_only
 
 # /usr/src, /usr/src/sys and a /sys link to it are one tree, with one
 # record, whichever is named: a fixture tree "src" and a link "syslink"
