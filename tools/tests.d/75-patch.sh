@@ -551,15 +551,25 @@ t_check patch/diff/modes-kernel-regress diff_modes
 
 # The vendored OpenBSD tree (fixture_setup's), copied for each use.
 VT=$(vendor_tree openbsd-src)
-# Apply: the ticket block gone; the torture test's start in main(),
+# diff -k applied with patch -p0 gives the files apply gives; -R undoes
+# it.  Apply: the ticket block gone; the torture test's start in main(),
 # inside the MULTIPROCESSOR block, right after the secondary CPUs are
 # started; its file listed under its option.  Revert: the same bytes.
+# The diffs' sizes are printed (README).
 real_roundtrip() {
 	_t=$PT/real
-	rm -rf "$_t" "$PT/real-applied"
+	rm -rf "$_t"
 	cp -Rp "$VT" "$_t" && rm -f "$_t/.extracted" || return 1
 	sig "$_t"
-	pt check "$_t" >/dev/null && pt apply "$_t" || return 1
+	pt diff -k "$_t" >"$PT/real-k.diff" 2>"$PT/real-k.stat" &&
+	    pt diff "$_t" >"$PT/real-all.diff" 2>/dev/null &&
+	    pt diff -r "$_t" >"$PT/real-r.diff" 2>/dev/null || return 1
+	_kf=$(sed -n 's/^Index: //p' "$PT/real-k.diff")
+	p0 "$_t" "$PT/real-k.diff" && (cd "$_t" && cksum $_kf) >"$PT/real-p0" &&
+	    p0 "$_t" "$PT/real-k.diff" -R && unchanged "$_t" &&
+	    pt check "$_t" >/dev/null && pt apply "$_t" || return 1
+	(cd "$_t" && cksum $_kf) | diff "$PT/real-p0" - ||
+	    { echo "diff -k | patch -p0 is not what apply does"; return 1; }
 	grep -q '__USE_MI_MPLOCK' "$_t/$KL" &&
 	    { echo "kern_lock.c keeps the ticket block"; return 1; }
 	# (In the vendored main(), that line closes the MULTIPROCESSOR block.)
@@ -575,28 +585,12 @@ real_roundtrip() {
 	grep -Eq '^file[[:space:]]+kern/kern_mplock_torture\.c[[:space:]]+mplock_torture$' \
 	    "$_t/sys/conf/files" || { echo "sys/conf/files: no torture line"
 		return 1; }
-	mkdir -p "$PT/real-applied"
-	(cd "$_t" && tar -cf - sys share) | (cd "$PT/real-applied" &&
-	    tar -xf -) && pt revert "$_t" && unchanged "$_t"
-}
-t_check patch/realtree/roundtrip real_roundtrip
-# diff -k applied with patch -p0 gives the files apply gave; -R undoes
-# it.  The diffs' sizes are printed (README).
-real_diff() {
-	_t=$PT/real
-	pt diff -k "$_t" >"$PT/real-k.diff" 2>"$PT/real-k.stat" &&
-	    pt diff "$_t" >"$PT/real-all.diff" 2>/dev/null &&
-	    pt diff -r "$_t" >"$PT/real-r.diff" 2>/dev/null &&
-	    p0 "$_t" "$PT/real-k.diff" || return 1
-	for _f in $(sed -n 's/^Index: //p' "$PT/real-k.diff"); do
-		cmp "$PT/real-applied/$_f" "$_t/$_f" || return 1
-	done
-	p0 "$_t" "$PT/real-k.diff" -R && unchanged "$_t" || return 1
+	pt revert "$_t" && unchanged "$_t" || return 1
 	cat "$PT/real-k.stat"
 	echo "lines: diff $(wc -l <"$PT/real-all.diff"), -k" \
 	    "$(wc -l <"$PT/real-k.diff"), -r $(wc -l <"$PT/real-r.diff")"
 }
-t_check patch/real-tree/apply-revert-diff-kernel real_diff
+t_check patch/realtree/roundtrip real_roundtrip
 
 # Every config that config can write, the same for the same choices in
 # another order (tools/lib/configcheck.sh); with MPLOCK_CONFIG8 (a
