@@ -26,19 +26,10 @@
 # symlink.  -u removes what an install put there.
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-prog=install.sh
+. "$ROOT/tools/lib/common.sh"
+PROG=install.sh
+USAGE="usage: $PROG [-u] [-D destdir] [-p prefix]"
 umask 022
-
-usage() {
-	[ $# -eq 0 ] || echo "$prog: $*" >&2
-	echo "usage: $prog [-u] [-D destdir] [-p prefix]" >&2
-	exit 1
-}
-
-die() {
-	echo "$prog: $*" >&2
-	exit 1
-}
 
 uninstall=0
 PREFIX=${PREFIX:-/usr/local}
@@ -48,8 +39,7 @@ while getopts :D:p:u ch; do
 	D)	DESTDIR=$OPTARG ;;
 	p)	PREFIX=$OPTARG ;;
 	u)	uninstall=1 ;;
-	:)	usage "-$OPTARG: needs a value" ;;
-	*)	usage "-$OPTARG: unknown option" ;;
+	*)	badopt "$ch" ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -70,9 +60,7 @@ pages() {
 	(cd "$ROOT/share/man" && ls man1/*.1 man8/*.8 2>/dev/null)
 }
 
-# The payload: the files mplock-patch installs into an OpenBSD tree,
-# by its own list (our_files, read from the tool as configcheck.sh
-# reads its tables), so that there is one list.
+# The payload: what mplock-patch installs into a tree, by its own list.
 payload() {
 	ROOT=$ROOT sh -c "$(sed -n '/^our_files()/,/^}/p' \
 	    "$ROOT/tools/mplock-patch")
@@ -87,7 +75,7 @@ if [ "$uninstall" -eq 1 ]; then
 		rm -f "$P/man/$m" || exit 1
 	done
 	rm -rf "$P/share/mplock" || exit 1
-	echo "$prog: removed mplock-patch, buildtime, their manual pages and" \
+	echo "$PROG: removed mplock-patch, buildtime, their manual pages and" \
 	    "$PREFIX/share/mplock${DESTDIR:+ (under $DESTDIR)}"
 	exit 0
 fi
@@ -125,6 +113,6 @@ for m in $(pages); do
 	    cp "$ROOT/share/man/$m" "$P/man/$m" && chmod 644 "$P/man/$m" ||
 	    die "cannot install $P/man/$m"
 done
-echo "$prog: installed mplock-patch and buildtime in $PREFIX/bin, their" \
+echo "$PROG: installed mplock-patch and buildtime in $PREFIX/bin, their" \
     "manual pages in $PREFIX/man, mplock $version in" \
     "$PREFIX/share/mplock${DESTDIR:+ (under $DESTDIR)}"

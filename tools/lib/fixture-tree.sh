@@ -5,10 +5,12 @@
 # directory with an executable file, to see modes kept.  Sourced; the
 # suites' helpers follow.
 #
-# fixture_tree DIR [current | old]
+# fixture_tree DIR
 #	Make DIR (which must not exist) a tree; 77 without the vendored
-#	tree.  "old" is OpenBSD 7.5 and earlier: sched_lock a second
-#	__mp_lock, __mp_release_all_but_one.
+#	tree.
+# fixture_old
+#	Make the tree in the current directory look like OpenBSD 7.5 and
+#	earlier: sched_lock a second __mp_lock, __mp_release_all_but_one.
 
 . "$ROOT/tools/lib/vendor.sh"
 
@@ -29,16 +31,6 @@ fixture_tree() {
 		mkdir -p "${_f%/*}" && cp "$_fv/$_f" "$_f" || exit 1
 	done
 	chmod 640 sys/conf/files
-	[ "${2:-}" != old ] || {
-		ft_sed sys/sys/mplock.h '/^int.*__mp_release_all(/a\
-int	__mp_release_all_but_one(struct __mp_lock *);' &&
-		ft_sed sys/sys/sched.h \
-		    's/mutex sched_lock/__mp_lock sched_lock/' &&
-		ft_sed sys/kern/kern_lock.c '/LO_CLASS_KERNEL_LOCK << /a\
-	else if (mpl == &sched_lock)\
-		mpl->mpl_lock_obj.lo_flags = LO_RECURSABLE |\
-		    (LO_CLASS_SCHED_LOCK << LO_CLASSSHIFT);'
-	} || exit 1
 	for _a in alpha arm arm64 m88k mips64 powerpc powerpc64 riscv64 \
 	    sparc64; do
 		mkdir -p "sys/arch/$_a/include"
@@ -67,6 +59,16 @@ int	__mp_release_all_but_one(struct __mp_lock *);' &&
 	printf '#!/bin/sh\necho fixture\n' >regress/sys/kern/extent/run.sh
 	chmod 755 regress/sys/kern/extent/run.sh
 	)
+}
+
+fixture_old() {
+	ft_sed sys/sys/mplock.h '/^int.*__mp_release_all(/a\
+int	__mp_release_all_but_one(struct __mp_lock *);' &&
+	    ft_sed sys/sys/sched.h 's/mutex sched_lock/__mp_lock sched_lock/' &&
+	    ft_sed sys/kern/kern_lock.c '/LO_CLASS_KERNEL_LOCK << /a\
+	else if (mpl == &sched_lock)\
+		mpl->mpl_lock_obj.lo_flags = LO_RECURSABLE |\
+		    (LO_CLASS_SCHED_LOCK << LO_CLASSSHIFT);'
 }
 
 # ft_sed FILE SCRIPT: FILE edited in place by sed SCRIPT.
@@ -135,22 +137,17 @@ pristine() {
 
 # pt ARGS: the tool, under $PTSH (sh), installing from $PT_ROOT if set.
 pt() {
-	if [ -n "${PT_ROOT:-}" ]; then
-		MPLOCK_ROOT=$PT_ROOT ${PTSH:-sh} "$TOOL" "$@"
-	else
-		${PTSH:-sh} "$TOOL" "$@"
-	fi
+	MPLOCK_ROOT=${PT_ROOT:-${MPLOCK_ROOT:-}} ${PTSH:-sh} "$TOOL" "$@"
 }
 
-# fails WANT CMD...: CMD exits non-zero saying WANT (a fixed string) on
+# fails WANT CMD...: CMD exits 1 saying WANT (a fixed string) on
 # stderr; its output in FX/out and FX/err.
 fails() {
 	_want=$1
 	shift
-	if "$@" >"$FX/out" 2>"$FX/err"; then
-		echo "$*: succeeded"
-		return 1
-	fi
+	"$@" >"$FX/out" 2>"$FX/err"
+	_rc=$?
+	[ "$_rc" -eq 1 ] || { echo "$*: exit $_rc, not 1"; return 1; }
 	grep -qF -- "$_want" "$FX/err" && return 0
 	echo "$*: no \"$_want\" in:"
 	cat "$FX/err"
