@@ -2,7 +2,7 @@
 #
 # make verify (all): the Spin models (model/README.md), herd7 litmus
 # tests (litmus/README.md) and the ThreadSanitizer build; a PASS/FAIL
-# line per check, then a table per search.  Also: map, where each
+# line per check.  Also: map, where each
 # model/MAPPING anchor is now; hashes, litmus-hashes, for
 # model/sources.sha256 and litmus/lines.sha256; litmus-gen, the tests.
 

@@ -9,7 +9,6 @@
 MODEL=$ROOT/model
 TSAN=$ROOT/tsan
 VOBJ=$OBJ/verify
-VERIFY_TABLE=$VOBJ/table
 # clang compiles pan.c in about half the time gcc takes; jobs run
 # VERIFY_JOBS at a time (one per CPU, at most 2).
 VERIFY_PAN_CC=${VERIFY_PAN_CC:-$(command -v clang >/dev/null 2>&1 &&
@@ -19,8 +18,7 @@ VERIFY_JOBS=${VERIFY_JOBS:-$(_n=$(ncpu_online); [ "$_n" -gt 2 ] && _n=2
 
 # _v_bg NAME CMD: run CMD in the background, VERIFY_JOBS at a time;
 # once it has ended, record the lines it printed, in the order the jobs
-# were started: "pass NAME NOTE", "skip NAME WHY", "fail NAME LOG|- WHY",
-# "table NAME STATES SECONDS VERDICT".
+# were started: "pass NAME NOTE", "skip NAME WHY", "fail NAME LOG|- WHY".
 _v_q=
 _v_bg() {
 	_v_n=$((${_v_n:-0} + 1))
@@ -48,8 +46,6 @@ _v_reap() {
 		pass|skip) "t_$_k" "$_n" "$_r" ;;
 		fail)	_l=${_r%% *}
 			t_fail "$_n" "${_r#* }" "${_l#-}" ;;
-		table)	_s=${_r%% *} _r=${_r#* }
-			echo "$_n|$_s|${_r%% *}|${_r#* }" >>"$VERIFY_TABLE" ;;
 		esac
 	done <"$_v_f"
 }
@@ -126,7 +122,6 @@ _l_verdict() {
 _l_arch() {
 	_la=$1 _lmodel=$2
 	shift 2
-	_lt0=$(date +%s)
 	mkdir -p "$LOBJ/run/$_la"
 	for _lp in $(litmus_patterns "$_la"); do
 		_lf=$LOBJ/run/$_la/$_lp.litmus
@@ -180,15 +175,12 @@ _l_arch() {
  by$_lcaught: drop the record"
 		fi
 	done
-	echo "table litmus/$_la - $(($(date +%s) - _lt0))" \
-	    "$(($(litmus_patterns "$_la" | wc -l) + $#)) tests and mutants"
 }
 
 # verify_litmus: herd7 on every test (Never) and every mutant (caught,
 # or recorded in litmus/redundant).
 verify_litmus() {
 	t_check "verify/litmus/generated" litmus_tests
-	t_check "verify/litmus/mapping" litmus_check_map
 	herd_build
 	case $? in
 	0)	;;
@@ -274,7 +266,6 @@ _v_search() {
 	else
 		_verdict="NOT caught"
 	fi
-	echo "table $1 $_states $_dt $_verdict"
 	if [ -z "$_errs" ]; then
 		echo "fail $1 $_log no result (exit $_rc), $_states states"
 	elif [ "$_errs" -eq 0 ] &&
@@ -448,19 +439,10 @@ EOT
 	done
 }
 
-verify_table() {
-	[ -s "$VERIFY_TABLE" ] || return 0
-	printf '\n%-48s %10s %6s  %s\n' "model check" "states" "secs" "verdict"
-	awk -F'|' '{ v = $0; for (i = 0; i < 3; i++) sub(/^[^|]*[|]/, "", v)
-	    printf "%-48s %10s %6s  %s\n", $1, $2, $3, v }' "$VERIFY_TABLE"
-}
-
 verify_run() {
 	[ "$1" = all ] && set -- mapping litmus models tsan
 	mkdir -p "$VOBJ" "$LOBJ"
-	: >"$VERIFY_TABLE"
 	for _w; do
 		"verify_$_w"
 	done
-	verify_table
 }
