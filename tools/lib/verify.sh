@@ -360,13 +360,11 @@ _v_tsan_seam() {
 	return 0
 }
 
-# _v_tsan_build NAME DIR [CFLAGS]: the harness for $_be built with TSan
-# ($_cc, the tree $_tree) in DIR; a FAIL line NAME if that fails.
+# _v_tsan_build NAME DIR [CFLAGS]: harness_check for $_be with TSan
+# ($_cc, the tree $_tree).
 _v_tsan_build() {
-	CC=$_cc MPLOCK_ROOT=$_tree harness_build "$2" "$_be" \
-	    -fsanitize=thread ${3:-} && return 0
-	t_fail "$1" "build failed ($_cc)" "$2/build.log"
-	return 1
+	CC=$_cc MPLOCK_ROOT=$_tree harness_check "$1" "$2" "$_be" \
+	    -fsanitize=thread ${3:-}
 }
 
 # Which tests run under TSan, with counts that keep them short; TSan's
