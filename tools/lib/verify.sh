@@ -241,7 +241,7 @@ _v_search() {
 	sc:ok|pso3:ok|guest:ok) _opt=-O1 _run="$_run -w24" ;;
 	*)	_opt=-O0 _run="$_run -w22" ;;
 	esac
-	_t0=$(_t_now)
+	_t0=$(date +%s)
 	# shellcheck disable=SC2086
 	(
 		cd "$_d" &&
@@ -250,7 +250,7 @@ _v_search() {
 		$VERIFY_PAN_CC $_opt -w $_cflags -o pan pan.c &&
 		echo "$_run" && timeout 600 $_run </dev/null
 	) >"$_log" 2>&1
-	_rc=$? _dt=$(($(_t_now) - _t0))
+	_rc=$? _dt=$(($(date +%s) - _t0))
 	rm -f "$_d/pan" "$_d/pan.c" "$_d"/pan.[bhmpt]
 	_states=$(sed -n 's/^ *\([0-9][0-9]*\) states, stored.*/\1/p' \
 	    "$_log" | head -n 1)
