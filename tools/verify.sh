@@ -12,20 +12,18 @@ PROG=verify
 USAGE='usage: tools/verify.sh [all | models | tsan | mapping | map |
            hashes | litmus | litmus-gen | litmus-hashes]'
 what=${1:-all}
-case $what in
-all|models|tsan|mapping|map|hashes|litmus|litmus-gen|litmus-hashes) ;;
-*)	usage "$what: no such check" ;;
-esac
-. "$ROOT/tools/lib/testlib.sh"
 . "$ROOT/tools/lib/harness.sh"
 . "$ROOT/tools/lib/verify.sh"
-
 case $what in
+all|models|tsan|mapping|litmus) ;;
 hashes)	_v_sources | src_hashes; exit 0 ;;
 map)	verify_print_map; exit 0 ;;
 litmus-hashes)	litmus_print_hashes; exit 0 ;;
 litmus-gen)	litmus_tests && echo "$LTESTS"; exit ;;
+*)	usage "$what: no such check" ;;
 esac
+# It makes $OBJ/logs: after the usage check.
+. "$ROOT/tools/lib/testlib.sh"
 
 RESULTS=$VOBJ/results
 export RESULTS
