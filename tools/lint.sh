@@ -13,12 +13,16 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 
 rc=0
 
+# report TEXT: a problem (TEXT, unless empty): print it, fail at exit.
+report() {
+	[ -n "$*" ] || return 0
+	echo "$*"
+	rc=1
+}
+
 lint_man() {
-	command -v mandoc >/dev/null 2>&1 || {
-		echo "mandoc not installed (.ci/run installs it)" >&2
-		rc=1
-		return
-	}
+	command -v mandoc >/dev/null 2>&1 ||
+	    { report "mandoc not installed (.ci/run installs it)"; return; }
 	for m in "$ROOT"/share/man/man*/*.[1-9]; do
 		# The pages we refer to (witness(4), mutex(9), ...) are
 		# OpenBSD's; off OpenBSD they are not on this machine, or
@@ -26,7 +30,7 @@ lint_man() {
 		out=$(mandoc -Tlint "$m" 2>&1 | grep -v \
 		    -e 'STYLE: referenced manual not found' \
 		    -e 'outdated mandoc.db lacks .* entry')
-		[ -z "$out" ] || { echo "$out"; rc=1; }
+		report "$out"
 	done
 }
 
@@ -77,15 +81,15 @@ lint_style() {
 lint_backends() {
 	case " $BACKENDS " in
 	*" $DEFAULT_BACKEND "*) ;;
-	*)	echo "Makefile.backends: default $DEFAULT_BACKEND not in" \
-		    "BACKENDS"
-		rc=1 ;;
+	*)	report "Makefile.backends: default $DEFAULT_BACKEND not in" \
+		    "BACKENDS" ;;
 	esac
-	_out=$(for _be in $BACKENDS; do
+	for _be in $BACKENDS; do
 		_f=sys/kern/kern_mplock_$_be.h
 		_opt=MPLOCK_$(upper "$_be")
 		_m=share/man/man9/mplock.9
-		[ -f "$ROOT/$_f" ] || echo "$_be: registered but there is no $_f"
+		[ -f "$ROOT/$_f" ] ||
+		    report "$_be: registered but there is no $_f"
 		# FILE|grep's option|RE|what is missing; what names $_f
 		# only when $_f is there.
 		while IFS='|' read -r _in _o _re _why; do
@@ -93,7 +97,7 @@ lint_backends() {
 			*"$_f"*) [ -f "$ROOT/$_f" ] || continue ;;
 			esac
 			grep -q$_o -e "$_re" "$ROOT/$_in" 2>/dev/null ||
-			    echo "$_be: $_why"
+			    report "$_be: $_why"
 		done <<EOT
 $_f|E|^#define[[:space:]]+MPL_BE_NAME[[:space:]]+"$_be"|$_f does not name it (MPL_BE_NAME)
 sys/kern/kern_mplock.h|F|"kern_mplock_$_be.h"|kern_mplock.h does not include $_f
@@ -109,11 +113,10 @@ EOT
 		_be=${_f##*/kern_mplock_}
 		case " $BACKENDS " in
 		*" ${_be%.h} "*) ;;
-		*)	echo "${_f#$ROOT/}: backend not in Makefile.backends," \
-			    "so never tested" ;;
+		*)	report "${_f#$ROOT/}: backend not in" \
+			    "Makefile.backends, so never tested" ;;
 		esac
-	done)
-	[ -z "$_out" ] || { echo "$_out"; rc=1; }
+	done
 }
 
 # The litmus tests' MAPPING and the hashes of the lines it maps.
@@ -212,24 +215,19 @@ README_MAX=160
 lint_readme() {
 	_rm=$ROOT/README.md
 	_rn=$(wc -l <"$_rm" | tr -d ' ')
-	[ "$_rn" -le "$README_MAX" ] || {
-		echo "README.md: $_rn lines, more than $README_MAX"
-		rc=1
-	}
+	[ "$_rn" -le "$README_MAX" ] ||
+	    report "README.md: $_rn lines, more than $README_MAX"
 	_rows=$(awk '/^## Current figures/ { on = 1; next } /^## / { on = 0 }
 	    on && /^\| / && !/^\|---/ && !/^\| what \|/' "$_rm")
-	[ -n "$_rows" ] || {
-		echo "README.md: no table under \"## Current figures\""
-		rc=1
-	}
+	[ -n "$_rows" ] ||
+	    report "README.md: no table under \"## Current figures\""
 	while IFS= read -r _row; do
 		[ -n "$_row" ] || continue
 		_rl=$(echo "$_row" |
 		    sed -n 's|.*](\(doc/results/[^)]*\.txt\)).*|\1|p')
 		if [ -z "$_rl" ] || [ ! -f "$ROOT/$_rl" ]; then
-			echo "README.md: a figure without its results file:" \
+			report "README.md: a figure without its results file:" \
 			    "$_row"
-			rc=1
 			continue
 		fi
 		echo "$_row" | awk -v f="README.md" -v res="$ROOT/$_rl" \
@@ -240,10 +238,8 @@ EOT
 	for _t in $(awk '/^## Hacking/ { on = 1; next } /^## / { on = 0 }
 	    on && /^```/ { code = !code; next }
 	    on && code && $1 == "make" { print $2 }' "$_rm"); do
-		grep -q "^$_t:" "$ROOT/Makefile" || {
-			echo "README.md: make $_t: no such target"
-			rc=1
-		}
+		grep -q "^$_t:" "$ROOT/Makefile" ||
+		    report "README.md: make $_t: no such target"
 	done
 }
 

@@ -46,7 +46,7 @@ for suite in "$ROOT"/tools/tests.d/*.sh; do
 		*) continue ;;
 		esac
 	fi
-	t_section "$name"
+	echo "== $name"
 	t0=$(date +%s)
 	rm -f "$OBJ/.suite-done"
 	( . "$suite"; : >"$OBJ/.suite-done" )

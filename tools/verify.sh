@@ -2,7 +2,7 @@
 #
 # make verify (all): the Spin models (model/README.md), herd7 litmus
 # tests (litmus/README.md) and the ThreadSanitizer build; a PASS/FAIL
-# line per check, then a table per search.  Also: map, where each
+# line per check.  Also: map, where each
 # model/MAPPING anchor is now; hashes, litmus-hashes, for
 # model/sources.sha256 and litmus/lines.sha256; litmus-gen, the tests.
 
@@ -12,20 +12,18 @@ PROG=verify
 USAGE='usage: tools/verify.sh [all | models | tsan | mapping | map |
            hashes | litmus | litmus-gen | litmus-hashes]'
 what=${1:-all}
-case $what in
-all|models|tsan|mapping|map|hashes|litmus|litmus-gen|litmus-hashes) ;;
-*)	usage "$what: no such check" ;;
-esac
-. "$ROOT/tools/lib/testlib.sh"
 . "$ROOT/tools/lib/harness.sh"
 . "$ROOT/tools/lib/verify.sh"
-
 case $what in
+all|models|tsan|mapping|litmus) ;;
 hashes)	_v_sources | src_hashes; exit 0 ;;
 map)	verify_print_map; exit 0 ;;
 litmus-hashes)	litmus_print_hashes; exit 0 ;;
 litmus-gen)	litmus_tests && echo "$LTESTS"; exit ;;
+*)	usage "$what: no such check" ;;
 esac
+# It makes $OBJ/logs: after the usage check.
+. "$ROOT/tools/lib/testlib.sh"
 
 RESULTS=$VOBJ/results
 export RESULTS

@@ -107,6 +107,16 @@ harness_build() {
 	return 0
 }
 
+# harness_check NAME DIR BACKEND [CFLAGS ...]
+#	harness_build, or a FAIL line NAME with the end of its log.
+harness_check() {
+	_hcn=$1
+	shift
+	harness_build "$@" && return 0
+	t_fail "$_hcn" "build failed" "$1/build.log"
+	return 1
+}
+
 # harness_tests NAME BACKEND ARGS [CFLAGS ...]
 #	Build BACKEND's harness in $OBJ/NAME (left in $hd) and run each
 #	test "mplocktest -l" lists, with ARGS, as check NAME/TEST.
@@ -115,10 +125,7 @@ harness_tests() {
 	_htn=$1 _htb=$2 _hta=$3
 	shift 3
 	hd=$OBJ/$_htn
-	if ! harness_build "$hd" "$_htb" "$@"; then
-		t_fail "$_htn/build" "build failed" "$hd/build.log"
-		return 1
-	fi
+	harness_check "$_htn/build" "$hd" "$_htb" "$@" || return 1
 	for _htt in $("$hd/mplocktest" -l); do
 		t_run "$_htn/$_htt" 300 "$hd/mplocktest" $_hta "$_htt"
 	done
@@ -127,12 +134,9 @@ harness_tests() {
 # harness_plain NAME BACKEND: the stress tests, quick, from a build
 #	without the debug options, as check NAME/no-debug-options.
 harness_plain() {
-	if harness_build "$OBJ/$1-plain" "$2"; then
-		t_run "$1/no-debug-options" 300 "$OBJ/$1-plain/mplocktest" -q \
-		    stress
-	else
-		t_fail "$1-plain/build" "build failed" "$OBJ/$1-plain/build.log"
-	fi
+	harness_check "$1-plain/build" "$OBJ/$1-plain" "$2" &&
+	    t_run "$1/no-debug-options" 300 "$OBJ/$1-plain/mplocktest" -q \
+	    stress
 }
 
 # has_guest BACKEND: the backend has a guest mode (the M-lock), which

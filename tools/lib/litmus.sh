@@ -69,8 +69,9 @@ src_hashes() {
 	done
 }
 
-# src_hash_check SUMS WHAT: each line "FILE [FIRST-LAST]" of stdin
-# hashes as recorded in SUMS, when WHAT were last checked against it.
+# src_hash_check SUMS WHAT CMD: each line "FILE [FIRST-LAST]" of stdin
+# hashes as recorded in SUMS, when WHAT were last checked against it;
+# if not, how to re-check and re-record (tools/verify.sh CMD).
 src_hash_check() {
 	_hbad=0
 	while read -r _hf _hr; do
@@ -90,7 +91,11 @@ src_hash_check() {
 		fi
 		_hbad=1
 	done
-	return $_hbad
+	[ $_hbad -eq 0 ] && return 0
+	_hs=${1#"$ROOT"/}
+	echo "Re-check the $2 against the change (${_hs%/*}/README.md), then"
+	echo "record: sh tools/verify.sh $3 >$_hs"
+	return 1
 }
 
 # MAPPING: NAME FILE FIRST-LAST; NAME a pattern or arch:ARCH.
@@ -104,19 +109,16 @@ litmus_print_hashes() {
 
 litmus_check_map() {
 	_lbad=0
-	_lmiss=$( { litmus_patterns; litmus_archs | sed 's/^/arch:/'; } |
+	{ litmus_patterns; litmus_archs | sed 's/^/arch:/'; } |
 	    awk -v map="$(_nc "$LITMUS/MAPPING" | awk '{ print $1 }')" '
 	    BEGIN { n = split(map, a, "\n"); for (i = 1; i <= n; i++) m[a[i]] }
 	    !($1 in m) { w = sub(/^arch:/, "") ? "architecture" : "pattern"
-		print "litmus: " w " " $1 " has no line in MAPPING" }')
-	[ -z "$_lmiss" ] || { echo "$_lmiss"; _lbad=1; }
-	_l_bad=$(_l_ranges | awk '$2 !~ /^[0-9]+-[0-9]+$/')
-	[ -z "$_l_bad" ] || { echo "litmus: MAPPING: bad range: $_l_bad"
-	    _lbad=1; }
-	_l_ranges | src_hash_check "$LITMUS/lines.sha256" "litmus tests" ||
-	    _lbad=1
-	[ $_lbad -eq 0 ] && return 0
-	echo "Re-check the tests against the change (litmus/README.md), then"
-	echo "record: sh tools/verify.sh litmus-hashes >litmus/lines.sha256"
-	return 1
+		print "litmus: " w " " $1 " has no line in MAPPING"; bad = 1 }
+	    END { exit bad }' || _lbad=1
+	_l_ranges | awk '$2 !~ /^[0-9]+-[0-9]+$/ {
+	    print "litmus: MAPPING: bad range: " $0; bad = 1 }
+	    END { exit bad }' || _lbad=1
+	_l_ranges | src_hash_check "$LITMUS/lines.sha256" "litmus tests" \
+	    litmus-hashes || _lbad=1
+	return $_lbad
 }

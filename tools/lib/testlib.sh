@@ -4,10 +4,6 @@
 LOGS=$OBJ/logs
 mkdir -p "$LOGS"
 
-_t_now() {
-	date +%s
-}
-
 _t_record() {
 	# _t_record STATUS NAME [NOTE]
 	echo "$1 $2" >>"$RESULTS"
@@ -42,10 +38,10 @@ _t_exec() {
 	_name=$1 _secs=$2
 	shift 2
 	_log=$(_t_log "$_name")
-	_t0=$(_t_now)
+	_t0=$(date +%s)
 	timeout "$_secs" "$@" >"$_log" 2>&1
 	_rc=$?
-	_dt=$(($(_t_now) - _t0))
+	_dt=$(($(date +%s) - _t0))
 }
 
 # t_run NAME SECONDS COMMAND ...: PASS when COMMAND exits 0, SKIP on 77.
@@ -104,10 +100,6 @@ t_check() {
 	else
 		t_fail "$_name" "exit $?" "$_log"
 	fi
-}
-
-t_section() {
-	echo "== $*"
 }
 
 # t_usage NAME SCRIPT ARGS...: each ARGS word (eval'd) is a misuse:

@@ -9,7 +9,6 @@
 MODEL=$ROOT/model
 TSAN=$ROOT/tsan
 VOBJ=$OBJ/verify
-VERIFY_TABLE=$VOBJ/table
 # clang compiles pan.c in about half the time gcc takes; jobs run
 # VERIFY_JOBS at a time (one per CPU, at most 2).
 VERIFY_PAN_CC=${VERIFY_PAN_CC:-$(command -v clang >/dev/null 2>&1 &&
@@ -19,8 +18,7 @@ VERIFY_JOBS=${VERIFY_JOBS:-$(_n=$(ncpu_online); [ "$_n" -gt 2 ] && _n=2
 
 # _v_bg NAME CMD: run CMD in the background, VERIFY_JOBS at a time;
 # once it has ended, record the lines it printed, in the order the jobs
-# were started: "pass NAME NOTE", "skip NAME WHY", "fail NAME LOG|- WHY",
-# "table NAME STATES SECONDS VERDICT".
+# were started: "pass NAME NOTE", "skip NAME WHY", "fail NAME LOG|- WHY".
 _v_q=
 _v_bg() {
 	_v_n=$((${_v_n:-0} + 1))
@@ -48,8 +46,6 @@ _v_reap() {
 		pass|skip) "t_$_k" "$_n" "$_r" ;;
 		fail)	_l=${_r%% *}
 			t_fail "$_n" "${_r#* }" "${_l#-}" ;;
-		table)	_s=${_r%% *} _r=${_r#* }
-			echo "$_n|$_s|${_r%% *}|${_r#* }" >>"$VERIFY_TABLE" ;;
 		esac
 	done <"$_v_f"
 }
@@ -98,10 +94,7 @@ _v_check_map() {
 }
 
 _v_check_hashes() {
-	_v_sources | src_hash_check "$MODEL/sources.sha256" models && return
-	echo "Re-check the models against the change (model/README.md), then"
-	echo "record: sh tools/verify.sh hashes >model/sources.sha256"
-	return 1
+	_v_sources | src_hash_check "$MODEL/sources.sha256" models hashes
 }
 
 verify_mapping() {
@@ -126,7 +119,6 @@ _l_verdict() {
 _l_arch() {
 	_la=$1 _lmodel=$2
 	shift 2
-	_lt0=$(date +%s)
 	mkdir -p "$LOBJ/run/$_la"
 	for _lp in $(litmus_patterns "$_la"); do
 		_lf=$LOBJ/run/$_la/$_lp.litmus
@@ -180,15 +172,12 @@ _l_arch() {
  by$_lcaught: drop the record"
 		fi
 	done
-	echo "table litmus/$_la - $(($(date +%s) - _lt0))" \
-	    "$(($(litmus_patterns "$_la" | wc -l) + $#)) tests and mutants"
 }
 
 # verify_litmus: herd7 on every test (Never) and every mutant (caught,
 # or recorded in litmus/redundant).
 verify_litmus() {
 	t_check "verify/litmus/generated" litmus_tests
-	t_check "verify/litmus/mapping" litmus_check_map
 	herd_build
 	case $? in
 	0)	;;
@@ -249,7 +238,7 @@ _v_search() {
 	sc:ok|pso3:ok|guest:ok) _opt=-O1 _run="$_run -w24" ;;
 	*)	_opt=-O0 _run="$_run -w22" ;;
 	esac
-	_t0=$(_t_now)
+	_t0=$(date +%s)
 	# shellcheck disable=SC2086
 	(
 		cd "$_d" &&
@@ -258,7 +247,7 @@ _v_search() {
 		$VERIFY_PAN_CC $_opt -w $_cflags -o pan pan.c &&
 		echo "$_run" && timeout 600 $_run </dev/null
 	) >"$_log" 2>&1
-	_rc=$? _dt=$(($(_t_now) - _t0))
+	_rc=$? _dt=$(($(date +%s) - _t0))
 	rm -f "$_d/pan" "$_d/pan.c" "$_d"/pan.[bhmpt]
 	_states=$(sed -n 's/^ *\([0-9][0-9]*\) states, stored.*/\1/p' \
 	    "$_log" | head -n 1)
@@ -274,7 +263,6 @@ _v_search() {
 	else
 		_verdict="NOT caught"
 	fi
-	echo "table $1 $_states $_dt $_verdict"
 	if [ -z "$_errs" ]; then
 		echo "fail $1 $_log no result (exit $_rc), $_states states"
 	elif [ "$_errs" -eq 0 ] &&
@@ -369,13 +357,11 @@ _v_tsan_seam() {
 	return 0
 }
 
-# _v_tsan_build NAME DIR [CFLAGS]: the harness for $_be built with TSan
-# ($_cc, the tree $_tree) in DIR; a FAIL line NAME if that fails.
+# _v_tsan_build NAME DIR [CFLAGS]: harness_check for $_be with TSan
+# ($_cc, the tree $_tree).
 _v_tsan_build() {
-	CC=$_cc MPLOCK_ROOT=$_tree harness_build "$2" "$_be" \
-	    -fsanitize=thread ${3:-} && return 0
-	t_fail "$1" "build failed ($_cc)" "$2/build.log"
-	return 1
+	CC=$_cc MPLOCK_ROOT=$_tree harness_check "$1" "$2" "$_be" \
+	    -fsanitize=thread ${3:-}
 }
 
 # Which tests run under TSan, with counts that keep them short; TSan's
@@ -448,19 +434,10 @@ EOT
 	done
 }
 
-verify_table() {
-	[ -s "$VERIFY_TABLE" ] || return 0
-	printf '\n%-48s %10s %6s  %s\n' "model check" "states" "secs" "verdict"
-	awk -F'|' '{ v = $0; for (i = 0; i < 3; i++) sub(/^[^|]*[|]/, "", v)
-	    printf "%-48s %10s %6s  %s\n", $1, $2, $3, v }' "$VERIFY_TABLE"
-}
-
 verify_run() {
 	[ "$1" = all ] && set -- mapping litmus models tsan
 	mkdir -p "$VOBJ" "$LOBJ"
-	: >"$VERIFY_TABLE"
 	for _w; do
 		"verify_$_w"
 	done
-	verify_table
 }
