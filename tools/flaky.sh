@@ -51,7 +51,7 @@ export FLAKY_LOG
 
 # The suites themselves, without the load: they build what the seeded
 # bugs run and note the commands.
-MPLOCK_FULL=1 KERNEL_SEEDED=1 sh "$ROOT/tools/test.sh" $suites \
+MPLOCK_FULL=1 sh "$ROOT/tools/test.sh" $suites \
     >"$FD/suites.log" 2>&1
 if [ -n "$pattern" ]; then
 	awk -F '\t' -v p="$pattern" '$2 ~ p' "$FLAKY_LOG" >"$FLAKY_LOG.m"

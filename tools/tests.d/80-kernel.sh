@@ -18,10 +18,25 @@ KERNEL_RUN_LIMIT=${KERNEL_RUN_LIMIT:-1800}
 k_t0=$(date +%s)
 FIG=$OBJ/kernel/figures.txt
 
+# k_verdict NAME: _v, the run's qemu crashes and boot.sh's verdict.
+k_verdict() {
+	_c=$(sed -n 's/^qemu_crashes=//p' "$OBJ/kernel/run/$1/result" \
+	    2>/dev/null)
+	_v=${_c:+qemu crashed $_c time(s), booted again; }$(grep '^kernel: ' \
+	    "$_log" | tail -n 1 | sed 's/^kernel: [^:]*: //' | cut -c1-150)
+}
+
 # k_boot NAME ARGS...: kernel.sh -n NAME ARGS, a run that must pass.
 k_boot() {
-	t_run "kernel/$1" "$KERNEL_RUN_LIMIT" sh "$ROOT/tools/kernel.sh" \
+	_t_exec "kernel/$1" "$KERNEL_RUN_LIMIT" sh "$ROOT/tools/kernel.sh" \
 	    -n "$@"
+	k_verdict "$1"
+	case $_rc in
+	0)	t_pass "$_name" "${_dt}s: $_v" ;;
+	77)	t_skip "$_name" "$(tail -n 1 "$_log")" ;;
+	124)	t_fail "$_name" "timed out after ${_secs}s" "$_log" ;;
+	*)	t_fail "$_name" "exit $_rc, ${_dt}s: $_v" "$_log" ;;
+	esac
 	k_figures "$1"
 }
 
@@ -39,10 +54,7 @@ k_mutant() {
 	    "$ROOT/tools/kernel.sh" -r -n "$_kn"
 	_t_exec "kernel/$_kn" "$KERNEL_RUN_LIMIT" sh "$ROOT/tools/kernel.sh" \
 	    -n "$_kn" -m "$_km" "$@"
-	_c=$(sed -n 's/^qemu_crashes=//p' "$OBJ/kernel/run/$_kn/result" \
-	    2>/dev/null)
-	_v=${_c:+qemu crashed $_c time(s), booted again; }$(grep '^kernel: ' \
-	    "$_log" | tail -n 1 | sed 's/^kernel: [^:]*: //' | cut -c1-150)
+	k_verdict "$_kn"
 	case $_rc in
 	0)	if [ -n "$_kt" ]; then
 			t_skip "$_name" "not caught by the userland load\
@@ -297,12 +309,7 @@ elif [ ! -r "$VENDOR/openbsd-src.tar.xz" ] && [ -z "${SRC:-}" ]; then
 else
 	mkdir -p "$OBJ/kernel"
 	: >"$FIG"
-	if [ -n "${KERNEL_SEEDED:-}" ]; then
-		# make test-flaky: the seeded bugs alone.
-		for m in $KERNEL_MUTANTS; do
-			k_mutant "$DEFAULT_BACKEND-debug-${m%:*}" "$m" -d
-		done
-	elif [ "${MPLOCK_FULL:-0}" = 1 ]; then
+	if [ "${MPLOCK_FULL:-0}" = 1 ]; then
 		k_boot "$DEFAULT_BACKEND-debug" -d
 		# Every backend and kernel-bench's other peers.
 		for be in $BACKENDS $MEASURE_BACKENDS; do
