@@ -15,12 +15,10 @@
  */
 
 /*
- * What init.c and worker.c, static OpenBSD/amd64 programs without libc,
- * share: the one syscall instruction, the OpenBSD ELF note and the
- * PT_OPENBSD_SYSCALLS table that pins every system call they make to
- * it (init.ld gives them their segments), _start, and a few string and
- * clock helpers.  Each defines prog_main(long *sp), sp pointing at
- * argc, argv[], 0, envp[].
+ * What init.c and worker.c, static programs without libc, share
+ * (doc/kernel.md): the syscall, the ELF note, PT_OPENBSD_SYSCALLS,
+ * _start and a few helpers.  Each defines prog_main(long *sp), sp
+ * pointing at argc, argv[], 0, envp[].
  */
 
 /* OpenBSD system call numbers (sys/kern/syscalls.master). */

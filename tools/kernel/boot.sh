@@ -1,12 +1,9 @@
 #!/bin/sh
 #
-# boot.sh RUN NAME: boot RUN/tftp (pxeboot, bsd, etc/boot.conf) under
-# qemu-system-x86_64 with $NCPU CPUs, watch the serial console and judge
-# the run (doc/kernel.md, "The verdict"): PASS 0, FAIL 1, PANIC 3, HANG
-# 4, CRASH 5 (qemu died of a signal before the power-off).  For
-# tools/kernel.sh.  Environment: NCPU (4), KERNEL_TIMEOUT (900),
-# KERNEL_ACCEL (tcg, or kvm), EXPECT_TORTURE, KERNEL_BOOT_NOTE (added to
-# the details).
+# boot.sh RUN NAME: boot RUN/tftp under qemu and judge the run, for
+# tools/kernel.sh (doc/kernel.md, "The verdict", with the exit status).
+# Environment: NCPU (4), KERNEL_TIMEOUT (900), KERNEL_ACCEL (tcg, or
+# kvm), EXPECT_TORTURE, KERNEL_BOOT_NOTE (added to the details).
 
 RUN=$1
 NAME=$2

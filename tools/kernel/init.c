@@ -15,14 +15,8 @@
  */
 
 /*
- * /sbin/init of the booted test kernel (tools/kernel.sh; doc/kernel.md
- * tells the loads and their lines): an open/close load, one process per
- * CPU, and a make -j style load of /sbin/mplock_worker jobs
- * (BUILD_WARMUP rounds, then BUILD_ROUNDS measured, the median the
- * figure, with the CPU time per state, and the finer states of a
- * kernel built with the breakdown, <sys/mplb.h>); with TORTURE_WAIT
- * (seconds), a wait for the kernel torture's summary.  Then it powers
- * the machine off.  Built like worker.c with bare.h and init.ld.
+ * /sbin/init of the booted test kernel: its loads, their lines and the
+ * power-off are doc/kernel.md's, "What it does", step 5.
  */
 
 #include "bare.h"

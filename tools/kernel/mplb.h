@@ -15,15 +15,9 @@
  */
 
 /*
- * Where a test kernel's CPU time goes (tools/kernel.sh -i adds this as
- * <sys/mplb.h>; measurement only, never part of the patch).  Each spin
- * (every place that raises spc_spinning, and amd64's TLB shootdown
- * wait, which stock bills as system time) pushes what it waits for on
- * a per-CPU stack; statclock() counts each interrupt by the top of the
- * stack, or the state it charges cp_time with: samples, one per
- * interrupt (a vCPU takes them only while its host thread runs), and
- * ticks, the periods charged (the vCPU's wall time).  kern.cp_time2
- * asked with room for struct mplb_cptime returns one, stock's first.
+ * Where a test kernel's CPU time goes: <sys/mplb.h> of tools/kernel.sh
+ * -i, measurement only (doc/kernel.md, "Where the cycles go").
+ * kern.cp_time2 asked with room for struct mplb_cptime returns one.
  */
 
 #ifndef _SYS_MPLB_H_

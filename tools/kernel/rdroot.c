@@ -16,12 +16,9 @@
 
 /*
  * rdroot KERNEL IMAGE: load an FFS image made by makefs into an
- * OpenBSD/amd64 kernel's ramdisk.  makefs writes no disklabel, so one
- * goes into sector 1 (the FFS boot area) with partitions "a" (FFS) and
- * "c" covering the image: the ramdisk reads it to mount root on rd0a.
- * The image is copied over rd_root_image[] and rd_root_size set, both
- * found through the ELF symbol table.  Nothing is written unless all
- * is found and the image fits.  Host tool; amd64 is little-endian.
+ * OpenBSD/amd64 kernel's ramdisk (doc/kernel.md).  makefs writes no
+ * disklabel: one goes into sector 1 for root on rd0a.  Nothing is
+ * written unless all is found and the image fits.
  */
 
 #include <elf.h>

@@ -15,11 +15,8 @@
  */
 
 /*
- * mplock_worker JOB: one job of init's build-like load, run as make -j
- * runs cc.  It reads its input (its own file) and writes WORKER_FILES
- * files in /tmp, each created, written, read back, compared and
- * removed: exec, the opens, creations, removals and exit take the
- * kernel lock.  Exit 0, or 1 after a console line naming the step.
+ * mplock_worker JOB: one job of init's build-like load (doc/kernel.md).
+ * Exit 0, or 1 after a console line naming the step.
  */
 
 #include "bare.h"

@@ -1,14 +1,7 @@
 # The real OpenBSD tree (the vendored amd64 and i386 snapshot), patched
-# by tools/mplock-patch, compiled as its kernel build compiles it: each
-# combination of backend and options is a config ("include" of GENERIC
-# or GENERIC.MP, the backend's option, REALTREE_OPTS as the combination
-# says, the patch's own options) that the tree's config(8) turns into a
-# compile directory; its Makefile gives the files (CFILES and its own
-# rules' sources the snapshot has) and the flags (CFLAGS, CPPFLAGS) for
-# clang's <arch>-unknown-openbsd, less REALTREE_DROP (OpenBSD clang's
-# own flags; dependency files).  A failure is the patch's when the file
-# compiles in the snapshot with the snapshot's flags, or is new.
-# Sourced after common.sh, vendor.sh, config8.sh and kcompile.sh.
+# and compiled as its kernel build compiles it (doc/architectures.md,
+# suite kcompile).  Sourced after common.sh, vendor.sh, config8.sh and
+# kcompile.sh.
 #
 # realtree_setup DIR: DIR/src patched, DIR/base the snapshot, DIR/config
 #	its config(8), DIR/patched the C files the patch adds or changes;

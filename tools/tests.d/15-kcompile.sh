@@ -1,12 +1,6 @@
-# kcompile: our kernel files compiled as a kernel compiles them, with
-# clang's <arch>-unknown-openbsd targets.  amd64 and i386: the patched
-# real tree (tools/lib/realtree.sh), every file the patch adds or
-# changes under make test's slice of combinations, a sample of the
-# tree's includers of <sys/mplock.h> under each combination that changes
-# it; MPLOCK_FULL=1 (make kcompile-full): all 80 and every includer.
-# The other machines: against the regress shim (tools/lib/kcompile.sh);
-# alpha and luna88k have a stand-in target, so no assembly in their
-# headers.  Then the instructions each tuned header promises.
+# kcompile: our kernel files compiled as a kernel compiles them
+# (doc/architectures.md); MPLOCK_FULL=1 (make kcompile-full): every
+# combination and includer.
 
 . "$ROOT/tools/lib/kcompile.sh"
 . "$ROOT/tools/lib/vendor.sh"
