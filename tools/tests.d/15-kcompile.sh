@@ -197,17 +197,16 @@ rt_calls() {
 	_bh=kern_mplock_$DEFAULT_BACKEND.h _c=$DEFAULT_BACKEND,MULTIPROCESSOR
 	rm -rf "$_d" "$_sd"
 	mkdir -p "$_d" "$_sd" || return 1
-	realtree_cc "$RT" amd64 "$_c" kern/kern_mplock.c "$_d/kern_mplock.o" &&
-	    rt_calls_check "$_d/kern_mplock.o" "$DEFAULT_BACKEND" \
-	    __mp_lock_kick __mp_lock_spin || return 1
-	echo "$DEFAULT_BACKEND: __mp_lock and __mp_unlock: no fence, no call" \
-	    "but __mp_lock's to its wait; __mp_unlock jumps to the guest" \
-	    "mode's kick"
-	realtree_cc "$RT" amd64 "$_c" kern/kern_mplock.c "$_d/noguest.o" \
-	    -DMPLOCK_NOGUEST && rt_calls_check "$_d/noguest.o" \
-	    "$DEFAULT_BACKEND-noguest" "" __mp_lock_spin || return 1
-	echo "$DEFAULT_BACKEND, MPLOCK_NOGUEST: __mp_lock and __mp_unlock:" \
-	    "no fence, no call but __mp_lock's to its wait"
+	# The guest mode's kick, then MPLOCK_NOGUEST (no kick).
+	for _g in '' -DMPLOCK_NOGUEST; do
+		_k=__mp_lock_kick _o=$_d/kern_mplock$_g.o
+		[ -z "$_g" ] || _k=
+		realtree_cc "$RT" amd64 "$_c" kern/kern_mplock.c "$_o" $_g &&
+		    rt_calls_check "$_o" "$DEFAULT_BACKEND$_g" "$_k" \
+		    __mp_lock_spin || return 1
+		echo "$DEFAULT_BACKEND $_g: no fence, no call but" \
+		    "__mp_lock's to its wait${_k:+; __mp_unlock jumps to $_k}"
+	done
 	# A directory of their own, where "" includes find them first.
 	cp "$RT"/src/sys/kern/kern_mplock.c "$RT"/src/sys/kern/kern_mplock*.h \
 	    "$_sd/" &&
