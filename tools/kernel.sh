@@ -1,11 +1,9 @@
 #!/bin/sh
 #
 # kernel.sh: build the patched OpenBSD/amd64 kernel from a real tree
-# (the vendored snapshot, or SRC=) in build/kernel/run/NAME and boot it
-# under qemu with 4 CPUs; doc/kernel.md tells the options and the
-# pipeline.  The last line is boot.sh's verdict, "kernel: NAME: STATUS:
-# details", with its exit status (CRASH: qemu crashed twice); 2 is a
-# build error, 77 a tool or the snapshot missing, 1 also a usage error.
+# (the vendored snapshot, or SRC=) and boot it under qemu (doc/kernel.md).
+# The last line and the exit status are boot.sh's verdict; 2 is a build
+# error, 77 a tool or the snapshot missing, 1 also a usage error.
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
