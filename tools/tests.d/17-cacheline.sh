@@ -1,14 +1,7 @@
-# cacheline: every architecture pads each CPU's cell of the lock to at
-# least the longest cache line of the CPUs its ports run on, so that no
-# two CPUs' cells share a line on any of them.  The padding unit is
-# __MPL_CACHELINE of sys/sys/mplock.h (64 unless <machine/mplock.h> sets
-# it); the lengths below are the CPUs' own.  Each arch's header is
-# checked against them through the real <sys/mplock.h> layout, compiled
-# with the shim's headers for every backend; a header that loses its
-# setting must fail the same check (seeded for each arch above 64).
-# With the M-lock, the line a successor spins on holds the lock
-# variables alone, not the depth its holder changes (seeded: the
-# backend's cell not aligned to a line).
+# cacheline: each CPU's cell of the lock padded to at least the longest
+# cache line of the CPUs each arch's ports run on (doc/testing.md), for
+# every backend; with the M-lock, the line a successor spins on holds
+# the lock variables alone, not the depth its holder changes.
 
 # Longest L1 data cache line (the coherence unit) of the CPUs the ports
 # of each sys/arch support:
