@@ -205,10 +205,6 @@ se_refuse() {
 		[ $? -eq 1 ] || { echo "series $_a: not exit 1"; return 1; }
 		grep -q '^usage: series.sh ' "$SE/usage.err" || return 1
 	done
-	# Not a command of the tool users install.
-	sh "$ROOT/tools/mplock-patch" series "$SE/stock" "$SE/x" \
-	    2>"$SE/usage.err" && return 1
-	grep -q '^mplock-patch: series: unknown command' "$SE/usage.err"
 }
 
 # A tree with a port whose <machine/mplock.h> here sets a longer cache
