@@ -286,27 +286,25 @@ write() {
 	} >"$W/out/$1/$(printf '%04d-%s.diff' "$2" "${7:-$6}")"
 }
 
-# cover SERIES N: the cover letter, [PATCH 0/N].
+# cover SERIES N: the cover letter, [PATCH 0/N]: its prose, then each
+# diff's subject.
 cover() {
 	{
 		mail 0 "$2" "$1"
+		for _f in "$W/out/$1/"0*.diff; do
+			sed -n '1s/^Subject: \[PATCH \([0-9]*\)\/[0-9]*\] /\1 /p' "$_f"
+			printf '  (%s, %s lines)\n' "${_f##*/}" \
+			    "$(wc -l <"$_f" | tr -d ' ')"
+		done
+		echo
 		if [ "$1" = tech ]; then
-			[ ! -s "$W/lines" ] || echo "5 on give the ports" \
-			    "with longer cache lines ($(tr '\n' ' ' \
-			    <"$W/lines" | sed 's/ $//; s/ /, /g')) their" \
-			    "line size." | fmt -w 72
-			echo
 			text checked
 			bench_rows stock-fix mlock-diff
 		else
+			text measured
 			bench_rows mlock
 		fi
 		text apply
-		echo
-		for _f in "$W/out/$1/"0*.diff; do
-			printf '%s\t%s lines\n' "${_f##*/}" \
-			    "$(wc -l <"$_f" | tr -d ' ')"
-		done
 	} >"$W/out/$1/0000-cover.txt"
 }
 
@@ -444,12 +442,10 @@ kernel lock: an M-lock in place of the ticket lock
 These diffs replace the ticket lock behind KERNEL_LOCK() with an
 M-lock, Philip Machanick's FIFO queue lock ("Design of a
 minimal-contention lock", Rhodes University, 2018); 2's message says
-how it works.  The idea, and libc build timings on amd64, arm64 and
-riscv64, come from the M-lock posted to tech@ in June 2022.
+how it works, 1 fixes the ticket lock as it is and stands on its own.
+The idea, and libc build timings on amd64, arm64 and riscv64, come
+from the M-lock posted to tech@ in June 2022.
 
-1 fixes the ticket lock as it is, and stands on its own.
-2 is the M-lock, in kern_lock.c and <sys/mplock.h>.
-3 and 4 each change one corner case of the stock behaviour.
 @checked
 Checked: each step's kern_lock.c compiled in this tree for amd64 and
 i386 with the kernel's own flags (GENERIC.MP's options, and with
@@ -471,14 +467,7 @@ Not for commit as it is: what we built on top of the M-lock series, for
 those who want to measure the kernel lock or test it.  On top of that
 series:
 
-1 makes the lock a choice at compile time (the M-lock, the ticket lock,
-  MCS, Anderson's array lock); the code moves to kern_mplock.c.
-2 adds a debug layer (option MPLOCK_DEBUG, ddb "show mplock").
-3 adds a boot-time torture test (option MPLOCK_TORTURE).
-4 on: each port's ordering primitives, one diff each, then the
-  M-lock's guest mode (waiters halt under a hypervisor; amd64, i386),
-  then the manual pages.
-
+@measured
 The lock as the whole of both series leaves it (the M-lock, with this
 machine's ordering primitives), measured beside the others:
 

@@ -372,7 +372,7 @@ bt_compare_short() {
 t_check "buildtime/compare/names-short-file" bt_compare_short
 
 # A misuse: "buildtime: why", then the usage, on stderr, exit 1; a bad
-# value: one line; help and -h: the synopsis on stdout, exit 0.
+# value: one line.  (help and -h: patch/usage/help-is-the-page.)
 bt_usage() {
 	bt_dir usage
 	while IFS='|' read -r _a _m; do
@@ -402,12 +402,6 @@ EOT
 	for _a in "compare -f x a|-f x" "compare -c 200 a|-c 200"; do
 		(cd "$_d" && bt_fails sh "$BT" ${_a%|*}) &&
 		    grep -q "^buildtime: ${_a#*|}: " "$BTD/err" || return 1
-	done
-	for _a in help -h; do
-		sh "$BT" $_a >"$_d/out" 2>"$_d/err" || return 1
-		[ ! -s "$_d/err" ] &&
-		    grep -q '^usage: buildtime run ' "$_d/out" &&
-		    grep -q '^       buildtime compare ' "$_d/out" || return 1
 	done
 }
 t_check "buildtime/usage-conventions" bt_usage
