@@ -585,46 +585,6 @@ for t in table waits cptime breakdown; do
 	[ ! -s "$out/$t.txt" ] || { [ $t = table ] || echo; cat "$out/$t.txt"; }
 done >"$out/tables.txt"
 
-# --- The plot: each figure's mean and standard deviation by CPUs.
-plot=
-if command -v gnuplot >/dev/null 2>&1; then
-	mkdir -p "$out/plot"
-	for f in $FIGURES; do
-		for s in $smps; do
-			printf '%s' "$s"
-			for n in $names; do
-				set -- $(stats "$out/$n-smp$s-$f.txt")
-				printf ' %s %s' "$2" "$3"
-			done
-			echo
-		done | sed 's/ - - / NaN NaN /g; s/ - -$/ NaN NaN/' \
-		    >"$out/plot/$f.dat"
-	done
-	xt=$(for s in $smps; do printf '"%s" %s, ' "$s" "$s"; done |
-	    sed 's/, $//')
-	gnuplot_svg_png "$out/kernelbench" 1200,420 >"$out/plot/drawn" <<-EOP
-	names = "$names"
-	set multiplot layout 1,3 title "booted kernel under qemu (TCG)," .\
-	    " mean and sd of the boots that passed; $(ncpu_online) host CPUs"
-	set xlabel "qemu -smp"
-	set xtics ($xt)
-	set key top left font ",9"
-	set grid
-	set offsets 0.5, 0.5, 0, 0
-	set logscale y
-	yl = "build-like load, median of the rounds, ms|torture ns per acquisition|torture longest wait for the turn, us|"
-	do for [f in "$FIGURES"] {
-		set ylabel substr(yl, 1, strstrt(yl, "|") - 1)
-		yl = yl[strstrt(yl, "|") + 1:]
-		plot for [i = 1:words(names)] "$out/plot/".f.".dat" \
-		    using (\$1 + (i - 1) * 0.1):(column(2 * i)):(column(2 * i + 1)) \
-		    with yerrorlines title word(names, i)
-	}
-	unset multiplot
-	EOP
-	plot=$(sed 's/^/ /' "$out/plot/drawn" | tr -d '\n')
-fi
-
 # --- The results file.
 load_after=$(uptime | sed 's/.*load averages*: *//')
 secs=$(($(date +%s) - t0))
@@ -673,8 +633,6 @@ host=$(awk '{ for (i = 5; i <= NF; i++) if ($i ~ /^others=[0-9.]+$/) {
 } >"$results"
 
 cat "$out/tables.txt"
-[ -n "$plot" ] && echo "plot:$plot" ||
-    echo "plot: skipped, gnuplot not installed or failed"
 echo "boots: $out/logs; results files: $out/PEER-smpN-FIGURE.txt"
 echo "results: $results"
 if [ "$failures" -gt 0 ]; then
