@@ -82,7 +82,7 @@ kernel-test:
 # at each -smp of KB_SMP ("2 4 8"), interleaved, and compared on the
 # build-like load's median time (against stock) and the torture's
 # figures (tools/kernelbench.sh, doc/kernel.md): a table with the CV of
-# each cell, a plot and build/kernelbench/results-DATE.txt.
+# each cell and build/kernelbench/results-DATE.txt.
 KB_PEERS?=
 KB_SMP?=
 kernel-bench:

@@ -516,13 +516,10 @@ shares() {
 	}'
 }
 
-# --- Where the waiting went: the torture's turn waits by length.
+# --- The tables after the first: what they show, doc/kernel.md.
 sums turns waitms | awk '
 BEGIN {
-	print "Turn waits by length, the torture\047s histogram summed over the"
-	print "passed boots: the share of the turns in each decade of wait, the"
-	print "time spent waiting, and the share of that time in waits of 1 ms"
-	print "or more (a CPU, or the vCPU of one, that did not run)."
+	print "Turn waits by length, the torture\047s histogram (doc/kernel.md):"
 	printf "%-10s %4s %5s %10s", "peer", "cpus", "boots", "turns"
 	split("<1us <10us <100us <1ms <10ms <100ms <1s >=1s", hn, " ")
 	for (h = 1; h <= 8; h++)
@@ -544,38 +541,25 @@ NF == 20 {
 }' >"$out/waits.txt"
 grep -q '%' "$out/waits.txt" || : >"$out/waits.txt"
 
-# --- Where the vCPUs' time went in the measured rounds (cp_time).
-sums cptime | shares "Where the vCPUs' time went in the measured rounds of\
- the build-like load: kern.cp_time2 summed over the CPUs and the passed\
- boots, statclock periods (the wall time of each vCPU; spin is every\
- lock's spinning)." user/nice/sys/spin/intr/idle >"$out/cptime.txt"
+sums cptime | shares "Where the vCPUs' time went in the measured rounds,\
+ kern.cp_time2:" user/nice/sys/spin/intr/idle >"$out/cptime.txt"
 grep -q '%' "$out/cptime.txt" || : >"$out/cptime.txt"
 
-# --- With -i: the breakdown, and the bound it puts on a kernel lock.
 : >"$out/breakdown.txt"
 if grep -q ' samples=' "$out/boots.txt"; then
 	bnames=$(sed -n 's/^#define MPLB_NAMES[^"]*"\(.*\)"/\1/p' \
 	    "$ROOT/tools/kernel/mplb.h")
 	{
 		sums samples | shares "The breakdown (tools/kernel.sh -i),\
- statclock interrupts taken in each state (a vCPU takes them only while\
- the host runs it: a sample of where the host's CPU time went), summed\
- over the CPUs and the passed boots." "$bnames"
+ samples:" "$bnames"
 		echo
-		sums ticks | shares "The same in statclock periods (the wall\
- time of each vCPU, as cp_time counts)." "$bnames"
+		sums ticks | shares "The same in ticks:" "$bnames"
 		echo
 		# $4..$13: MPLB_NAMES (idle $7, klock $8), $14 the build.
 		sums samples | awk '
 		BEGIN {
-			print "The bound: k is the kernel lock\047s share of the" \
-			    " samples of busy vCPUs (all but idle); with a"
-			print "kernel lock that costs nothing to wait for, and" \
-			    " the host busy throughout, the build-like load"
-			print "takes at least (1 - k) of its time: the most any" \
-			    " kernel lock can gain is a speed-up of 1 / (1 - k)."
-			print "Other spinning (sched lock, mutexes, rwlocks, TLB" \
-			    " shootdowns, other) is no lock\047s to remove."
+			print "The bound: k the kernel lock\047s share of the" \
+			    " busy samples, a speed-up of 1 / (1 - k) at most:"
 			printf "%-10s %4s %5s %7s %7s %7s %10s %10s %8s\n", \
 			    "peer", "cpus", "boots", "busy", "k", "other", \
 			    "build ms", "floor ms", "speed-up"
@@ -600,46 +584,6 @@ fi
 for t in table waits cptime breakdown; do
 	[ ! -s "$out/$t.txt" ] || { [ $t = table ] || echo; cat "$out/$t.txt"; }
 done >"$out/tables.txt"
-
-# --- The plot: each figure's mean and standard deviation by CPUs.
-plot=
-if command -v gnuplot >/dev/null 2>&1; then
-	mkdir -p "$out/plot"
-	for f in $FIGURES; do
-		for s in $smps; do
-			printf '%s' "$s"
-			for n in $names; do
-				set -- $(stats "$out/$n-smp$s-$f.txt")
-				printf ' %s %s' "$2" "$3"
-			done
-			echo
-		done | sed 's/ - - / NaN NaN /g; s/ - -$/ NaN NaN/' \
-		    >"$out/plot/$f.dat"
-	done
-	xt=$(for s in $smps; do printf '"%s" %s, ' "$s" "$s"; done |
-	    sed 's/, $//')
-	gnuplot_svg_png "$out/kernelbench" 1200,420 >"$out/plot/drawn" <<-EOP
-	names = "$names"
-	set multiplot layout 1,3 title "booted kernel under qemu (TCG)," .\
-	    " mean and sd of the boots that passed; $(ncpu_online) host CPUs"
-	set xlabel "qemu -smp"
-	set xtics ($xt)
-	set key top left font ",9"
-	set grid
-	set offsets 0.5, 0.5, 0, 0
-	set logscale y
-	yl = "build-like load, median of the rounds, ms|torture ns per acquisition|torture longest wait for the turn, us|"
-	do for [f in "$FIGURES"] {
-		set ylabel substr(yl, 1, strstrt(yl, "|") - 1)
-		yl = yl[strstrt(yl, "|") + 1:]
-		plot for [i = 1:words(names)] "$out/plot/".f.".dat" \
-		    using (\$1 + (i - 1) * 0.1):(column(2 * i)):(column(2 * i + 1)) \
-		    with yerrorlines title word(names, i)
-	}
-	unset multiplot
-	EOP
-	plot=$(sed 's/^/ /' "$out/plot/drawn" | tr -d '\n')
-fi
 
 # --- The results file.
 load_after=$(uptime | sed 's/.*load averages*: *//')
@@ -689,8 +633,6 @@ host=$(awk '{ for (i = 5; i <= NF; i++) if ($i ~ /^others=[0-9.]+$/) {
 } >"$results"
 
 cat "$out/tables.txt"
-[ -n "$plot" ] && echo "plot:$plot" ||
-    echo "plot: skipped, gnuplot not installed or failed"
 echo "boots: $out/logs; results files: $out/PEER-smpN-FIGURE.txt"
 echo "results: $results"
 if [ "$failures" -gt 0 ]; then

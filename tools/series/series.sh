@@ -15,9 +15,7 @@
 # OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
 #
 # series.sh [-s step] tree dir: the kernel lock as patch series for
-# tech@, dir/tech/ and dir/optional/ (make series; doc/series.md).  A
-# maintainer's tool, not installed.  The tech@ steps edit the tree's own
-# files (mlock.awk), so no OpenBSD code is kept here.
+# tech@ (doc/series.md).  A maintainer's tool, not installed.
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/tools/lib/common.sh"
@@ -288,27 +286,25 @@ write() {
 	} >"$W/out/$1/$(printf '%04d-%s.diff' "$2" "${7:-$6}")"
 }
 
-# cover SERIES N: the cover letter, [PATCH 0/N].
+# cover SERIES N: the cover letter, [PATCH 0/N]: its prose, then each
+# diff's subject.
 cover() {
 	{
 		mail 0 "$2" "$1"
+		for _f in "$W/out/$1/"0*.diff; do
+			sed -n '1s/^Subject: \[PATCH \([0-9]*\)\/[0-9]*\] /\1 /p' "$_f"
+			printf '  (%s, %s lines)\n' "${_f##*/}" \
+			    "$(wc -l <"$_f" | tr -d ' ')"
+		done
+		echo
 		if [ "$1" = tech ]; then
-			[ ! -s "$W/lines" ] || echo "5 on give the ports" \
-			    "with longer cache lines ($(tr '\n' ' ' \
-			    <"$W/lines" | sed 's/ $//; s/ /, /g')) their" \
-			    "line size." | fmt -w 72
-			echo
 			text checked
 			bench_rows stock-fix mlock-diff
 		else
+			text measured
 			bench_rows mlock
 		fi
 		text apply
-		echo
-		for _f in "$W/out/$1/"0*.diff; do
-			printf '%s\t%s lines\n' "${_f##*/}" \
-			    "$(wc -l <"$_f" | tr -d ' ')"
-		done
 	} >"$W/out/$1/0000-cover.txt"
 }
 
@@ -321,8 +317,7 @@ mail() {
 	sed 1d "$W/mail"
 }
 
-# text NAME [ARCH]: section NAME of the mails' prose: a step's, a cover
-# letter's (tech, optional), or one of their parts.
+# text NAME [ARCH]: section NAME of the mails' prose.
 text() {
 	_bo=$(upper "$BACKENDS" |
 	    sed "s/MLOCK //; s/\([A-Z]*\)/MPLOCK_\1/g; s/ /, /g")
@@ -444,26 +439,14 @@ Manual pages: mplock(9) for the kernel lock and its options, with
 mplock_debug(9) and mplock_torture(9), added to share/man/man9/Makefile.
 @tech
 kernel lock: an M-lock in place of the ticket lock
-The kernel lock (__mp_lock, behind KERNEL_LOCK()) is a ticket lock:
-every waiting CPU spins on mpl_ticket, so each hand-off invalidates
-that cache line in every waiter's cache.  These diffs replace it with
-an M-lock, a FIFO queue lock whose waiters each spin on their
-predecessor's word, in a cache line of its own: a hand-off moves one
-line to one CPU.  The interface and behaviour stay the same; the
-lock uses only the primitives of <sys/atomic.h> and has no fence on
-amd64 or i386.
+These diffs replace the ticket lock behind KERNEL_LOCK() with an
+M-lock, Philip Machanick's FIFO queue lock ("Design of a
+minimal-contention lock", Rhodes University, 2018); 2's message says
+how it works, 1 fixes the ticket lock as it is and stands on its own.
+The idea, and libc build timings on amd64, arm64 and riscv64, come
+from the M-lock posted to tech@ in June 2022.
 
-1 fixes the ticket lock as it is: after a panic or in ddb,
-  __mp_release_all() on a CPU that does not hold the lock hands it
-  on.  It stands on its own.
-2 is the M-lock, in kern_lock.c and <sys/mplock.h>.
-3 and 4 each change one corner case of the stock behaviour.
 @checked
-The M-lock is Philip Machanick's ("Design of a minimal-contention
-lock", Rhodes University, 2018); the idea of it as the kernel lock,
-and libc build timings on amd64, arm64 and riscv64, come from the
-M-lock posted to tech@ in June 2022.
-
 Checked: each step's kern_lock.c compiled in this tree for amd64 and
 i386 with the kernel's own flags (GENERIC.MP's options, and with
 WITNESS, MP_LOCKDEBUG and DDB); __mp_lock() and __mp_unlock() of 2
@@ -474,9 +457,9 @@ waiting CPU, release_all and acquire_count, the WITNESS calls; the
 test of 1 fails without it.  The barriers of 2 as herd7 litmus tests
 under the x86-TSO, AArch64, Power, MIPS and ARM models, each barrier
 taken out in turn, and the wait's dependency on the swap, caught where
-the model needs it.  The kernel after
-2, and after the whole of the optional series that follows, booted
-under qemu with 4 CPUs running a torture test of the lock.
+the model needs it.  The kernel after 2, and after the whole of the
+optional series that follows, booted under qemu with 4 CPUs running a
+torture test of the lock.
 
 @optional
 kernel lock: backends, debug layer, torture test, MD primitives, manual pages
@@ -484,14 +467,7 @@ Not for commit as it is: what we built on top of the M-lock series, for
 those who want to measure the kernel lock or test it.  On top of that
 series:
 
-1 makes the lock a choice at compile time (the M-lock, the ticket lock,
-  MCS, Anderson's array lock); the code moves to kern_mplock.c.
-2 adds a debug layer (option MPLOCK_DEBUG, ddb "show mplock").
-3 adds a boot-time torture test (option MPLOCK_TORTURE).
-4 on: each port's ordering primitives, one diff each, then the
-  M-lock's guest mode (waiters halt under a hypervisor; amd64, i386),
-  then the manual pages.
-
+@measured
 The lock as the whole of both series leaves it (the M-lock, with this
 machine's ordering primitives), measured beside the others:
 
@@ -541,8 +517,7 @@ trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# -s: that step's two files alone (the benchmark's and the compile
-# check's peers), nothing checked or written.
+# -s: that step's two files alone, nothing checked.
 if [ -n "$step" ]; then
 	inplace "$S" "$W/s" "$step"
 	mkdir -p "$_dir" && cp -R "$W/s/." "$_dir/" ||
