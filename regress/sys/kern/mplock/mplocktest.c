@@ -1038,47 +1038,6 @@ t_intrunlock(void)
 }
 
 /*
- * witness: kernel_lock's WITNESS name and flags; an order check only
- * when not held, one lock per level, one unlock per level released
- * (also by release_all).  lockorder checks the calls across CPUs.
- */
-static int
-t_witness(void)
-{
-#ifdef WITNESS
-	struct shim_witness_stats w;
-	unsigned int kflags = LO_WITNESS | LO_INITIALIZED | LO_SLEEPABLE |
-	    (LO_CLASS_KERNEL_LOCK << LO_CLASSSHIFT);
-
-	__mp_lock_init(&kernel_lock);
-	if (strcmp(kernel_lock.mpl_lock_obj.lo_name, "&kernel_lock") != 0)
-		VIOLATION("kernel_lock has the wrong WITNESS name");
-	if (kernel_lock.mpl_lock_obj.lo_flags != kflags)
-		VIOLATION("kernel_lock has the wrong WITNESS flags");
-	if (L.mpl_lock_obj.lo_flags & LO_WITNESS)
-		VIOLATION("an ordinary __mp_lock got kernel_lock's flags");
-
-	__mp_lock(&kernel_lock);
-	__mp_lock(&kernel_lock);
-	__mp_lock(&kernel_lock);
-	shim_witness_stats(&w);
-	if (w.checkorders != 1 || w.locks != 3)
-		VIOLATION("checkorder/lock counts wrong when recursing");
-	__mp_unlock(&kernel_lock);
-	if (__mp_release_all(&kernel_lock) != 2)
-		VIOLATION("release_all returned the wrong depth");
-	shim_witness_stats(&w);
-	if (w.unlocks != 3)
-		VIOLATION("release_all did not unlock each level");
-	check_idle(&kernel_lock);
-	return (report("witness", "checkorder %lu, lock %lu, unlock %lu, "
-	    "errors %lu", w.checkorders, w.locks, w.unlocks, w.errors));
-#else
-	return (SKIPPED("witness", "without WITNESS"));
-#endif
-}
-
-/*
  * torture: the kernel's own torture test (option MPLOCK_TORTURE) run
  * as a kernel runs it: main() holds the kernel lock and calls
  * mplock_torture_start(); CPU 0 runs, the others come up 50 ms later;
@@ -1578,7 +1537,6 @@ static const struct {
 	{ "multi",	t_multi,	1 },
 	{ "spinout",	t_spinout,	0 },
 	{ "intrunlock",	t_intrunlock,	0 },
-	{ "witness",	t_witness,	0 },
 	{ "lockorder",	t_lockorder,	0 },
 	{ "swap",	t_swap,		0 },
 	{ "torture",	t_torture,	1 },

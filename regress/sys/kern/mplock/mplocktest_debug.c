@@ -44,7 +44,9 @@ dbg_syms(void)
 }
 
 /*
- * lockorder: the WITNESS checker, then the front end under it.
+ * lockorder: kernel_lock's WITNESS name and flags and the front end's
+ * calls on one CPU, the WITNESS checker, then the front end under it
+ * across CPUs.
  */
 #ifdef WITNESS
 static struct shim_mtx lo_mtx;
@@ -126,7 +128,31 @@ t_lockorder(void)
 	static const struct lock_type fake_type = { .lt_name = "fake" };
 	struct lock_object fake, *klo = &kernel_lock.mpl_lock_obj;
 	struct shim_witness_stats w;
+	unsigned int kflags = LO_WITNESS | LO_INITIALIZED | LO_SLEEPABLE |
+	    (LO_CLASS_KERNEL_LOCK << LO_CLASSSHIFT);
 	int n = 3;
+
+	/* An order check only when not held; one unlock per level. */
+	__mp_lock_init(&kernel_lock);
+	if (strcmp(kernel_lock.mpl_lock_obj.lo_name, "&kernel_lock") != 0)
+		VIOLATION("kernel_lock has the wrong WITNESS name");
+	if (kernel_lock.mpl_lock_obj.lo_flags != kflags)
+		VIOLATION("kernel_lock has the wrong WITNESS flags");
+	if (L.mpl_lock_obj.lo_flags & LO_WITNESS)
+		VIOLATION("an ordinary __mp_lock got kernel_lock's flags");
+	__mp_lock(&kernel_lock);
+	__mp_lock(&kernel_lock);
+	__mp_lock(&kernel_lock);
+	shim_witness_stats(&w);
+	if (w.checkorders != 1 || w.locks != 3)
+		VIOLATION("checkorder/lock counts wrong when recursing");
+	__mp_unlock(&kernel_lock);
+	if (__mp_release_all(&kernel_lock) != 2)
+		VIOLATION("release_all returned the wrong depth");
+	shim_witness_stats(&w);
+	if (w.unlocks != 3 || w.errors)
+		VIOLATION("release_all did not unlock each level");
+	check_idle(&kernel_lock);
 
 	/* The checker itself must catch each of these. */
 	shim_witness_reset();
@@ -221,8 +247,8 @@ t_lockorder(void)
 	srv_stop(n);
 	srv_lock = &L;
 	shim_witness_reset();
-	return (report("lockorder", "checker self-test, mi_switch, interrupt "
-	    "while waiting, reversal in both orders"));
+	return (report("lockorder", "recursion, checker self-test, "
+	    "mi_switch, interrupt while waiting, reversal in both orders"));
 #else
 	return (SKIPPED("lockorder", "without WITNESS"));
 #endif
