@@ -18,7 +18,7 @@
  * Regress for the MI kernel lock: the shipped sys/kern sources, built
  * against the userland shim, one binary per backend.  Every test checks
  * an invariant and counts what breaks it; a hang is caught by the shim's
- * watchdog.
+ * watchdog.  What each test checks: doc/testing.md.
  */
 
 #include <sys/param.h>
@@ -195,9 +195,7 @@ cs_reset(void)
 	cs_count = 0;
 }
 
-/*
- * mutex: mutual exclusion under load, with recursion inside.
- */
+/* mutex */
 static long mutex_iters;
 
 static void
@@ -426,11 +424,6 @@ srv_usable(int n)
 	}
 }
 
-/*
- * fifo: with one CPU holding the lock, queue the others one at a time
- * in a random order; they must get the lock in that order.  Held state
- * of every CPU is checked while it holds, waits and idles.
- */
 static int
 t_fifo(void)
 {
@@ -475,9 +468,7 @@ t_fifo(void)
 }
 
 /*
- * releaseidle: __mp_release_all() at depth 0 (after a panic or in ddb)
- * while CPU 0 holds the lock and CPU 2 waits must return 0 and hand
- * nothing on.  CPU 1 and then CPU 0 take and drop the lock first, so
+ * releaseidle: CPU 1 and then CPU 0 take and drop the lock first, so
  * that CPU 1's last turn is stale: handing on the lock's next turn
  * (stock) and republishing CPU 1's old one (our ticket) both show.
  */
@@ -522,10 +513,6 @@ t_releaseidle(void)
 	    "holder and a waiter"));
 }
 
-/*
- * recurse: depth, release_all/acquire_count (also moving to another
- * CPU as mi_switch() does), held state of holder, waiter and idle CPUs.
- */
 static int
 t_recurse(void)
 {
@@ -579,10 +566,9 @@ t_recurse(void)
 }
 
 /*
- * intr: CPUs contend and interrupt each other: a CPU holding the lock
- * raises the interrupt on another CPU, preferably one queued behind it,
- * whose handler then takes the lock again from "interrupt context"
- * while its CPU is still waiting, as a non-MPSAFE device interrupt can.
+ * intr: a CPU holding the lock interrupts another, preferably one
+ * queued behind it, whose handler takes the lock as a non-MPSAFE device
+ * interrupt can.
  */
 static volatile int intr_stop;
 static unsigned long intr_nested, intr_sent;
@@ -725,11 +711,7 @@ t_intr(void)
 	    ncpus, intr_sent, intr_nested, waiting, t));
 }
 
-/*
- * multi: independent instances.  Each CPU takes a random subset of
- * NLOCKS locks in order, recursing now and then, and checks each lock's
- * own critical section and held() for all of them.
- */
+/* multi */
 #define NLOCKS	4
 static struct __mp_lock ML[NLOCKS];
 static volatile int ml_owner[NLOCKS];
@@ -799,12 +781,7 @@ t_multi(void)
 	    ml_count[1], ml_count[2], ml_count[3]));
 }
 
-/*
- * spinout: MP_LOCKDEBUG reports a wait longer than __mp_lock_spinout
- * spins and enters ddb, then the waiter carries on; an unlock of a lock
- * not held is reported too.  MCS: an owner's wait for its successor's
- * link spins out the same way.
- */
+/* spinout */
 #ifdef MP_LOCKDEBUG
 /*
  * With -g a waiter that halts counts the time of each halt for the
@@ -976,12 +953,7 @@ t_spinout(void)
 #endif
 }
 
-/*
- * intrunlock: with MP_LOCKDEBUG, an unlock from an interrupt handler on
- * a CPU that only waits for the lock (its depth is not 0, but it does
- * not own the lock) is reported and refused: the CPU keeps its place
- * and its depth, and gets the lock in its turn.
- */
+/* intrunlock */
 #ifdef MP_LOCKDEBUG
 static volatile int iu_done;
 
@@ -1038,11 +1010,9 @@ t_intrunlock(void)
 }
 
 /*
- * torture: the kernel's own torture test (option MPLOCK_TORTURE) run
- * as a kernel runs it: main() holds the kernel lock and calls
- * mplock_torture_start(); CPU 0 runs, the others come up 50 ms later;
- * the shim's clock runs the test's timeout.  Its summary and waits
- * lines are checked against what the shim saw.  -n: run time in ms.
+ * torture: run as a kernel runs it: main() holds the kernel lock and
+ * calls mplock_torture_start(); CPU 0 runs, the others come up 50 ms
+ * later.  -n: run time in ms.
  */
 extern u_int mplock_torture_msecs;
 
@@ -1199,11 +1169,9 @@ torture_run(int n, unsigned long *waiting)
 }
 
 /*
- * swap: mpl_swap_ptr(), the queue locks' one atomic step, from every
- * CPU at once on one word: each value swapped in must come out exactly
- * once (sum and xor).  The lock tests rarely overlap two swaps, as the
- * hand-off keeps them apart; this runs until every CPU has made
- * SWAP_OVERLAP (-n) swaps while another CPU swapped (up to 30 s).
+ * swap: the lock tests rarely overlap two swaps, as the hand-off keeps
+ * them apart; this runs until every CPU has made SWAP_OVERLAP (-n)
+ * swaps while another CPU swapped (up to 30 s).
  */
 #define SWAP_OVERLAP	5000	/* a torn swap shows within some 100 */
 #define SW_BITS		((int)sizeof(unsigned long) * 8)
@@ -1331,16 +1299,7 @@ t_torture(void)
 	    mplock_torture_msecs, t, waiting));
 }
 
-/*
- * halt: the M-lock's guest mode, each case scripted so that it happens
- * however the host schedules the threads.  CPU 0 holds the lock until
- * CPU 1, waiting with a 1 us spin bound, halts in the shim; CPU 0's
- * hand-off must then kick CPU 1 into the lock within HALT_WAKE s, and
- * every halt have its kick.  In "window" CPU 1 stops between its mark
- * and its halt (the kick must stay pending); in "nested" an interrupt
- * in its halt waits and halts too.  A wait with interrupts off, in ddb,
- * after a panic or while cold must spin.  The test ends a lost kick.
- */
+/* halt: each case scripted, so that it happens however the host runs. */
 #define HALT_WAKE	2		/* s */
 #define HALT_SPIN_MS	50
 

@@ -256,10 +256,8 @@ t_lockorder(void)
 
 #ifdef MPLT_DEBUG
 /*
- * misuse: each misuse prints one line naming it, the CPU, its depth,
- * the owner and the caller, and enters ddb once; the call is refused.
- * The misuses, each with the report it must print after "mplock L: ";
- * a row without one sets up the next.  The last two are made from an
+ * misuse: each with the report it must print after "mplock L: "; a row
+ * without one sets up the next.  The last two are made from an
  * interrupt on CPU 1 while it waits behind CPU 0.
  */
 static const struct {
@@ -419,11 +417,7 @@ t_misuse(void)
 	    reports, shim_db_enters()));
 }
 
-/*
- * report: an owner and four waiters queued in a random order; the last
- * one spins out.  Its report must name the owner, where the owner took
- * the lock, and the waiters in queue order, longest wait first.
- */
+/* report: an owner and four waiters queued at random; the last spins out. */
 #ifdef MP_LOCKDEBUG
 static double
 rep_secs(const char *p)
@@ -540,10 +534,7 @@ t_report(void)
 #endif
 }
 
-/*
- * stats: a scripted run whose every figure is known, then a stress run
- * with interrupts in which the test counts for itself.
- */
+/* stats: a scripted run, then a stress run that counts for itself. */
 static unsigned long st_iters;
 static unsigned long st_acq[MAXCPUS], st_rec[MAXCPUS];
 static volatile unsigned long st_intr_acq[MAXCPUS];
@@ -758,10 +749,7 @@ t_stats(void)
 	    100.0 * t.mds_holdsum / (t1 - t0), (t1 - t0) / 1e9));
 }
 
-/*
- * events: the ring holds each call in order with its CPU, depth and
- * caller, and the last MPLOCK_DEBUG_NEVENTS after it wraps.
- */
+/* events: each call in order, and the last ones after the ring wraps. */
 struct ev_want {
 	const char	*type;
 	int		 cpu;
