@@ -1,7 +1,4 @@
-# mutants: seeded bugs the regress must catch.  Each mutants/NAME.sed
-# edits one file of a copy of the tree; the harness built from it must
-# fail (or hang) on the tests its "# tests:" line names, for each
-# backend its "# backend:" line names.
+# mutants: seeded bugs the regress must catch (doc/testing.md).
 
 rm -rf "$OBJ/mutants/_base"
 mi=0

@@ -1,14 +1,5 @@
-# debug: the debug layer (option MPLOCK_DEBUG, kern_mplock_debug.c).
-#  - the kernel sources and mplocktest compile with it, with gcc and
-#    clang, with and without DDB, WITNESS and MP_LOCKDEBUG;
-#  - every regress test, the old ones and the debug layer's, for every
-#    backend, from a build with it on (quick mode: the full stress runs
-#    are the regress suite's), and for the M-lock the layer's tests
-#    again with its guest mode on (-g: waiters halt);
-#  - zero cost: with it off, kern_mplock.c compiles to the very code of
-#    kern_mplock.c with the hook lines deleted, and the harness objects
-#    define and call nothing of the layer;
-#  - seeded bugs in the layer (mutants/debug/*.sed) the tests must catch.
+# debug: the debug layer (option MPLOCK_DEBUG), as doc/testing.md says;
+# the regress in quick mode (its full stress runs are suite regress's).
 
 DEBUG_FLAGS="$KERNEL_OPTIONS -DMPLOCK_DEBUG"
 
