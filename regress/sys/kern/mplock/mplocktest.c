@@ -81,8 +81,8 @@ witness_balanced(void)
 
 	shim_witness_stats(&w);
 	if (w.errors) {
-		printf("witness: %lu errors, last: %s\n", w.errors,
-		    shim_witness_lasterror());
+		printf("witness: %lu errors:\n%s", w.errors,
+		    shim_witness_log());
 		VIOLATION("WITNESS saw an unbalanced call");
 	}
 	if (w.locks != w.unlocks) {
