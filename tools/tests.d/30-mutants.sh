@@ -20,10 +20,6 @@ for m in "$MUTANTS"/*.sed; do
 	fi
 	for be in $backends; do
 		d=$OBJ/mutants/$name-$be
-		if ! harness_tree "$d" "$m"; then
-			t_fail "mutant/$name/$be" "does not apply to $file any more"
-			continue
-		fi
 		# A mutant of a kernel file leaves the harness's own objects
 		# as they are: build those once per backend and reuse them.
 		reuse=
@@ -36,9 +32,9 @@ for m in "$MUTANTS"/*.sed; do
 			    reuse=
 			;;
 		esac
-		MDARCH=$mdarch MPLOCK_ROOT=$d/tree HARNESS_PROGS=mplocktest \
-		    HARNESS_REUSE=$reuse harness_check "mutant/$name/$be" \
-		    "$d/build" "$be" $KERNEL_OPTIONS || continue
+		MDARCH=$mdarch HARNESS_PROGS=mplocktest HARNESS_REUSE=$reuse \
+		    mutant_check "mutant/$name/$be" "$d" "$m" "$be" \
+		    $KERNEL_OPTIONS || continue
 		# "torture" must catch the bug on its own: run apart, 0.5 s.
 		others=$(echo " $tests " | sed 's/ torture / /g')
 		[ -n "${others# }" ] && t_run_fails "mutant/$name/$be" 60 \

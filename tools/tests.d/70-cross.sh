@@ -84,12 +84,8 @@ for x in ${CROSS_TARGETS:-$(echo "$CROSS" | cut -f1)}; do
 		for be in $backends; do
 			md=$d/mutant-$name-$be
 			n=cross/$x/mutant/$name/$be
-			if ! harness_tree "$md" "$m"; then
-				t_fail "$n" "does not apply to $file any more"
-				continue
-			fi
-			MPLOCK_ROOT=$md/tree xbuild "$n" "$md/build" "$be" \
-			    $KERNEL_OPTIONS || continue
+			CC=$X_CC MDARCH=$X_MDARCH mutant_check "$n" "$md" "$m" \
+			    "$be" $KERNEL_OPTIONS || continue
 			# "# count: N" where quick mode is too short to
 			# catch the bug reliably.
 			len=-q

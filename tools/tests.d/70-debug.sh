@@ -129,14 +129,14 @@ for m in "$MUTANTS"/debug/*.sed; do
 	mutant_meta "$m"
 	for be in $backends; do
 		d=$OBJ/debug/mutants/$name-$be
-		if ! harness_tree "$d" "$m"; then
-			t_fail "debug/mutant/$name/$be" \
-			    "does not apply to $file any more"
-			continue
-		fi
 		if [ "$tests" = zero-cost ]; then
 			# Caught only by the comparison, not by any other
 			# failure (a compile error, a missing compiler).
+			harness_tree "$d" "$m" || {
+				t_fail "debug/mutant/$name/$be" \
+				    "does not apply to $file any more"
+				continue
+			}
 			log=$(_t_log "debug/mutant/$name/$be")
 			zero_cost gcc "$be" "$d/tree" "$d/zero-cost" >"$log" 2>&1
 			if grep -q 'object code differs' "$log"; then
@@ -148,12 +148,8 @@ for m in "$MUTANTS"/debug/*.sed; do
 			fi
 			continue
 		fi
-		if ! MPLOCK_ROOT=$d/tree harness_build "$d/build" "$be" \
-		    $DEBUG_FLAGS; then
-			t_fail "debug/mutant/$name/$be" "does not build" \
-			    "$d/build/build.log"
-			continue
-		fi
+		mutant_check "debug/mutant/$name/$be" "$d" "$m" "$be" \
+		    $DEBUG_FLAGS || continue
 		t_run_fails "debug/mutant/$name/$be" 60 "$d/build/mplocktest" \
 		    -q -w 5 $tests
 	done
