@@ -50,7 +50,6 @@
 #define MPLT_SWAP	1
 #endif
 
-#define SKIP	77
 #ifndef nitems
 #define nitems(a)	(sizeof((a)) / sizeof((a)[0]))
 #endif
@@ -70,8 +69,6 @@ static const char *first_violation;
 	if (__atomic_add_fetch(&violations, 1, __ATOMIC_SEQ_CST) == 1)	\
 		first_violation = (what);				\
 } while (0)
-#define SKIPPED(test, why)						\
-	(printf("%s/%s: SKIP (built %s)\n", mpl_be_name, (test), (why)), SKIP)
 
 static void
 witness_balanced(void)
@@ -829,9 +826,8 @@ unlock_reported(const char *dbg)
 #endif
 	return (strstr(shim_db_output(), w) != NULL && shim_db_enters() == 1);
 }
-#endif /* MP_LOCKDEBUG */
 
-#if defined(MP_LOCKDEBUG) && defined(MPLOCK_MCS)
+#ifdef MPLOCK_MCS
 /*
  * MCS: CPU 2 queues as mpl_be_enqueue() does but does not link itself
  * behind its predecessor yet, as a CPU stopped between its swap and its
@@ -891,7 +887,6 @@ so_mcs_link_wait(void)
 static int
 t_spinout(void)
 {
-#ifdef MP_LOCKDEBUG
 	char want[128];
 	const char *p;
 	long saved = __mp_lock_spinout;
@@ -948,13 +943,9 @@ t_spinout(void)
 	srv_stop(n);
 	return (report("spinout", "%lu spin-out reports, ddb entered %lu "
 	    "times", reports, enters));
-#else
-	return (SKIPPED("spinout", "without MP_LOCKDEBUG"));
-#endif
 }
 
 /* intrunlock */
-#ifdef MP_LOCKDEBUG
 static volatile int iu_done;
 
 static void
@@ -963,12 +954,10 @@ iu_intr(void)
 	__mp_unlock(&L);
 	iu_done = iu_done + 1;
 }
-#endif
 
 static int
 t_intrunlock(void)
 {
-#ifdef MP_LOCKDEBUG
 	double t0;
 	int n = 3;
 
@@ -1004,10 +993,8 @@ t_intrunlock(void)
 	srv_stop(n);
 	return (report("intrunlock", "unlock from an interrupt on a waiting "
 	    "CPU refused"));
-#else
-	return (SKIPPED("intrunlock", "without MP_LOCKDEBUG"));
-#endif
 }
+#endif /* MP_LOCKDEBUG */
 
 /*
  * torture: run as a kernel runs it: main() holds the kernel lock and
@@ -1218,12 +1205,10 @@ swap_cpu(void *arg, int me)
 			shim_tick();
 	}
 }
-#endif
 
 static int
 t_swap(void)
 {
-#ifdef MPLT_SWAP
 	unsigned long in_sum = 0, in_xor = 0, out_sum, out_xor, least;
 	double t0;
 	int i;
@@ -1264,10 +1249,8 @@ t_swap(void)
 		VIOLATION("no swap overlapped another CPU's: not tested");
 	return (report("swap", "%d cpus, %lu overlapping swaps on the "
 	    "least overlapped CPU in %.2f s", ncpus, least, shim_now() - t0));
-#else
-	return (SKIPPED("swap", "with a lock from elsewhere"));
-#endif
 }
+#endif /* MPLT_SWAP */
 
 /*
  * A slow or crowded machine (an emulator, more CPU threads than cores)
@@ -1480,8 +1463,8 @@ t_halt(void)
 #include "mplocktest_debug.c"
 
 /*
- * Every test; "all" runs them all, "stress" those with many CPUs at the
- * lock at once, worth running again in other builds.
+ * Every test the build has; "all" runs them all, "stress" those with
+ * many CPUs at the lock at once, worth running again in other builds.
  */
 static const struct {
 	const char	*name;
@@ -1494,17 +1477,25 @@ static const struct {
 	{ "releaseidle",	t_releaseidle,	0 },
 	{ "intr",	t_intr,		1 },
 	{ "multi",	t_multi,	1 },
+#ifdef MP_LOCKDEBUG
 	{ "spinout",	t_spinout,	0 },
 	{ "intrunlock",	t_intrunlock,	0 },
+#endif
+#ifdef WITNESS
 	{ "lockorder",	t_lockorder,	0 },
+#endif
+#ifdef MPLT_SWAP
 	{ "swap",	t_swap,		0 },
+#endif
 	{ "torture",	t_torture,	1 },
 #ifdef MPL_BE_HALT
 	{ "halt",	t_halt,		0 },
 #endif
 #ifdef MPLT_DEBUG
 	{ "misuse",	t_misuse,	0 },
+#ifdef MP_LOCKDEBUG
 	{ "report",	t_report,	0 },
+#endif
 	{ "stats",	t_stats,	0 },
 	{ "events",	t_events,	0 },
 #endif
@@ -1600,12 +1591,8 @@ main(int argc, char *argv[])
 			violations = 0;
 			first_violation = NULL;
 			shim_witness_reset();
-			r = tests[i].fn();
-			if (r == 1)
+			if (tests[i].fn() != 0)
 				rv = 1;
-			else if (r == SKIP && rv == 0 &&
-			    strcmp(argv[0], tests[i].name) == 0)
-				rv = SKIP;
 			ran = 1;
 		}
 		if (!ran)

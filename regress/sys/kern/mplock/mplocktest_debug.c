@@ -119,12 +119,10 @@ lo_expect_clean(const char *what)
 		VIOLATION("lock calls unbalanced or unchecked");
 	}
 }
-#endif /* WITNESS */
 
 static int
 t_lockorder(void)
 {
-#ifdef WITNESS
 	static const struct lock_type fake_type = { .lt_name = "fake" };
 	struct lock_object fake, *klo = &kernel_lock.mpl_lock_obj;
 	struct shim_witness_stats w;
@@ -249,10 +247,8 @@ t_lockorder(void)
 	shim_witness_reset();
 	return (report("lockorder", "recursion, checker self-test, "
 	    "mi_switch, interrupt while waiting, reversal in both orders"));
-#else
-	return (SKIPPED("lockorder", "without WITNESS"));
-#endif
 }
+#endif /* WITNESS */
 
 #ifdef MPLT_DEBUG
 /*
@@ -484,12 +480,10 @@ rep_check(const char *out, int owner, const int *queue, int nq)
 	if (strstr(first, "order unknown") != NULL)
 		VIOLATION("waiters outside the queue order");
 }
-#endif /* MP_LOCKDEBUG */
 
 static int
 t_report(void)
 {
-#ifdef MP_LOCKDEBUG
 	long saved = __mp_lock_spinout;
 	int n = 5, rounds = 3, queue[MAXCPUS], r, i, owner, nq;
 	unsigned int seed = 777;
@@ -529,10 +523,8 @@ t_report(void)
 	srv_stop(n);
 	return (report("report", "%d rounds, owner and %d waiters named in "
 	    "queue order", rounds, n - 1));
-#else
-	return (SKIPPED("report", "without MP_LOCKDEBUG"));
-#endif
 }
+#endif /* MP_LOCKDEBUG */
 
 /* stats: a scripted run, then a stress run that counts for itself. */
 static unsigned long st_iters;
