@@ -3,18 +3,13 @@
 #
 # harness_build DIR BACKEND [CFLAGS ...]
 #	Compile the sys/kern lock sources of $MPLOCK_ROOT (default
-#	$ROOT) with the shim, for BACKEND, into DIR/mplocktest and
-#	DIR/mplockbench (bench/ of $ROOT).
-#	$CC is the compiler.  With $MDARCH set, <machine/mplock.h> is
-#	sys/arch/$MDARCH/include/mplock.h instead of the shim's MI one.
-#	Output goes to DIR/build.log; returns non-zero on failure.
+#	$ROOT) with the shim, for BACKEND, with $CC, into DIR/mplocktest
+#	and DIR/mplockbench (bench/ of $ROOT); log in DIR/build.log.
+#	$MDARCH: <machine/mplock.h> is sys/arch/$MDARCH's, not the MI one.
 #	$HARNESS_PROGS: the programs to link (default both).
-#	$HARNESS_REUSE=DIR2: take shim.o and the programs' objects from an
-#	earlier build in DIR2 with the same compiler and flags instead of
-#	compiling them again (the mutants use it to save most of each
-#	build: they change kern_*.c, kern_mplock.h, or the part of an
-#	arch's <machine/mplock.h> that only kern_mplock.h sees, behind
-#	_KERN_MPLOCK_H_, so no code the harness's own files compile).
+#	$HARNESS_REUSE=DIR2: take the objects of the harness's own files
+#	from DIR2, built with the same compiler and flags (the mutants
+#	change only code those files do not compile).
 
 # compile_kernel CC BACKEND [CFLAGS ...]
 #	Compile every kernel source with the harness's (the kernel's)
@@ -30,11 +25,9 @@ compile_kernel() {
 	done
 }
 
-# mutant_meta MUTANT
-#	Read a seeded bug's header lines into name (the file's base name),
-#	file (# file:), tests (# tests:), backends (# backend:, default the
-#	default backend, "all" every backend), mdarch (# mdarch:), cross
-#	(# cross:) and count (# count:).
+# mutant_meta MUTANT: a seeded bug's name (its base name) and its
+#	"# NAME:" header lines into file, tests, backends (default the
+#	default backend, "all" every one), mdarch, cross and count.
 mutant_meta() {
 	name=$(basename "$1" .sed)
 	file=$(sed -n 's/^# file: //p' "$1")
@@ -47,10 +40,8 @@ mutant_meta() {
 	count=$(sed -n 's/^# count: //p' "$1")
 }
 
-# harness_tree DIR [MUTANT]
-#	A copy of sys/ and the regress directory in DIR/tree, with
-#	MUTANT's sed script applied to the file its "# file:" line names.
-#	Returns 1 when the script no longer changes that file.
+# harness_tree DIR [MUTANT]: a copy of sys/ and the regress in
+#	DIR/tree, MUTANT applied to its "# file:"; 1 if that is unchanged.
 harness_tree() {
 	rm -rf "$1"
 	mkdir -p "$1/tree/regress/sys/kern"
@@ -115,6 +106,18 @@ harness_check() {
 	harness_build "$@" && return 0
 	t_fail "$_hcn" "build failed" "$1/build.log"
 	return 1
+}
+
+# mutant_check NAME DIR MUTANT BACKEND [CFLAGS ...]: harness_tree DIR
+#	MUTANT and harness_check of it into DIR/build, or a FAIL line NAME.
+mutant_check() {
+	_mcn=$1 _mcd=$2
+	if ! harness_tree "$_mcd" "$3"; then
+		t_fail "$_mcn" "does not apply to $file any more"
+		return 1
+	fi
+	shift 3
+	MPLOCK_ROOT=$_mcd/tree harness_check "$_mcn" "$_mcd/build" "$@"
 }
 
 # harness_tests NAME BACKEND ARGS [CFLAGS ...]

@@ -1,7 +1,5 @@
-# regress: the userland regress (regress/sys/kern/mplock) for every
-# backend: every test of mplocktest, built with WITNESS and MP_LOCKDEBUG,
-# then the stress tests again from a build without them; for the M-lock
-# the stress tests with its guest mode forced on as well.
+# regress: the userland regress for every backend (doc/testing.md); for
+# the M-lock the stress tests with its guest mode forced on as well.
 
 q=
 [ -n "${MPLOCK_QUICK:-}" ] && q=-q

@@ -1,8 +1,5 @@
-# md: the regress again, with <machine/mplock.h> the host's real
-# sys/arch/$HOST_MDARCH/include/mplock.h instead of the shim's MI one,
-# so the tuned primitives run where the MI fallbacks ran in "regress"
-# (arm64, say, waits differently without MP_LOCKDEBUG).  Quick unless
-# MPLOCK_FULL=1 (make test-full): the full stress runs are regress's.
+# md: the regress with the host's sys/arch/$HOST_MDARCH header.  Quick
+# unless MPLOCK_FULL=1 (make test-full): the full runs are regress's.
 
 q=-q
 [ "${MPLOCK_FULL:-0}" = 1 ] && [ -z "${MPLOCK_QUICK:-}" ] && q=

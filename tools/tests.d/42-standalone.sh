@@ -1,9 +1,5 @@
-# standalone: the kernel sources stand on their own.  Nothing in sys/
-# speaks of what tests it (the regress and its harness, ThreadSanitizer,
-# the Spin models, qemu, seeded bugs): those facts live in regress/ and
-# tools/.  The MI files name no architecture: each arch's facts are in
-# its own <machine/mplock.h> (the one exception: the contract of
-# mpl_swap_ptr() may say where architectures' swaps differ).  Seeded
+# standalone: nothing in sys/ speaks of what tests it, the MI files name
+# no architecture (but for the contract of mpl_swap_ptr()); seeded
 # comments must be caught.
 
 # Words that belong to the tests, not to the kernel (extended regexps,

@@ -1,9 +1,6 @@
-# bsdmake: the regress directory's own Makefile, the one OpenBSD's
-# regress framework runs, driven by bmake with a stand-in
-# bsd.regress.mk (tools/fixtures/mk), in quick mode; then every binary
-# it built has run, and passed, every test the program has ("mplocktest
-# -l", the one list of tests): "make regress" in /usr/src/regress skips
-# none.
+# bsdmake: the regress directory's own Makefile under bmake with a
+# stand-in bsd.regress.mk (tools/fixtures/mk), in quick mode; every
+# binary must have run and passed every test its "mplocktest -l" lists.
 
 if command -v bmake >/dev/null 2>&1; then
 	d=$OBJ/bsdmake

@@ -1,14 +1,9 @@
-# cross: the regress built with Debian's static cross compilers and run
-# under qemu-user: every test of mplocktest in quick mode, WITNESS and
-# MP_LOCKDEBUG on, with the target's sys/arch header ("-": the MI
-# fallbacks); on arm64 also the stress tests without the debug options,
-# whose wait (ldxr/wfe) differs.  aarch64 runs on a Cortex-A57, which
-# traps on the LSE instructions aarch64-lse uses.  qemu runs the
-# guest's threads at once, so races happen, but an x86 host keeps their
-# accesses in order: a missing barrier cannot be caught here.  A mutant
-# of an arch header whose "# cross:" line names a target must be caught
-# there.  $CROSS_TARGETS: some targets only.  Backends: the default and
-# one other per target, in turn (slice_backends); MPLOCK_FULL=1 all.
+# cross: the regress under qemu-user (doc/architectures.md), with the
+# target's sys/arch header ("-": the MI fallbacks); on arm64 also the
+# stress tests without the debug options, whose wait (ldxr/wfe) differs.
+# A mutant whose "# cross:" line names a target must be caught there.
+# $CROSS_TARGETS: some targets only.  Backends: the default and one
+# other per target, in turn (slice_backends); MPLOCK_FULL=1 all.
 
 # target	compiler and flags		emulator and flags	arch
 CROSS='aarch64-lse	aarch64-linux-gnu-gcc -march=armv8.1-a	qemu-aarch64 -cpu max	arm64
@@ -48,8 +43,7 @@ for x in ${CROSS_TARGETS:-$(echo "$CROSS" | cut -f1)}; do
 		continue
 	fi
 
-	# The tests that raise interrupts (signals) cannot run where the
-	# emulator loses a thread's TLS across a signal handler (qemu-i386).
+	# Where the emulator loses TLS across signals, no interrupt tests.
 	d=$OBJ/cross/$x
 	mkdir -p "$d"
 	if ! $X_CC -O2 -pthread -o "$d/tls-signal" \
@@ -90,12 +84,8 @@ for x in ${CROSS_TARGETS:-$(echo "$CROSS" | cut -f1)}; do
 		for be in $backends; do
 			md=$d/mutant-$name-$be
 			n=cross/$x/mutant/$name/$be
-			if ! harness_tree "$md" "$m"; then
-				t_fail "$n" "does not apply to $file any more"
-				continue
-			fi
-			MPLOCK_ROOT=$md/tree xbuild "$n" "$md/build" "$be" \
-			    $KERNEL_OPTIONS || continue
+			CC=$X_CC MDARCH=$X_MDARCH mutant_check "$n" "$md" "$m" \
+			    "$be" $KERNEL_OPTIONS || continue
 			# "# count: N" where quick mode is too short to
 			# catch the bug reliably.
 			len=-q

@@ -1,14 +1,5 @@
-# debug: the debug layer (option MPLOCK_DEBUG, kern_mplock_debug.c).
-#  - the kernel sources and mplocktest compile with it, with gcc and
-#    clang, with and without DDB, WITNESS and MP_LOCKDEBUG;
-#  - every regress test, the old ones and the debug layer's, for every
-#    backend, from a build with it on (quick mode: the full stress runs
-#    are the regress suite's), and for the M-lock the layer's tests
-#    again with its guest mode on (-g: waiters halt);
-#  - zero cost: with it off, kern_mplock.c compiles to the very code of
-#    kern_mplock.c with the hook lines deleted, and the harness objects
-#    define and call nothing of the layer;
-#  - seeded bugs in the layer (mutants/debug/*.sed) the tests must catch.
+# debug: the debug layer (option MPLOCK_DEBUG), as doc/testing.md says;
+# the regress in quick mode (its full stress runs are suite regress's).
 
 DEBUG_FLAGS="$KERNEL_OPTIONS -DMPLOCK_DEBUG"
 
@@ -138,14 +129,14 @@ for m in "$MUTANTS"/debug/*.sed; do
 	mutant_meta "$m"
 	for be in $backends; do
 		d=$OBJ/debug/mutants/$name-$be
-		if ! harness_tree "$d" "$m"; then
-			t_fail "debug/mutant/$name/$be" \
-			    "does not apply to $file any more"
-			continue
-		fi
 		if [ "$tests" = zero-cost ]; then
 			# Caught only by the comparison, not by any other
 			# failure (a compile error, a missing compiler).
+			harness_tree "$d" "$m" || {
+				t_fail "debug/mutant/$name/$be" \
+				    "does not apply to $file any more"
+				continue
+			}
 			log=$(_t_log "debug/mutant/$name/$be")
 			zero_cost gcc "$be" "$d/tree" "$d/zero-cost" >"$log" 2>&1
 			if grep -q 'object code differs' "$log"; then
@@ -157,12 +148,8 @@ for m in "$MUTANTS"/debug/*.sed; do
 			fi
 			continue
 		fi
-		if ! MPLOCK_ROOT=$d/tree harness_build "$d/build" "$be" \
-		    $DEBUG_FLAGS; then
-			t_fail "debug/mutant/$name/$be" "does not build" \
-			    "$d/build/build.log"
-			continue
-		fi
+		mutant_check "debug/mutant/$name/$be" "$d" "$m" "$be" \
+		    $DEBUG_FLAGS || continue
 		t_run_fails "debug/mutant/$name/$be" 60 "$d/build/mplocktest" \
 		    -q -w 5 $tests
 	done

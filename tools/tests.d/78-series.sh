@@ -396,7 +396,7 @@ else
 		grep -q "^FAIL series/$n/apply\$" "$RESULTS" && break
 		# tech@'s lock under the regress: the tests stock passes,
 		# then all.
-		rt="releaseidle mutex fifo multi witness lockorder torture"
+		rt="releaseidle mutex fifo multi lockorder torture"
 		case $n in
 		tech/*-not-held) rt="$rt recurse spinout intrunlock" ;;
 		tech/0001-*|tech/0002-*) ;;

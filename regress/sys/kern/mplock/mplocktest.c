@@ -18,7 +18,7 @@
  * Regress for the MI kernel lock: the shipped sys/kern sources, built
  * against the userland shim, one binary per backend.  Every test checks
  * an invariant and counts what breaks it; a hang is caught by the shim's
- * watchdog.
+ * watchdog.  What each test checks: doc/testing.md.
  */
 
 #include <sys/param.h>
@@ -50,7 +50,6 @@
 #define MPLT_SWAP	1
 #endif
 
-#define SKIP	77
 #ifndef nitems
 #define nitems(a)	(sizeof((a)) / sizeof((a)[0]))
 #endif
@@ -70,8 +69,6 @@ static const char *first_violation;
 	if (__atomic_add_fetch(&violations, 1, __ATOMIC_SEQ_CST) == 1)	\
 		first_violation = (what);				\
 } while (0)
-#define SKIPPED(test, why)						\
-	(printf("%s/%s: SKIP (built %s)\n", mpl_be_name, (test), (why)), SKIP)
 
 static void
 witness_balanced(void)
@@ -81,8 +78,8 @@ witness_balanced(void)
 
 	shim_witness_stats(&w);
 	if (w.errors) {
-		printf("witness: %lu errors, last: %s\n", w.errors,
-		    shim_witness_lasterror());
+		printf("witness: %lu errors:\n%s", w.errors,
+		    shim_witness_log());
 		VIOLATION("WITNESS saw an unbalanced call");
 	}
 	if (w.locks != w.unlocks) {
@@ -195,9 +192,7 @@ cs_reset(void)
 	cs_count = 0;
 }
 
-/*
- * mutex: mutual exclusion under load, with recursion inside.
- */
+/* mutex */
 static long mutex_iters;
 
 static void
@@ -426,11 +421,6 @@ srv_usable(int n)
 	}
 }
 
-/*
- * fifo: with one CPU holding the lock, queue the others one at a time
- * in a random order; they must get the lock in that order.  Held state
- * of every CPU is checked while it holds, waits and idles.
- */
 static int
 t_fifo(void)
 {
@@ -475,9 +465,7 @@ t_fifo(void)
 }
 
 /*
- * releaseidle: __mp_release_all() at depth 0 (after a panic or in ddb)
- * while CPU 0 holds the lock and CPU 2 waits must return 0 and hand
- * nothing on.  CPU 1 and then CPU 0 take and drop the lock first, so
+ * releaseidle: CPU 1 and then CPU 0 take and drop the lock first, so
  * that CPU 1's last turn is stale: handing on the lock's next turn
  * (stock) and republishing CPU 1's old one (our ticket) both show.
  */
@@ -522,10 +510,6 @@ t_releaseidle(void)
 	    "holder and a waiter"));
 }
 
-/*
- * recurse: depth, release_all/acquire_count (also moving to another
- * CPU as mi_switch() does), held state of holder, waiter and idle CPUs.
- */
 static int
 t_recurse(void)
 {
@@ -579,10 +563,9 @@ t_recurse(void)
 }
 
 /*
- * intr: CPUs contend and interrupt each other: a CPU holding the lock
- * raises the interrupt on another CPU, preferably one queued behind it,
- * whose handler then takes the lock again from "interrupt context"
- * while its CPU is still waiting, as a non-MPSAFE device interrupt can.
+ * intr: a CPU holding the lock interrupts another, preferably one
+ * queued behind it, whose handler takes the lock as a non-MPSAFE device
+ * interrupt can.
  */
 static volatile int intr_stop;
 static unsigned long intr_nested, intr_sent;
@@ -725,11 +708,7 @@ t_intr(void)
 	    ncpus, intr_sent, intr_nested, waiting, t));
 }
 
-/*
- * multi: independent instances.  Each CPU takes a random subset of
- * NLOCKS locks in order, recursing now and then, and checks each lock's
- * own critical section and held() for all of them.
- */
+/* multi */
 #define NLOCKS	4
 static struct __mp_lock ML[NLOCKS];
 static volatile int ml_owner[NLOCKS];
@@ -799,12 +778,7 @@ t_multi(void)
 	    ml_count[1], ml_count[2], ml_count[3]));
 }
 
-/*
- * spinout: MP_LOCKDEBUG reports a wait longer than __mp_lock_spinout
- * spins and enters ddb, then the waiter carries on; an unlock of a lock
- * not held is reported too.  MCS: an owner's wait for its successor's
- * link spins out the same way.
- */
+/* spinout */
 #ifdef MP_LOCKDEBUG
 /*
  * With -g a waiter that halts counts the time of each halt for the
@@ -852,9 +826,8 @@ unlock_reported(const char *dbg)
 #endif
 	return (strstr(shim_db_output(), w) != NULL && shim_db_enters() == 1);
 }
-#endif /* MP_LOCKDEBUG */
 
-#if defined(MP_LOCKDEBUG) && defined(MPLOCK_MCS)
+#ifdef MPLOCK_MCS
 /*
  * MCS: CPU 2 queues as mpl_be_enqueue() does but does not link itself
  * behind its predecessor yet, as a CPU stopped between its swap and its
@@ -914,7 +887,6 @@ so_mcs_link_wait(void)
 static int
 t_spinout(void)
 {
-#ifdef MP_LOCKDEBUG
 	char want[128];
 	const char *p;
 	long saved = __mp_lock_spinout;
@@ -971,18 +943,9 @@ t_spinout(void)
 	srv_stop(n);
 	return (report("spinout", "%lu spin-out reports, ddb entered %lu "
 	    "times", reports, enters));
-#else
-	return (SKIPPED("spinout", "without MP_LOCKDEBUG"));
-#endif
 }
 
-/*
- * intrunlock: with MP_LOCKDEBUG, an unlock from an interrupt handler on
- * a CPU that only waits for the lock (its depth is not 0, but it does
- * not own the lock) is reported and refused: the CPU keeps its place
- * and its depth, and gets the lock in its turn.
- */
-#ifdef MP_LOCKDEBUG
+/* intrunlock */
 static volatile int iu_done;
 
 static void
@@ -991,12 +954,10 @@ iu_intr(void)
 	__mp_unlock(&L);
 	iu_done = iu_done + 1;
 }
-#endif
 
 static int
 t_intrunlock(void)
 {
-#ifdef MP_LOCKDEBUG
 	double t0;
 	int n = 3;
 
@@ -1032,58 +993,13 @@ t_intrunlock(void)
 	srv_stop(n);
 	return (report("intrunlock", "unlock from an interrupt on a waiting "
 	    "CPU refused"));
-#else
-	return (SKIPPED("intrunlock", "without MP_LOCKDEBUG"));
-#endif
 }
+#endif /* MP_LOCKDEBUG */
 
 /*
- * witness: kernel_lock's WITNESS name and flags; an order check only
- * when not held, one lock per level, one unlock per level released
- * (also by release_all).  lockorder checks the calls across CPUs.
- */
-static int
-t_witness(void)
-{
-#ifdef WITNESS
-	struct shim_witness_stats w;
-	unsigned int kflags = LO_WITNESS | LO_INITIALIZED | LO_SLEEPABLE |
-	    (LO_CLASS_KERNEL_LOCK << LO_CLASSSHIFT);
-
-	__mp_lock_init(&kernel_lock);
-	if (strcmp(kernel_lock.mpl_lock_obj.lo_name, "&kernel_lock") != 0)
-		VIOLATION("kernel_lock has the wrong WITNESS name");
-	if (kernel_lock.mpl_lock_obj.lo_flags != kflags)
-		VIOLATION("kernel_lock has the wrong WITNESS flags");
-	if (L.mpl_lock_obj.lo_flags & LO_WITNESS)
-		VIOLATION("an ordinary __mp_lock got kernel_lock's flags");
-
-	__mp_lock(&kernel_lock);
-	__mp_lock(&kernel_lock);
-	__mp_lock(&kernel_lock);
-	shim_witness_stats(&w);
-	if (w.checkorders != 1 || w.locks != 3)
-		VIOLATION("checkorder/lock counts wrong when recursing");
-	__mp_unlock(&kernel_lock);
-	if (__mp_release_all(&kernel_lock) != 2)
-		VIOLATION("release_all returned the wrong depth");
-	shim_witness_stats(&w);
-	if (w.unlocks != 3)
-		VIOLATION("release_all did not unlock each level");
-	check_idle(&kernel_lock);
-	return (report("witness", "checkorder %lu, lock %lu, unlock %lu, "
-	    "errors %lu", w.checkorders, w.locks, w.unlocks, w.errors));
-#else
-	return (SKIPPED("witness", "without WITNESS"));
-#endif
-}
-
-/*
- * torture: the kernel's own torture test (option MPLOCK_TORTURE) run
- * as a kernel runs it: main() holds the kernel lock and calls
- * mplock_torture_start(); CPU 0 runs, the others come up 50 ms later;
- * the shim's clock runs the test's timeout.  Its summary and waits
- * lines are checked against what the shim saw.  -n: run time in ms.
+ * torture: run as a kernel runs it: main() holds the kernel lock and
+ * calls mplock_torture_start(); CPU 0 runs, the others come up 50 ms
+ * later.  -n: run time in ms.
  */
 extern u_int mplock_torture_msecs;
 
@@ -1240,11 +1156,9 @@ torture_run(int n, unsigned long *waiting)
 }
 
 /*
- * swap: mpl_swap_ptr(), the queue locks' one atomic step, from every
- * CPU at once on one word: each value swapped in must come out exactly
- * once (sum and xor).  The lock tests rarely overlap two swaps, as the
- * hand-off keeps them apart; this runs until every CPU has made
- * SWAP_OVERLAP (-n) swaps while another CPU swapped (up to 30 s).
+ * swap: the lock tests rarely overlap two swaps, as the hand-off keeps
+ * them apart; this runs until every CPU has made SWAP_OVERLAP (-n)
+ * swaps while another CPU swapped (up to 30 s).
  */
 #define SWAP_OVERLAP	5000	/* a torn swap shows within some 100 */
 #define SW_BITS		((int)sizeof(unsigned long) * 8)
@@ -1291,12 +1205,10 @@ swap_cpu(void *arg, int me)
 			shim_tick();
 	}
 }
-#endif
 
 static int
 t_swap(void)
 {
-#ifdef MPLT_SWAP
 	unsigned long in_sum = 0, in_xor = 0, out_sum, out_xor, least;
 	double t0;
 	int i;
@@ -1337,10 +1249,8 @@ t_swap(void)
 		VIOLATION("no swap overlapped another CPU's: not tested");
 	return (report("swap", "%d cpus, %lu overlapping swaps on the "
 	    "least overlapped CPU in %.2f s", ncpus, least, shim_now() - t0));
-#else
-	return (SKIPPED("swap", "with a lock from elsewhere"));
-#endif
 }
+#endif /* MPLT_SWAP */
 
 /*
  * A slow or crowded machine (an emulator, more CPU threads than cores)
@@ -1372,16 +1282,7 @@ t_torture(void)
 	    mplock_torture_msecs, t, waiting));
 }
 
-/*
- * halt: the M-lock's guest mode, each case scripted so that it happens
- * however the host schedules the threads.  CPU 0 holds the lock until
- * CPU 1, waiting with a 1 us spin bound, halts in the shim; CPU 0's
- * hand-off must then kick CPU 1 into the lock within HALT_WAKE s, and
- * every halt have its kick.  In "window" CPU 1 stops between its mark
- * and its halt (the kick must stay pending); in "nested" an interrupt
- * in its halt waits and halts too.  A wait with interrupts off, in ddb,
- * after a panic or while cold must spin.  The test ends a lost kick.
- */
+/* halt: each case scripted, so that it happens however the host runs. */
 #define HALT_WAKE	2		/* s */
 #define HALT_SPIN_MS	50
 
@@ -1562,8 +1463,8 @@ t_halt(void)
 #include "mplocktest_debug.c"
 
 /*
- * Every test; "all" runs them all, "stress" those with many CPUs at the
- * lock at once, worth running again in other builds.
+ * Every test the build has; "all" runs them all, "stress" those with
+ * many CPUs at the lock at once, worth running again in other builds.
  */
 static const struct {
 	const char	*name;
@@ -1576,18 +1477,25 @@ static const struct {
 	{ "releaseidle",	t_releaseidle,	0 },
 	{ "intr",	t_intr,		1 },
 	{ "multi",	t_multi,	1 },
+#ifdef MP_LOCKDEBUG
 	{ "spinout",	t_spinout,	0 },
 	{ "intrunlock",	t_intrunlock,	0 },
-	{ "witness",	t_witness,	0 },
+#endif
+#ifdef WITNESS
 	{ "lockorder",	t_lockorder,	0 },
+#endif
+#ifdef MPLT_SWAP
 	{ "swap",	t_swap,		0 },
+#endif
 	{ "torture",	t_torture,	1 },
 #ifdef MPL_BE_HALT
 	{ "halt",	t_halt,		0 },
 #endif
 #ifdef MPLT_DEBUG
 	{ "misuse",	t_misuse,	0 },
+#ifdef MP_LOCKDEBUG
 	{ "report",	t_report,	0 },
+#endif
 	{ "stats",	t_stats,	0 },
 	{ "events",	t_events,	0 },
 #endif
@@ -1683,12 +1591,8 @@ main(int argc, char *argv[])
 			violations = 0;
 			first_violation = NULL;
 			shim_witness_reset();
-			r = tests[i].fn();
-			if (r == 1)
+			if (tests[i].fn() != 0)
 				rv = 1;
-			else if (r == SKIP && rv == 0 &&
-			    strcmp(argv[0], tests[i].name) == 0)
-				rv = SKIP;
 			ran = 1;
 		}
 		if (!ran)

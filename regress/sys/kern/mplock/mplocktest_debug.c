@@ -44,7 +44,9 @@ dbg_syms(void)
 }
 
 /*
- * lockorder: the WITNESS checker, then the front end under it.
+ * lockorder: kernel_lock's WITNESS name and flags and the front end's
+ * calls on one CPU, the WITNESS checker, then the front end under it
+ * across CPUs.
  */
 #ifdef WITNESS
 static struct shim_mtx lo_mtx;
@@ -117,16 +119,38 @@ lo_expect_clean(const char *what)
 		VIOLATION("lock calls unbalanced or unchecked");
 	}
 }
-#endif /* WITNESS */
 
 static int
 t_lockorder(void)
 {
-#ifdef WITNESS
 	static const struct lock_type fake_type = { .lt_name = "fake" };
 	struct lock_object fake, *klo = &kernel_lock.mpl_lock_obj;
 	struct shim_witness_stats w;
+	unsigned int kflags = LO_WITNESS | LO_INITIALIZED | LO_SLEEPABLE |
+	    (LO_CLASS_KERNEL_LOCK << LO_CLASSSHIFT);
 	int n = 3;
+
+	/* An order check only when not held; one unlock per level. */
+	__mp_lock_init(&kernel_lock);
+	if (strcmp(kernel_lock.mpl_lock_obj.lo_name, "&kernel_lock") != 0)
+		VIOLATION("kernel_lock has the wrong WITNESS name");
+	if (kernel_lock.mpl_lock_obj.lo_flags != kflags)
+		VIOLATION("kernel_lock has the wrong WITNESS flags");
+	if (L.mpl_lock_obj.lo_flags & LO_WITNESS)
+		VIOLATION("an ordinary __mp_lock got kernel_lock's flags");
+	__mp_lock(&kernel_lock);
+	__mp_lock(&kernel_lock);
+	__mp_lock(&kernel_lock);
+	shim_witness_stats(&w);
+	if (w.checkorders != 1 || w.locks != 3)
+		VIOLATION("checkorder/lock counts wrong when recursing");
+	__mp_unlock(&kernel_lock);
+	if (__mp_release_all(&kernel_lock) != 2)
+		VIOLATION("release_all returned the wrong depth");
+	shim_witness_stats(&w);
+	if (w.unlocks != 3 || w.errors)
+		VIOLATION("release_all did not unlock each level");
+	check_idle(&kernel_lock);
 
 	/* The checker itself must catch each of these. */
 	shim_witness_reset();
@@ -221,19 +245,15 @@ t_lockorder(void)
 	srv_stop(n);
 	srv_lock = &L;
 	shim_witness_reset();
-	return (report("lockorder", "checker self-test, mi_switch, interrupt "
-	    "while waiting, reversal in both orders"));
-#else
-	return (SKIPPED("lockorder", "without WITNESS"));
-#endif
+	return (report("lockorder", "recursion, checker self-test, "
+	    "mi_switch, interrupt while waiting, reversal in both orders"));
 }
+#endif /* WITNESS */
 
 #ifdef MPLT_DEBUG
 /*
- * misuse: each misuse prints one line naming it, the CPU, its depth,
- * the owner and the caller, and enters ddb once; the call is refused.
- * The misuses, each with the report it must print after "mplock L: ";
- * a row without one sets up the next.  The last two are made from an
+ * misuse: each with the report it must print after "mplock L: "; a row
+ * without one sets up the next.  The last two are made from an
  * interrupt on CPU 1 while it waits behind CPU 0.
  */
 static const struct {
@@ -393,11 +413,7 @@ t_misuse(void)
 	    reports, shim_db_enters()));
 }
 
-/*
- * report: an owner and four waiters queued in a random order; the last
- * one spins out.  Its report must name the owner, where the owner took
- * the lock, and the waiters in queue order, longest wait first.
- */
+/* report: an owner and four waiters queued at random; the last spins out. */
 #ifdef MP_LOCKDEBUG
 static double
 rep_secs(const char *p)
@@ -464,12 +480,10 @@ rep_check(const char *out, int owner, const int *queue, int nq)
 	if (strstr(first, "order unknown") != NULL)
 		VIOLATION("waiters outside the queue order");
 }
-#endif /* MP_LOCKDEBUG */
 
 static int
 t_report(void)
 {
-#ifdef MP_LOCKDEBUG
 	long saved = __mp_lock_spinout;
 	int n = 5, rounds = 3, queue[MAXCPUS], r, i, owner, nq;
 	unsigned int seed = 777;
@@ -509,15 +523,10 @@ t_report(void)
 	srv_stop(n);
 	return (report("report", "%d rounds, owner and %d waiters named in "
 	    "queue order", rounds, n - 1));
-#else
-	return (SKIPPED("report", "without MP_LOCKDEBUG"));
-#endif
 }
+#endif /* MP_LOCKDEBUG */
 
-/*
- * stats: a scripted run whose every figure is known, then a stress run
- * with interrupts in which the test counts for itself.
- */
+/* stats: a scripted run, then a stress run that counts for itself. */
 static unsigned long st_iters;
 static unsigned long st_acq[MAXCPUS], st_rec[MAXCPUS];
 static volatile unsigned long st_intr_acq[MAXCPUS];
@@ -732,10 +741,7 @@ t_stats(void)
 	    100.0 * t.mds_holdsum / (t1 - t0), (t1 - t0) / 1e9));
 }
 
-/*
- * events: the ring holds each call in order with its CPU, depth and
- * caller, and the last MPLOCK_DEBUG_NEVENTS after it wraps.
- */
+/* events: each call in order, and the last ones after the ring wraps. */
 struct ev_want {
 	const char	*type;
 	int		 cpu;

@@ -574,7 +574,6 @@ static const struct lock_type *wit_types[WIT_NTYPES];
 static unsigned char wit_order[WIT_NTYPES][WIT_NTYPES]; /* [a][b]: a, b */
 static const struct lock_object *wit_kernel_class;
 static struct shim_witness_stats wit;
-static char wit_lasterr[256];
 static char wit_log[4096];
 static size_t wit_loglen;
 static volatile int wit_lk;
@@ -625,15 +624,16 @@ wit_list(const struct lock_object *lo)
 static void
 wit_error(const char *what, const struct lock_object *lo, const char *more)
 {
-	size_t n;
+	int n;
 
 	wit.errors++;
-	n = snprintf(wit_lasterr, sizeof(wit_lasterr), "%s: %s%s (cpu %d)",
-	    what, lo->lo_name ? lo->lo_name : "?", more ? more : "",
-	    wit_cpu());
-	if (wit_loglen + n + 1 < sizeof(wit_log))	/* full: dropped */
-		wit_loglen += snprintf(wit_log + wit_loglen,
-		    sizeof(wit_log) - wit_loglen, "%s\n", wit_lasterr);
+	n = snprintf(wit_log + wit_loglen, sizeof(wit_log) - wit_loglen,
+	    "%s: %s%s (cpu %d)\n", what, lo->lo_name ? lo->lo_name : "?",
+	    more ? more : "", wit_cpu());
+	if (n > 0 && wit_loglen + n < sizeof(wit_log))
+		wit_loglen += n;
+	else
+		wit_log[wit_loglen] = '\0';	/* full: the line is dropped */
 }
 
 /* lo's entry in its held list; a new one if create; NULL if none. */
@@ -799,7 +799,6 @@ shim_witness_reset(void)
 	memset(wit_types, 0, sizeof(wit_types));
 	memset(wit_order, 0, sizeof(wit_order));
 	wit_kernel_class = NULL;
-	wit_lasterr[0] = '\0';
 	wit_log[0] = '\0';
 	wit_loglen = 0;
 	spin_leave(&wit_lk, s);
@@ -821,12 +820,6 @@ shim_witness_stats(struct shim_witness_stats *st)
 			    wit_cpu_held[i][j].pending;
 		}
 	spin_leave(&wit_lk, s);
-}
-
-const char *
-shim_witness_lasterror(void)
-{
-	return (wit_lasterr);
 }
 
 const char *

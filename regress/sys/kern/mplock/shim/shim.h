@@ -76,7 +76,6 @@ struct shim_witness_stats {
 };
 void	shim_witness_reset(void);
 void	shim_witness_stats(struct shim_witness_stats *);
-const char *shim_witness_lasterror(void);
 const char *shim_witness_log(void);	/* every error, one a line */
 
 /* Processes: WITNESS keeps sleepable locks per process. */
