@@ -290,28 +290,14 @@ mkdir -p "$out/plot"
 	    "$($CC --version 2>/dev/null | head -n 1)"
 	echo "$reps repetitions of ${secs}s per run; threads: $threads" \
 	    "(* more threads than CPUs)"
-	echo "rows: our backends ($ours ), built from sys/ with the MI" \
-	    "front end; stock: OpenBSD's"
-	echo "  ticket lock as shipped; ck-*: Concurrency Kit's bare locks;" \
-	    "pingpong: no lock, the floor"
-	echo "  of a hand-off between two threads"
+	echo "our backends:$ours; the other rows, and the method (runs" \
+	    "interleaved, cells median and spread, paired ratios): doc/bench.md"
 	echo "$stocknote"
 	[ -n "$steps" ] && echo "$stepnote"
 	echo "$ngnote"
 	[ -n "$peernote" ] && echo "$peernote"
 	echo "$loadnote"
 	echo "$pinnote"
-	echo "runs interleaved: each measure of every lock in turn, the" \
-	    "order rotated every repetition"
-	echo "cells: median over the repetitions, spread (max-min)/median"
-	echo "ratios: to $(echo $bases | sed 's/ / and to /'), the median" \
-	    "of the paired per-repetition ratios"
-	echo "  (run r of a lock against run r of the base) with the 95%" \
-	    "confidence interval of the sign test"
-	echo "  (order statistics, no assumption on their distribution);" \
-	    "verdict faster or slower only"
-	echo "  when that interval excludes 1.00; beside it their geometric" \
-	    "mean with Student's t interval"
 	stats_awk "$out/stats.awk" &&
 	awk -v rows="$plotrows" -v threads="$threads" \
 	    -v workloads="$workloads" -v ncpu="$online" -v bases="$bases" \
