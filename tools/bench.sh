@@ -282,9 +282,7 @@ case $pinnote in
 esac
 stamp=$(date -u +%Y-%m-%d-%H%M)
 results=$out/results-$stamp.txt
-plotrows=$rows
-[ "$pingpong" -eq 1 ] && plotrows="$rows pingpong"
-mkdir -p "$out/plot"
+[ "$pingpong" -eq 1 ] && rows="$rows pingpong"
 {
 	echo "mplock benchmark: $online CPUs ($cpu), $(uname -sr)," \
 	    "$($CC --version 2>/dev/null | head -n 1)"
@@ -299,9 +297,9 @@ mkdir -p "$out/plot"
 	echo "$loadnote"
 	echo "$pinnote"
 	stats_awk "$out/stats.awk" &&
-	awk -v rows="$plotrows" -v threads="$threads" \
+	awk -v rows="$rows" -v threads="$threads" \
 	    -v workloads="$workloads" -v ncpu="$online" -v bases="$bases" \
-	    -v csv="$out/bench.csv" -v plotdir="$out/plot" \
+	    -v csv="$out/bench.csv" \
 	    -f "$out/stats.awk" -f "$ROOT/tools/lib/bench-report.awk" "$raw"
 } >"$out/bench.txt" || die "the report failed (tools/lib/bench-report.awk)"
 cat "$out/bench.txt"
@@ -311,36 +309,5 @@ cat "$out/bench.txt"
 	cat "$out/bench.txt"
 } >"$results"
 
-# The plots: ns per acquisition and hand-off latency by thread count,
-# one pair per workload.
-if command -v gnuplot >/dev/null 2>&1; then
-	for w in $workloads; do
-		c=${w%/*} p=${w#*/}
-		dat=$out/plot/cs$c-ncs$p.dat
-		gnuplot_svg_png "$out/bench-cs$c-ncs$p" 1100,450 <<-EOF |
-		names = "$plotrows"
-		set multiplot layout 1,2 title "$cpu, $online CPUs:" .\
-		    " critical section $c ns, outside $p ns"
-		set logscale x 2
-		set logscale y 10
-		set format y "%g"
-		set xlabel "threads"
-		set key top left font ",9"
-		set grid
-		set arrow from $online, graph 0 to $online, graph 1 \
-		    nohead dashtype 2
-		set ylabel "ns per acquisition"
-		plot for [i = 1:words(names)] "$dat" index (i - 1) \
-		    using 1:2 with linespoints title word(names, i)
-		set ylabel "hand-off latency, ns"
-		plot for [i = 1:words(names)] "$dat" index (i - 1) \
-		    using 1:3 with linespoints title word(names, i)
-		unset multiplot
-		EOF
-		    sed 's/^/plot: /'
-	done
-else
-	echo "plot: skipped, gnuplot not installed"
-fi
 echo "table: $out/bench.txt; CSV: $out/bench.csv; raw runs: $raw"
 echo "results: $results"

@@ -1,8 +1,8 @@
-# The tables, the CSV and the plot data of tools/bench.sh from its raw
+# The tables and the CSV of tools/bench.sh from its raw
 # file (a line of key=value pairs per run, bench.c's, with rep=N in
 # front).  -v: rows (the locks, in table order), threads, workloads
 # ("cs/ncs ..."), ncpu (more threads are oversubscribed), bases (the
-# locks ratios refer to), csv and plotdir (empty: none).  The statistics
+# locks ratios refer to) and csv (empty: none).  The statistics
 # are tools/buildtime's (stats_awk), passed first; why the median
 # decides: doc/bench.md.
 
@@ -223,8 +223,6 @@ END {
 	}
 	if (csv != "")
 		writecsv()
-	if (plotdir != "")
-		plots()
 }
 
 function writecsv(    hdr, b, i, m) {
@@ -240,29 +238,6 @@ function writecsv(    hdr, b, i, m) {
 		for (m = 1; m <= nm; m++)
 			csvrow(K(R[i], m))
 	close(csv)
-}
-
-# Per workload: a block per lock (threads, ns, hand-off ns), in the
-# order of rows, blocks separated by two blank lines.
-function plots(    w, cn, file, i, j, k, m, h) {
-	for (w = 1; w <= nw; w++) {
-		split(W[w], cn, "/")
-		file = plotdir "/cs" cn[1] "-ncs" cn[2] ".dat"
-		printf "" > file
-		for (i = 1; i <= nr; i++) {
-			printf "# %s\n", R[i] > file
-			for (j = 1; j <= nt; j++) {
-				k = K(R[i], MW[w] + j)
-				if ((m = median("ns", k)) == "")
-					continue
-				h = median("ho", k)
-				h = h == "" ? "NaN" : sprintf("%.1f", h)
-				printf "%d %.2f %s\n", T[j], m, h > file
-			}
-			printf "\n\n" > file
-		}
-		close(file)
-	}
 }
 
 function csvrow(k,    p, m, lo, hi, h, b, kb, row) {
