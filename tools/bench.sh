@@ -15,24 +15,20 @@ MDARCH=${MDARCH-$HOST_MDARCH}	# measure the shipped MD header; MDARCH= for MI
 
 reps=15
 secs=		# 0.3, less when the runs would take over $budget s
-cpus=		# the online CPUs
-threads=	# 1 2 4 ... $cpus and 2 * $cpus
+threads=	# 1 2 4 ... the online CPUs, and twice them
 cslist=0
 ncslist=0
 out=$OBJ/bench
-peers=1
 budget=90
 PROG=bench
-USAGE='usage: tools/bench.sh [-P] [-r reps] [-d seconds] [-n cpus]
-           [-t "threads ..."] [-c "cs_ns ..."] [-p "ncs_ns ..."] [-o dir]'
+USAGE='usage: tools/bench.sh [-r reps] [-d seconds] [-t "threads ..."]
+           [-c "cs_ns ..."] [-p "ncs_ns ..."] [-o dir]'
 
-while getopts :c:d:n:o:Pp:r:t: ch; do
+while getopts :c:d:o:p:r:t: ch; do
 	case $ch in
 	c)	cslist=$OPTARG ;;
 	d)	secs=$OPTARG ;;
-	n)	cpus=$OPTARG ;;
 	o)	out=$OPTARG ;;
-	P)	peers=0 ;;
 	p)	ncslist=$OPTARG ;;
 	r)	reps=$OPTARG ;;
 	t)	threads=$OPTARG ;;
@@ -42,7 +38,6 @@ done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] || usage "no operands, only options: $*"
 optnum -r "$reps" 1 9999
-[ -z "$cpus" ] || optnum -n "$cpus" 1 9999
 for v in $threads; do
 	optnum -t "$v" 1 9999
 done
@@ -53,7 +48,6 @@ done
     usage "-d: not a number of seconds over 0: $secs"
 
 online=$(ncpu_online)
-[ -n "$cpus" ] || cpus=$online
 # Absolute: the builds run make in other directories.
 mkdir -p "$out" && out=$(cd "$out" && pwd) || exit 1
 
@@ -139,9 +133,7 @@ max=$(info "$out/$first/mplockbench" maxthreads)
 ckbin=$out/ck/ckbench
 ckrows=
 why=
-if [ "$peers" -eq 0 ]; then
-	why="not asked for (-P)"
-elif ! echo '#include <ck_spinlock.h>' | $CC $CK_CFLAGS -E - \
+if ! echo '#include <ck_spinlock.h>' | $CC $CK_CFLAGS -E - \
     >/dev/null 2>&1; then
 	why="skipped, no <ck_spinlock.h> (Debian: libck-dev)"
 else
@@ -165,11 +157,11 @@ peernote=${why:+Concurrency Kit peers: $why}
 if [ -z "$threads" ]; then
 	# 1, 2, 4, ... below N, N itself, and 2N oversubscribed.
 	t=1
-	while [ "$t" -lt "$cpus" ]; do
+	while [ "$t" -lt "$online" ]; do
 		threads="$threads $t"
 		t=$((t * 2))
 	done
-	threads="$threads $cpus $((cpus * 2))"
+	threads="$threads $online $((online * 2))"
 fi
 tl=
 for t in $threads; do

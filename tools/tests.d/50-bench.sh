@@ -172,7 +172,7 @@ t_check "bench/statistics" bench_stats
 # before anything is built or written.
 bench_usage() {
 	t_usage bench tools/bench.sh "-x" "-r" "-r x" "-r 0" "-r ''" \
-	    "-t x" "-t 0" "-n 0" "-d x" "-d 0" "-d 1.2.3" "-c x" "operand"
+	    "-t x" "-t 0" "-d x" "-d 0" "-d 1.2.3" "-c x" "operand"
 }
 t_check "bench/usage" bench_usage
 
@@ -222,7 +222,7 @@ long __mp_lock_spinout = 1;'; do
 		(cd "$_b/src" && tar -cf - openbsd-src) |
 		    xz -0 >"$_b/vendor/openbsd-src.tar.xz" || return 1
 		if OBJ=$_b/obj MPLOCK_VENDOR=$_b/vendor sh "$ROOT/tools/bench.sh" \
-		    -P -r 1 -d 0.02 -t 1 -o "$_b/out" >"$_b/stdout" 2>"$_b/err"
+		    -r 1 -d 0.02 -t 1 -o "$_b/out" >"$_b/stdout" 2>"$_b/err"
 		then
 			echo "seed $_seed: bench.sh ran anyway"
 			return 1
@@ -243,19 +243,6 @@ if [ -n "$BENCH_VTREE" ]; then
 else
 	t_skip "bench/stock-extract" "no vendored OpenBSD tree"
 fi
-
-# -P: our backends, stock and the floor only, and the table says so.
-bench_nopeers() {
-	_d=$OBJ/bench-nopeers
-	sh "$ROOT/tools/bench.sh" -P -r 1 -d 0.02 -t 2 -o "$_d" || return 1
-	! grep -q '^ck-' "$_d/bench.csv" || { echo "peers with -P"; return 1; }
-	if [ -n "$BENCH_VTREE" ]; then
-		grep -q '^stock,' "$_d/bench.csv" ||
-		    { echo "no stock with -P"; return 1; }
-	fi
-	grep -q 'peers: not asked for' "$_d/bench.txt"
-}
-t_check "bench/no-peers" bench_nopeers
 
 # The peers' adapter refuses machines libck's configuration is not for.
 if command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 &&
