@@ -363,7 +363,7 @@ VERIFY_TSAN_TESTS="mutex:-n20000 multi:-n20000 intr:-n3000 fifo:-n50 recurse:"
 _V_TSAN_OPTIONS="suppressions=$TSAN/suppressions exitcode=66"
 
 # verify_tsan: for every backend, the stress tests under TSan report
-# nothing, and each primitive made relaxed is reported (model/README.md).
+# nothing, and each primitive made relaxed is reported (doc/verification.md).
 verify_tsan() {
 	_cc=$(_v_tsan_cc) || {
 		t_fail "verify/tsan" "no compiler links -fsanitize=thread\
