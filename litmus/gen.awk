@@ -82,7 +82,6 @@ function label() { return ("L" t (nlab[t]++)) }
 function li(r, v) {
 	if (HARCH == "AArch64" || HARCH == "ARM") I("MOV " r ",#" v)
 	else if (HARCH == "X86_64") I("MOVQ $" v "," r)
-	else if (HARCH == "RISCV") I("ori " r ",x0," v)
 	else I("li " r "," v)
 }
 function store_reg(loc, r) {
@@ -112,7 +111,7 @@ function branch_on(r,    l) {
 # (store register v), inc (store r + 1, through v) or cas (store v if
 # r equals register c; a failed compare skips the store and leaves the
 # status at "failed").  acq and rel pick the acquire load and release
-# store (AArch64, RISC-V); the others have one pair.
+# store (AArch64); the others have one pair.
 function llsc(kind, r, loc, v, acq, rel, c,    k, l, m, ok) {
 	k = nstat[t]++
 	if (kind == "cas") {
@@ -122,13 +121,12 @@ function llsc(kind, r, loc, v, acq, rel, c,    k, l, m, ok) {
 	}
 	m = (HARCH == "PPC") ? "r0," A(loc) : mem(loc)
 	if (HARCH == "AArch64") I((acq ? "LDAXR " : "LDXR ") r "," m)
-	else if (HARCH == "RISCV") I((acq ? "lr.d.aqrl " : "lr.d ") r "," m)
 	else if (HARCH == "ARM") I("LDREX " r "," m)
 	else if (HARCH == "MIPS") I("ll " r "," m)
 	else I("lwarx " r "," m)
 	if (kind == "cas") {
 		if (HARCH == "MIPS") I("li " rstat(k) ",0")
-		if (HARCH == "RISCV" || HARCH == "MIPS")
+		if (HARCH == "MIPS")
 			I("bne " r "," c "," l)
 		else {
 			I((HARCH == "PPC" ? "cmpw " : "CMP ") r "," c)
@@ -138,7 +136,6 @@ function llsc(kind, r, loc, v, acq, rel, c,    k, l, m, ok) {
 	} else if (kind == "inc" && HARCH != "MIPS")
 		arith(v, r)
 	if (HARCH == "AArch64") I((rel ? "STLXR " : "STXR ") rstat(k) "," v "," m)
-	else if (HARCH == "RISCV") I((rel ? "sc.d.rl " : "sc.d ") rstat(k) "," v "," m)
 	else if (HARCH == "ARM") I("STREX " rstat(k) "," v "," m)
 	else if (HARCH == "MIPS") {
 		I(kind == "inc" ? "addiu " rstat(k) "," r ",1" : \
@@ -187,10 +184,6 @@ function op_swap(r, loc, v, kl,    tmp, acq, rel) {
 	} else if (ARCH == "arm64") {
 		li(tmp, v)
 		llsc("swap", r, loc, tmp, acq, rel)
-	} else if (HARCH == "RISCV") {
-		li(tmp, v)
-		I("amoswap.d" (acq ? ".aq" : "") (rel ? ".rl" : "") " " r "," \
-		    tmp ",(" A(loc) ")")
 	} else if (kl) {
 		# A reservation or ll/sc loop without barriers.
 		li(tmp, v)
@@ -227,7 +220,7 @@ function op_cas(r, loc, o, n,    tmp) {
 	} else {
 		li(tmp, n)
 		li(rcmp(), o)
-		if (!has("cas-rel") && HARCH != "AArch64" && HARCH != "RISCV")
+		if (!has("cas-rel") && HARCH != "AArch64")
 			fence(REL)
 		llsc("cas", r, loc, tmp, 0, !has("cas-rel"), rcmp())
 	}
@@ -246,7 +239,7 @@ function load_dep(r, loc, d,    x) {
 		I((ARCH == "powerpc64" ? "ldx " : "lwzx ") r "," x "," A(loc))
 	} else {
 		I("xor " x "," d "," d)
-		I((HARCH == "MIPS" ? "addu " : "add ") x "," x "," A(loc))
+		I("addu " x "," x "," A(loc))
 		I(LD " " r ",0(" x ")")
 	}
 }
@@ -276,9 +269,6 @@ function op_inc(loc,    r, tmp) {
 		# __sync_add_and_fetch with LSE: ldaddal.
 		li(tmp, 1)
 		I("LDADDAL " tmp "," r "," mem(loc))
-	} else if (HARCH == "RISCV") {
-		li(tmp, 1)
-		I("amoadd.d.aqrl " r "," tmp ",(" A(loc) ")")
 	} else
 		llsc("inc", r, loc, tmp, 1, 1)
 }
@@ -304,12 +294,6 @@ BEGIN {
 	    "LSE: swpal, casl, stlr, dmb ishld; atomic_inc_int_nv: ldaddal",
 	    "OpenBSD arm64: membar_*() dmb sy; atomic_swap_ptr: " \
 	    "sys/atomic.h's __sync_lock_test_and_set, swpa")
-	arch("riscv64", "RISCV", "sys/arch/riscv64/include/mplock.h: " \
-	    "amoswap.d.aqrl, lr.d/sc.d.rl, fence rw,w, fence r,rw; " \
-	    "atomic_inc_int_nv: amoadd.aqrl",
-	    "OpenBSD riscv64: membar_exit() fence rw,w, membar_enter() " \
-	    "fence w,rw; atomic_swap_ptr: sys/atomic.h's " \
-	    "__sync_lock_test_and_set, amoswap.d.aq")
 	arch("powerpc64 powerpc", "PPC", "sys/arch/@/include/mplock.h: " \
 	    "lwsync, reservation loop, branch on the value, isync; lwsync " \
 	    "before stores and as acquire; atomic_inc_int_nv: a reservation " \
@@ -341,10 +325,6 @@ BEGIN {
 	} else if (HARCH == "ARM") {
 		RP = "R"; split("0 3 8 11 9", RB); LD = "LDR"; ST = "STR"
 		ACQ = REL = EXIT = ENTER = "DMB"; ACQW = "DMB ST"
-	} else if (HARCH == "RISCV") {
-		RP = "x"; split("5 10 20 21 25", RB); LD = "ld"; ST = "sd"
-		ACQ = "fence r,rw"; ACQW = "fence r,r"
-		REL = EXIT = "fence rw,w"; ENTER = "fence w,rw"
 	} else if (HARCH == "MIPS") {
 		RP = "$"; split("1 10 20 21 25", RB); LD = "lw"; ST = "sw"
 		ACQ = ACQW = REL = EXIT = ENTER = "sync"

@@ -15,24 +15,20 @@ MDARCH=${MDARCH-$HOST_MDARCH}	# measure the shipped MD header; MDARCH= for MI
 
 reps=15
 secs=		# 0.3, less when the runs would take over $budget s
-cpus=		# the online CPUs
-threads=	# 1 2 4 ... $cpus and 2 * $cpus
+threads=	# 1 2 4 ... the online CPUs, and twice them
 cslist=0
 ncslist=0
 out=$OBJ/bench
-peers=1
 budget=90
 PROG=bench
-USAGE='usage: tools/bench.sh [-P] [-r reps] [-d seconds] [-n cpus]
-           [-t "threads ..."] [-c "cs_ns ..."] [-p "ncs_ns ..."] [-o dir]'
+USAGE='usage: tools/bench.sh [-r reps] [-d seconds] [-t "threads ..."]
+           [-c "cs_ns ..."] [-p "ncs_ns ..."] [-o dir]'
 
-while getopts :c:d:n:o:Pp:r:t: ch; do
+while getopts :c:d:o:p:r:t: ch; do
 	case $ch in
 	c)	cslist=$OPTARG ;;
 	d)	secs=$OPTARG ;;
-	n)	cpus=$OPTARG ;;
 	o)	out=$OPTARG ;;
-	P)	peers=0 ;;
 	p)	ncslist=$OPTARG ;;
 	r)	reps=$OPTARG ;;
 	t)	threads=$OPTARG ;;
@@ -42,7 +38,6 @@ done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] || usage "no operands, only options: $*"
 optnum -r "$reps" 1 9999
-[ -z "$cpus" ] || optnum -n "$cpus" 1 9999
 for v in $threads; do
 	optnum -t "$v" 1 9999
 done
@@ -53,7 +48,6 @@ done
     usage "-d: not a number of seconds over 0: $secs"
 
 online=$(ncpu_online)
-[ -n "$cpus" ] || cpus=$online
 # Absolute: the builds run make in other directories.
 mkdir -p "$out" && out=$(cd "$out" && pwd) || exit 1
 
@@ -139,9 +133,7 @@ max=$(info "$out/$first/mplockbench" maxthreads)
 ckbin=$out/ck/ckbench
 ckrows=
 why=
-if [ "$peers" -eq 0 ]; then
-	why="not asked for (-P)"
-elif ! echo '#include <ck_spinlock.h>' | $CC $CK_CFLAGS -E - \
+if ! echo '#include <ck_spinlock.h>' | $CC $CK_CFLAGS -E - \
     >/dev/null 2>&1; then
 	why="skipped, no <ck_spinlock.h> (Debian: libck-dev)"
 else
@@ -165,11 +157,11 @@ peernote=${why:+Concurrency Kit peers: $why}
 if [ -z "$threads" ]; then
 	# 1, 2, 4, ... below N, N itself, and 2N oversubscribed.
 	t=1
-	while [ "$t" -lt "$cpus" ]; do
+	while [ "$t" -lt "$online" ]; do
 		threads="$threads $t"
 		t=$((t * 2))
 	done
-	threads="$threads $cpus $((cpus * 2))"
+	threads="$threads $online $((online * 2))"
 fi
 tl=
 for t in $threads; do
@@ -282,40 +274,24 @@ case $pinnote in
 esac
 stamp=$(date -u +%Y-%m-%d-%H%M)
 results=$out/results-$stamp.txt
-plotrows=$rows
-[ "$pingpong" -eq 1 ] && plotrows="$rows pingpong"
-mkdir -p "$out/plot"
+[ "$pingpong" -eq 1 ] && rows="$rows pingpong"
 {
 	echo "mplock benchmark: $online CPUs ($cpu), $(uname -sr)," \
 	    "$($CC --version 2>/dev/null | head -n 1)"
 	echo "$reps repetitions of ${secs}s per run; threads: $threads" \
 	    "(* more threads than CPUs)"
-	echo "rows: our backends ($ours ), built from sys/ with the MI" \
-	    "front end; stock: OpenBSD's"
-	echo "  ticket lock as shipped; ck-*: Concurrency Kit's bare locks;" \
-	    "pingpong: no lock, the floor"
-	echo "  of a hand-off between two threads"
+	echo "our backends:$ours; the other rows, and the method (runs" \
+	    "interleaved, cells median and spread, paired ratios): doc/bench.md"
 	echo "$stocknote"
 	[ -n "$steps" ] && echo "$stepnote"
 	echo "$ngnote"
 	[ -n "$peernote" ] && echo "$peernote"
 	echo "$loadnote"
 	echo "$pinnote"
-	echo "runs interleaved: each measure of every lock in turn, the" \
-	    "order rotated every repetition"
-	echo "cells: median over the repetitions, spread (max-min)/median"
-	echo "ratios: to $(echo $bases | sed 's/ / and to /'), the median" \
-	    "of the paired per-repetition ratios"
-	echo "  (run r of a lock against run r of the base) with the 95%" \
-	    "confidence interval of the sign test"
-	echo "  (order statistics, no assumption on their distribution);" \
-	    "verdict faster or slower only"
-	echo "  when that interval excludes 1.00; beside it their geometric" \
-	    "mean with Student's t interval"
 	stats_awk "$out/stats.awk" &&
-	awk -v rows="$plotrows" -v threads="$threads" \
+	awk -v rows="$rows" -v threads="$threads" \
 	    -v workloads="$workloads" -v ncpu="$online" -v bases="$bases" \
-	    -v csv="$out/bench.csv" -v plotdir="$out/plot" \
+	    -v csv="$out/bench.csv" \
 	    -f "$out/stats.awk" -f "$ROOT/tools/lib/bench-report.awk" "$raw"
 } >"$out/bench.txt" || die "the report failed (tools/lib/bench-report.awk)"
 cat "$out/bench.txt"
@@ -325,36 +301,5 @@ cat "$out/bench.txt"
 	cat "$out/bench.txt"
 } >"$results"
 
-# The plots: ns per acquisition and hand-off latency by thread count,
-# one pair per workload.
-if command -v gnuplot >/dev/null 2>&1; then
-	for w in $workloads; do
-		c=${w%/*} p=${w#*/}
-		dat=$out/plot/cs$c-ncs$p.dat
-		gnuplot_svg_png "$out/bench-cs$c-ncs$p" 1100,450 <<-EOF |
-		names = "$plotrows"
-		set multiplot layout 1,2 title "$cpu, $online CPUs:" .\
-		    " critical section $c ns, outside $p ns"
-		set logscale x 2
-		set logscale y 10
-		set format y "%g"
-		set xlabel "threads"
-		set key top left font ",9"
-		set grid
-		set arrow from $online, graph 0 to $online, graph 1 \
-		    nohead dashtype 2
-		set ylabel "ns per acquisition"
-		plot for [i = 1:words(names)] "$dat" index (i - 1) \
-		    using 1:2 with linespoints title word(names, i)
-		set ylabel "hand-off latency, ns"
-		plot for [i = 1:words(names)] "$dat" index (i - 1) \
-		    using 1:3 with linespoints title word(names, i)
-		unset multiplot
-		EOF
-		    sed 's/^/plot: /'
-	done
-else
-	echo "plot: skipped, gnuplot not installed"
-fi
 echo "table: $out/bench.txt; CSV: $out/bench.csv; raw runs: $raw"
 echo "results: $results"

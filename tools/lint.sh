@@ -4,9 +4,6 @@
 # backend registry, the litmus mapping, the figures of the documentation
 # and the README, the stock notices (doc/testing.md).  Prints every
 # problem; exit status 1 if there was any.
-#
-#	tools/lint.sh [man | style | backends | litmus | figures |
-#	    readme | notices]
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"

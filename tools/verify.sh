@@ -1,10 +1,8 @@
 #!/bin/sh
 #
-# make verify (all): the Spin models (model/README.md), herd7 litmus
-# tests (litmus/README.md) and the ThreadSanitizer build; a PASS/FAIL
-# line per check.  Also: map, where each
-# model/MAPPING anchor is now; hashes, litmus-hashes, for
-# model/sources.sha256 and litmus/lines.sha256; litmus-gen, the tests.
+# make verify (all): the Spin models, the herd7 litmus tests and the
+# ThreadSanitizer build, a PASS/FAIL line per check; the other operands
+# are model/README.md's and litmus/README.md's.
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"

@@ -188,10 +188,6 @@ end:	atomic { go && ien[c] && !inintr[c] -> inintr[c] = 1; hlt[c] = 0 };
 #else
 end:	atomic { go && ien[c] && !inintr[c] -> inintr[c] = 1 };
 #endif
-	/* By hand (each nested-enqueue mutant shows it): it nests a wait. */
-#ifdef COVER_INTR_WAITING
-	assert(!(depth[c] > 0 && !HELD(c)));
-#endif
 	mp_lock(c);
 	mp_unlock(c);
 	inintr[c] = 0

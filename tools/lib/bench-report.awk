@@ -1,10 +1,10 @@
-# The tables, the CSV and the plot data of tools/bench.sh from its raw
+# The tables and the CSV of tools/bench.sh from its raw
 # file (a line of key=value pairs per run, bench.c's, with rep=N in
 # front).  -v: rows (the locks, in table order), threads, workloads
 # ("cs/ncs ..."), ncpu (more threads are oversubscribed), bases (the
-# locks ratios refer to), csv and plotdir (empty: none).  isort, mid,
-# signk and student are tools/buildtime's (stats_awk), passed first.
-# The statistics, and why the median decides: doc/bench.md.
+# locks ratios refer to) and csv (empty: none).  The statistics
+# are tools/buildtime's (stats_awk), passed first; why the median
+# decides: doc/bench.md.
 
 # Median of the values of kind for key k, LO and HI their extremes;
 # "" if none.
@@ -38,13 +38,12 @@ function add(kind, k, val, rep) {
 # repetitions: sets RR (the median ratio), RLO and RHI (its
 # interval), RV (the verdict), GR (the geometric mean), GLO and GHI (its
 # t interval, "" with fewer than two pairs); 0 when there is no pair.
-function ratio(kind, k, kb,    r, n, q, d, sum, m, ss, h, s) {
-	n = sum = 0
+function ratio(kind, k, kb,    r, n, q, d, h, s) {
+	n = 0
 	for (r = 1; r <= MAXREP; r++)
 		if ((kind, k, r) in P && (kind, kb, r) in P) {
 			q[++n] = P[kind, k, r] / P[kind, kb, r]
 			d[n] = log(q[n])
-			sum += d[n]
 		}
 	RLO = RHI = GLO = GHI = ""
 	RV = "no difference proven"
@@ -52,6 +51,13 @@ function ratio(kind, k, kb,    r, n, q, d, sum, m, ss, h, s) {
 		RR = GR = ""
 		return 0
 	}
+	GR = meansd(d, n)
+	if (n > 1) {
+		h = student(n - 1, 95) * SD / sqrt(n)
+		GLO = exp(GR - h)
+		GHI = exp(GR + h)
+	}
+	GR = exp(GR)
 	isort(q, n)
 	RR = mid(q, n)
 	if ((s = signk(n)) > 0) {
@@ -62,15 +68,6 @@ function ratio(kind, k, kb,    r, n, q, d, sum, m, ss, h, s) {
 		else if (RLO > 1)
 			RV = "slower"
 	}
-	m = sum / n
-	GR = exp(m)
-	if (n < 2)
-		return 1
-	for (r = 1; r <= n; r++)
-		ss += (d[r] - m) ^ 2
-	h = student(n - 1, 95) * sqrt(ss / (n - 1)) / sqrt(n)
-	GLO = exp(m - h)
-	GHI = exp(m + h)
 	return 1
 }
 
@@ -226,8 +223,6 @@ END {
 	}
 	if (csv != "")
 		writecsv()
-	if (plotdir != "")
-		plots()
 }
 
 function writecsv(    hdr, b, i, m) {
@@ -243,29 +238,6 @@ function writecsv(    hdr, b, i, m) {
 		for (m = 1; m <= nm; m++)
 			csvrow(K(R[i], m))
 	close(csv)
-}
-
-# Per workload: a block per lock (threads, ns, hand-off ns), in the
-# order of rows, blocks separated by two blank lines.
-function plots(    w, cn, file, i, j, k, m, h) {
-	for (w = 1; w <= nw; w++) {
-		split(W[w], cn, "/")
-		file = plotdir "/cs" cn[1] "-ncs" cn[2] ".dat"
-		printf "" > file
-		for (i = 1; i <= nr; i++) {
-			printf "# %s\n", R[i] > file
-			for (j = 1; j <= nt; j++) {
-				k = K(R[i], MW[w] + j)
-				if ((m = median("ns", k)) == "")
-					continue
-				h = median("ho", k)
-				h = h == "" ? "NaN" : sprintf("%.1f", h)
-				printf "%d %.2f %s\n", T[j], m, h > file
-			}
-			printf "\n\n" > file
-		}
-		close(file)
-	}
 }
 
 function csvrow(k,    p, m, lo, hi, h, b, kb, row) {

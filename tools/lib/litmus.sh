@@ -16,7 +16,7 @@ litmus_archs() {
 	_nc "$LITMUS/archs" | awk '{ print $1 }'
 }
 
-# litmus_arch ARCH: herd's model for ARCH ("-": not run), its mutants.
+# litmus_arch ARCH: herd's model for ARCH, its mutants.
 litmus_arch() {
 	_nc "$LITMUS/archs" | awk -v a="$1" '$1 == a { $1 = ""; print }'
 }

@@ -133,15 +133,6 @@ bench_smoke() {
 		    "$BENCH_OUT/bench.txt" ||
 		    { echo "no word on where stock comes from"; return 1; }
 	fi
-	if command -v gnuplot >/dev/null 2>&1; then
-		grep -q '<svg' "$BENCH_OUT/bench-cs0-ncs0.svg" ||
-		    { echo "no SVG plot"; return 1; }
-		[ -s "$BENCH_OUT/bench-cs0-ncs0.png" ] ||
-		    { echo "no PNG plot"; return 1; }
-	else
-		grep -q 'plot: skipped' "$BENCH_OUT.stdout" ||
-		    { echo "no gnuplot, and not said"; return 1; }
-	fi
 }
 t_check "bench/smoke" bench_smoke
 
@@ -156,7 +147,7 @@ bench_stats() {
 	stats_awk "$OBJ/stats.awk" || return 1
 	_out=$(awk -v rows="base same fast slow noisy six five eight one bimodal" \
 	    -v threads=2 -v workloads=0/0 -v ncpu=2 -v bases=base -v csv= \
-	    -v plotdir= -f "$OBJ/stats.awk" \
+	    -f "$OBJ/stats.awk" \
 	    -f "$ROOT/tools/lib/bench-report.awk" \
 	    "$ROOT/tools/fixtures/bench-report.raw") || return 1
 	echo "$_out"
@@ -181,7 +172,7 @@ t_check "bench/statistics" bench_stats
 # before anything is built or written.
 bench_usage() {
 	t_usage bench tools/bench.sh "-x" "-r" "-r x" "-r 0" "-r ''" \
-	    "-t x" "-t 0" "-n 0" "-d x" "-d 0" "-d 1.2.3" "-c x" "operand"
+	    "-t x" "-t 0" "-d x" "-d 0" "-d 1.2.3" "-c x" "operand"
 }
 t_check "bench/usage" bench_usage
 
@@ -196,8 +187,8 @@ bench_tree() {
 }
 
 # The stock peer's source is the vendored kern_lock.c's ticket lock
-# block, and nothing else: a file without the block's markers stops the
-# build, saying why, rather than benchmark something else.
+# block, and nothing else: a file without the block's markers stops make
+# bench's driver, saying why, before it builds or measures anything.
 bench_stock_extract() {
 	_d=$OBJ/bench-stock-extract
 	_kl=$BENCH_VTREE/sys/kern/kern_lock.c
@@ -214,71 +205,44 @@ bench_stock_extract() {
 	"$_d/good/out/mplockbench" -d 0.02 uncontended | tee "$_d/run" &&
 	    grep -q '^backend=stock src=openbsd mode=uncontended' "$_d/run" ||
 	    return 1
-	# Seeded: without the comment line, without the closing line, with
-	# a definition that belongs outside the block (mplock-patch's check:
-	# the parser is the same).
+	# Seeded, each into a vendored tarball for tools/bench.sh: without
+	# the comment line, without the closing line, with a definition that
+	# belongs outside the block (mplock-patch's check: the parser is the
+	# same).
+	_b=$_d/bad
 	for _seed in '/^\/\* Ticket lock implementation \*\/$/d' \
 	    '/^#endif \/\* __USE_MI_MPLOCK \*\/$/d' \
 	    '/^\/\* Ticket lock implementation \*\/$/a\
 long __mp_lock_spinout = 1;'; do
-		bench_tree "$_d/bad" "$_seed" || return 1
-		cmp -s "$_kl" "$_d/bad/sys/kern/kern_lock.c" &&
+		rm -rf "$_b"
+		mkdir -p "$_b/vendor"
+		bench_tree "$_b/src/openbsd-src" "$_seed" || return 1
+		cmp -s "$_kl" "$_b/src/openbsd-src/sys/kern/kern_lock.c" &&
 		    { echo "seed $_seed changed nothing"; return 1; }
-		if stock_build "$_d/bad/out" "$_d/bad" 2>"$_d/err"; then
-			echo "seed $_seed: built anyway"
+		(cd "$_b/src" && tar -cf - openbsd-src) |
+		    xz -0 >"$_b/vendor/openbsd-src.tar.xz" || return 1
+		if OBJ=$_b/obj MPLOCK_VENDOR=$_b/vendor sh "$ROOT/tools/bench.sh" \
+		    -r 1 -d 0.02 -t 1 -o "$_b/out" >"$_b/stdout" 2>"$_b/err"
+		then
+			echo "seed $_seed: bench.sh ran anyway"
 			return 1
 		fi
-		cat "$_d/err"
-		grep -q 'stock_extract: .*kern_lock.c: ' "$_d/err" ||
+		cat "$_b/err"
+		grep -q 'stock_extract: .*kern_lock.c: ' "$_b/err" &&
+		    grep -q 'build of the stock peer failed' "$_b/err" ||
 		    { echo "seed $_seed: failed without saying why"; return 1; }
-		[ ! -e "$_d/bad/out/mplockbench" ] &&
-		    [ ! -e "$_d/bad/out/stock_lock.c" ] ||
-		    { echo "seed $_seed: left a program or source"; return 1; }
+		[ ! -e "$_b/out/bench.txt" ] &&
+		    [ ! -e "$_b/out/stock/mplockbench" ] &&
+		    [ ! -e "$_b/out/stock/stock_lock.c" ] ||
+		    { echo "seed $_seed: left a table, program or source"
+		    return 1; }
 	done
-}
-
-# The same through make bench's driver: a vendored tarball whose
-# kern_lock.c lacks the comment line stops tools/bench.sh with no table.
-bench_stock_loud() {
-	_d=$OBJ/bench-stock-loud
-	rm -rf "$_d"
-	mkdir -p "$_d/vendor"
-	bench_tree "$_d/src/openbsd-src" \
-	    '/^\/\* Ticket lock implementation \*\/$/d' || return 1
-	(cd "$_d/src" && tar -cf - openbsd-src) | xz -0 >"$_d/vendor/openbsd-src.tar.xz" ||
-	    return 1
-	if OBJ=$_d/obj MPLOCK_VENDOR=$_d/vendor sh "$ROOT/tools/bench.sh" \
-	    -P -r 1 -d 0.02 -t 1 -o "$_d/out" >"$_d/stdout" 2>"$_d/stderr"
-	then
-		echo "bench.sh ran without the stock block"
-		cat "$_d/stdout"
-		return 1
-	fi
-	cat "$_d/stderr"
-	grep -q 'stock_extract: .*kern_lock.c: no "#ifdef __USE_MI_MPLOCK" followed by' \
-	    "$_d/stderr" && grep -q 'build of the stock peer failed' \
-	    "$_d/stderr" && [ ! -e "$_d/out/bench.txt" ]
 }
 if [ -n "$BENCH_VTREE" ]; then
 	t_check "bench/stock-extract" bench_stock_extract
-	t_check "bench/stock-fails-loudly" bench_stock_loud
 else
 	t_skip "bench/stock-extract" "no vendored OpenBSD tree"
-	t_skip "bench/stock-fails-loudly" "no vendored OpenBSD tree"
 fi
-
-# -P: our backends, stock and the floor only, and the table says so.
-bench_nopeers() {
-	_d=$OBJ/bench-nopeers
-	sh "$ROOT/tools/bench.sh" -P -r 1 -d 0.02 -t 2 -o "$_d" || return 1
-	! grep -q '^ck-' "$_d/bench.csv" || { echo "peers with -P"; return 1; }
-	if [ -n "$BENCH_VTREE" ]; then
-		grep -q '^stock,' "$_d/bench.csv" ||
-		    { echo "no stock with -P"; return 1; }
-	fi
-	grep -q 'peers: not asked for' "$_d/bench.txt"
-}
-t_check "bench/no-peers" bench_nopeers
 
 # The peers' adapter refuses machines libck's configuration is not for.
 if command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 &&
