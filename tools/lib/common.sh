@@ -86,24 +86,6 @@ stats_awk() {
 	    sed "s/'\"'\"'/'/g" >"$1"
 }
 
-# gnuplot_svg_png BASE SIZE: the gnuplot script on stdin drawn into
-# BASE.svg and BASE.png, SIZE ("1100,450") each; prints each file
-# drawn, and says which failed (its log: BASE.svg.log, BASE.png.log).
-gnuplot_svg_png() {
-	_gs=$(cat)
-	for _gt in "svg size $2 dynamic" "pngcairo size $2"; do
-		_ge=${_gt%% *}
-		_ge=${_ge%cairo}
-		if printf 'set terminal %s\nset output "%s"\n%s\n' "$_gt" \
-		    "$1.$_ge" "$_gs" | gnuplot >"$1.$_ge.log" 2>&1; then
-			rm -f "$1.$_ge.log"
-			echo "$1.$_ge"
-		else
-			echo "${PROG:-$0}: gnuplot $_ge failed, see $1.$_ge.log" >&2
-		fi
-	done
-}
-
 # ticket_awk: tools/mplock-patch's parser of stock's ticket lock block
 # (awk -v mode=block|lines [-v any=1] "$(ticket_awk)" kern_lock.c).
 ticket_awk() {
