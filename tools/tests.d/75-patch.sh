@@ -392,9 +392,8 @@ config_no_debug() {
 }
 t_check patch/config/debug-needs-debug-layer config_no_debug
 
-# config -n with glob, blank, quote or leading-dash characters is
-# refused in one line and changes nothing; a record naming such a path
-# is refused by revert and revert -f, which delete nothing.
+# config -n with glob, blank, quote or leading-dash characters refused;
+# so is a record naming such a path by revert and revert -f.
 unsafe_names() {
 	_t=$(fresh unsafe-names)
 	pt apply "$_t" >/dev/null || return 1
@@ -414,8 +413,8 @@ unsafe_names() {
 t_check patch/config/unsafe-names-refused unsafe_names
 
 # A list of the record with its last line cut: status says damaged,
-# revert and revert -f refuse in one line, deleting nothing (never a
-# path glued from two lines).  Whole again, revert restores the tree.
+# revert and revert -f refuse, deleting nothing (never a path glued
+# from two lines).
 torn_record() {
 	_t=$(fresh torn-record)
 	pt apply "$_t" >/dev/null && pt config -s "$_t" amd64 >/dev/null ||
@@ -471,9 +470,8 @@ old_record() {
 }
 t_check patch/record/older-version-refused old_record
 
-# config: options GENERIC.MP sets and repeated ones are not written
-# twice (config(8) refuses them), unknown MPLOCK_* options are refused,
-# and -o '*' is not a glob.
+# config writes no option twice (config(8) refuses that), refuses
+# unknown MPLOCK_* options, and -o '*' is not a glob.
 config_options() {
 	_t=$(fresh config-opts)
 	_c=$_t/sys/arch/amd64/conf/MLOCK.MP
@@ -492,9 +490,8 @@ config_options() {
 }
 t_check patch/config/options-once-and-checked config_options
 
-# diff: what apply does, for "cd SRC && patch -p0": -r's (the regress
-# directory), then -k's (the kernel: sys/ and the manual pages), each
-# with its diffstat on stderr (none with -q).
+# diff: what apply does, for patch -p0: -r's, then -k's, each with its
+# diffstat on stderr (none with -q).
 diffstat_ok() {	# diff stat
 	tail -n 1 "$2" >"$2.last"
 	awk '/^Index: / { n++; next } /^(\+\+\+|---) / { next }
@@ -593,8 +590,7 @@ conv() {
 	cat "$PT/err"
 	return 1
 }
-# conv_table NAME: conv for each line "WANT|ARGS" read (TREE: a tree,
-# left unchanged).
+# conv_table NAME: conv for each line "WANT|ARGS" (TREE: a tree).
 conv_table() {
 	_t=$(fresh "conv-$1")
 	sig "$_t"
@@ -641,9 +637,7 @@ EOF
 }
 t_check patch/usage/says-why usage_reasons
 
-# status: 1 unpatched, 0 patched and intact, 2 damaged (a file changed,
-# which it says revert keeps unless -f, or removed; an apply that did
-# not finish; the record changed by hand or not a directory); what is
+# status: exit 1 unpatched, 0 patched and intact, 2 damaged; what is
 # there, and its version (an installed copy's: suite install's).
 status_cases() {
 	_t=$(fresh status)
@@ -799,8 +793,7 @@ sys_only() {
 t_check patch/tree/sys-only sys_only
 
 # /usr/src, /usr/src/sys and a /sys link to it are one tree, with one
-# record, whichever is named: a fixture tree "src" and a link "syslink"
-# to src/sys.  Also run against seeded copies of the tool.
+# record: a fixture tree "src" and a link "syslink" to src/sys.
 same_tree() {
 	_d=$PT/same
 	chmod -R u+w "$_d" 2>/dev/null
@@ -857,9 +850,8 @@ same_tree() {
 	    pt revert "$_d/src" && pristine "$_d/src"
 }
 t_check patch/tree/one-tree-three-names same_tree
-# The record looked for only where the tree was named, as the tool did;
-# links kept in the path, so the link and the sys directory two trees.
-# (The seeded copies are not in a checkout: MPLOCK_ROOT names this one.)
+# Seeded: the record looked for only where the tree was named; links
+# kept in the path.  (MPLOCK_ROOT: the seeded copies are elsewhere.)
 MPLOCK_ROOT=$ROOT
 export MPLOCK_ROOT
 t_seeded_tool patch/tree/seeded/record-by-name-only TOOL \
@@ -870,7 +862,7 @@ t_seeded_tool patch/tree/seeded/links-not-resolved TOOL \
 unset MPLOCK_ROOT
 
 # An operand that is no source tree, no directory, or nothing: every
-# command says so in one line, exit 1, not "not patched"; nothing made.
+# command says so in one line, exit 1; nothing made.
 not_a_tree() {
 	mkdir -p "$PT/notree"
 	: >"$PT/plainfile"
@@ -924,8 +916,7 @@ paste_commands() {
 t_check patch/printed-commands-paste paste_commands
 
 # help and -h: the page's synopsis, word for word (mplock-patch(8),
-# buildtime(1)), on stdout, exit 0; import's help names all four time
-# formats.
+# buildtime(1)); buildtime(1) names import's four time formats.
 help_is_page() {
 	command -v mandoc >/dev/null 2>&1 || { echo "no mandoc"; return 1; }
 	for _p in tools/mplock-patch:share/man/man8/mplock-patch.8 \
