@@ -110,7 +110,7 @@ echo "/* a local change */" >>"$_t/sys/kern/kern_lock.c"
 : >"$_t/regress/sys/kern/mplock/mine.c"
 
 # cmd_steps CMD: the stage CMD starts from (_stage), its arguments
-# (_args, then the tree, then _tail) and its number of steps (_n).
+# (_args, then the tree, then _tail) and its number of steps (_steps).
 cmd_steps() {
 	_tail=
 	case $1 in
@@ -120,9 +120,9 @@ cmd_steps() {
 	config)	_stage=applied _args="config $CONF_ARGS -s" _tail=amd64 ;;
 	esac
 	_t=$(fresh count "$_stage")
-	_n=$(fpt count 0 $_args "$_t" $_tail >/dev/null 2>&1 &&
+	_steps=$(fpt count 0 $_args "$_t" $_tail >/dev/null 2>&1 &&
 	    cat "$PF/calls")
-	[ "$_n" -gt 0 ] 2>/dev/null || { echo "no steps counted"; return 1; }
+	[ "$_steps" -gt 0 ] 2>/dev/null || { echo "no steps counted"; return 1; }
 }
 
 # sweep CMD MODE [ends]: the fault MODE at every step of CMD (or at the
@@ -133,11 +133,11 @@ sweep() {
 		cmd_steps "$_cmd" || return 1
 		_counted="$PTSH $_cmd"
 	fi
-	echo "$_cmd: $_n steps"
-	_at=$(seq "$_n")
-	[ -z "${3:-}" ] || _at="1 $(((_n + 1) / 2)) $_n"
+	echo "$_cmd: $_steps steps"
+	_at=$(seq "$_steps")
+	[ -z "${3:-}" ] || _at="1 $(((_steps + 1) / 2)) $_steps"
 	for _i in $_at; do
-		fault_at "$_i" || { echo "$_cmd, $_mode at step $_i of $_n"
+		fault_at "$_i" || { echo "$_cmd, $_mode at step $_i of $_steps"
 			return 1; }
 	done
 	echo $_at | wc -w >>"$PF/points"
