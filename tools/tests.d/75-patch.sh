@@ -787,7 +787,7 @@ sys_only() {
 		    grep -qF "cd $_t/sys/arch/amd64/compile/MLOCK.MP &&" \
 		    "$PT/out" && pt revert "$_s" && unchanged "$_t" &&
 		    p0 "$_s" "$PT/so.diff" || return 1
-		grep -q __USE_MI_MPLOCK "$_t/$KL" && return 1
+		! grep -q __USE_MI_MPLOCK "$_t/$KL" || return 1
 	done
 }
 t_check patch/tree/sys-only sys_only
