@@ -2,8 +2,8 @@
 #
 # The size of the change to the vendored OpenBSD tree, a results file for
 # doc/results/ (doc/results/README): for each form of "mplock-patch
-# diff", its lines, files, lines added and removed; with -s, each diff of
-# the patch series (tools/series/series.sh), tech@'s then the optional.
+# diff", its lines and diffstat; with -s, each diff of the patch series
+# (tools/series/series.sh), tech@'s then the optional.
 #
 #	sh tools/diffsize.sh [-s] >doc/results/diffsize-DATE.txt
 
@@ -24,32 +24,27 @@ mkdir -p "$tmp"
 results_header "sh tools/diffsize.sh${1:+ $1}"
 echo "# vendored: openbsd-src.tar.xz" \
     "$(sha256sum <"$VENDOR/openbsd-src.tar.xz" | cut -c1-12)"
+echo "# columns: diff, lines of the diff file, diffstat summary"
+
+# row NAME DIFF STAT: a line of the table.
+row() {
+	printf '%s\t%s\t%s\n' "$1" "$(wc -l <"$2" | tr -d ' ')" \
+	    "$(grep -E -m 1 '^ [0-9]+ files? changed' "$3" | sed 's/^ //')"
+}
 
 if [ -n "${1:-}" ]; then
-	echo "# columns: diff, lines of the diff file (mail header" \
-	    "included), diffstat summary"
 	rm -rf "$tmp/series"
 	sh "$ROOT/tools/series/series.sh" "$tree" "$tmp/series" \
 	    >/dev/null || die "tools/series/series.sh failed"
 	for f in "$tmp/series"/tech/*.diff "$tmp/series"/optional/*.diff; do
 		d=${f%/*}
-		printf '%s\t%s\t%s\n' "${d##*/}/${f##*/}" \
-		    "$(wc -l <"$f" | tr -d ' ')" \
-		    "$(grep -E -m 1 '^ [0-9]+ files? changed' "$f" | sed 's/^ //')"
+		row "${d##*/}/${f##*/}" "$f" "$f"
 	done
 	exit 0
 fi
-
-echo "# columns: options of mplock-patch diff, lines of the diff, files," \
-    "lines added, lines removed"
 for opts in "" "-k" "-r"; do
 	# shellcheck disable=SC2086
-	sh "$ROOT/tools/mplock-patch" diff $opts -q "$tree" >"$tmp/d" ||
-	    die "mplock-patch diff $opts failed"
-	awk -v o="${opts:-(all)}" '
-	/^Index: /			{ files++ }
-	/^\+/ && !/^\+\+\+ /		{ add++ }
-	/^-/ && !/^--- /		{ del++ }
-	END { printf "%s\t%d\t%d\t+%d\t-%d\n", o, NR, files, add, del }
-	' "$tmp/d"
+	sh "$ROOT/tools/mplock-patch" diff $opts "$tree" >"$tmp/d" \
+	    2>"$tmp/stat" || die "mplock-patch diff $opts failed"
+	row "${opts:-(all)}" "$tmp/d" "$tmp/stat"
 done

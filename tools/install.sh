@@ -14,16 +14,9 @@
 # ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
 # OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
 #
-# Install the tools of this checkout (make install), or remove them
-# (make uninstall).  POSIX sh.
-#
-#	tools/install.sh [-u] [-D destdir] [-p prefix]
-#
-# Under DESTDIR (-D) PREFIX (-p; /usr/local by default): bin/ the
-# tools, man/ their pages (where man(1) looks for PREFIX/bin),
-# share/mplock/ what mplock-patch installs into a tree (by its own
-# list) and VERSION; mplock-patch finds it from bin/, also through a
-# symlink.  -u removes what an install put there.
+# make install (make uninstall: -u): under DESTDIR (-D) PREFIX (-p;
+# /usr/local): bin/ the tools, man/ their pages, share/mplock/ what
+# mplock-patch installs into a tree, and VERSION.  POSIX sh.
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
@@ -55,12 +48,11 @@ esac
 P=$DESTDIR$PREFIX
 TOOLS="mplock-patch buildtime"
 
-# The manual pages of the tools, relative to share/man.
 pages() {
 	(cd "$ROOT/share/man" && ls man1/*.1 man8/*.8 2>/dev/null)
 }
 
-# The payload: what mplock-patch installs into a tree, by its own list.
+# The payload: what mplock-patch installs into a tree, by its list.
 payload() {
 	ROOT=$ROOT sh -c "$(sed -n '/^our_files()/,/^}/p' \
 	    "$ROOT/tools/mplock-patch")
@@ -84,8 +76,7 @@ fi
 version=$(cd "$ROOT" && git describe --always --dirty 2>/dev/null) ||
     version=unknown
 
-# The payload goes to a new directory beside the old one, which it
-# replaces once it is complete.
+# The payload replaces the old one once it is complete.
 new=$P/share/mplock.new.$$
 trap 'rm -rf "$new"' EXIT
 trap 'exit 129' HUP

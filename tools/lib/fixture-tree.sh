@@ -1,16 +1,5 @@
-# A small OpenBSD source tree for the tests of tools/mplock-patch: the
-# files apply reads, edits or configures, copied from the vendored tree
-# (vendor.sh), and what that tree lacks: the MD headers of the other
-# archs (hppa has its own lock), arm64's and hppa's configs, a regress
-# directory with an executable file, to see modes kept.  Sourced; the
-# suites' helpers follow.
-#
-# fixture_tree DIR
-#	Make DIR (which must not exist) a tree; 77 without the vendored
-#	tree.
-# fixture_old
-#	Make the tree in the current directory look like OpenBSD 7.5 and
-#	earlier: sched_lock a second __mp_lock, __mp_release_all_but_one.
+# The suites of tools/mplock-patch: their fixture tree and helpers.
+# Sourced.
 
 . "$ROOT/tools/lib/vendor.sh"
 
@@ -21,6 +10,10 @@ sys/arch/i386/include/mplock.h sys/arch/amd64/conf/GENERIC
 sys/arch/amd64/conf/GENERIC.MP sys/arch/amd64/compile/Makefile.inc
 share/man/man9/Makefile regress/sys/kern/Makefile'
 
+# fixture_tree DIR: a small source tree in DIR: the files apply reads,
+# edits or configures, from the vendored tree, and what that lacks: the
+# other archs' MD headers (hppa's its own lock), arm64's and hppa's
+# configs, an executable file (modes kept); 77 without the vendored tree.
 fixture_tree() {
 	_fv=$(vendor_tree openbsd-src) || return
 	mkdir -p "$1" || return 1
@@ -61,25 +54,13 @@ fixture_tree() {
 	)
 }
 
-fixture_old() {
-	ft_sed sys/sys/mplock.h '/^int.*__mp_release_all(/a\
-int	__mp_release_all_but_one(struct __mp_lock *);' &&
-	    ft_sed sys/sys/sched.h 's/mutex sched_lock/__mp_lock sched_lock/' &&
-	    ft_sed sys/kern/kern_lock.c '/LO_CLASS_KERNEL_LOCK << /a\
-	else if (mpl == &sched_lock)\
-		mpl->mpl_lock_obj.lo_flags = LO_RECURSABLE |\
-		    (LO_CLASS_SCHED_LOCK << LO_CLASSSHIFT);'
-}
-
 # ft_sed FILE SCRIPT: FILE edited in place by sed SCRIPT.
 ft_sed() {
 	sed "$2" "$1" >"$1.new" && cat "$1.new" >"$1" && rm "$1.new"
 }
 
-# tree_sig DIR: one line per file, directory and link of DIR: its
-# permissions, then a file's checksum and size or a link's target, then
-# its path.  Two trees are the same when their signatures are.  (Names
-# have no blanks.)
+# tree_sig DIR: each file's, directory's and link's path, permissions,
+# and checksum and size or target: the same for the same trees.
 tree_sig() {
 	(cd "$1" && { find . -exec ls -ld {} + | awk '
 	    /^l/ { print $(NF - 2), "P", substr($1, 1, 10), $NF; next }
@@ -88,9 +69,8 @@ tree_sig() {
 	} | LC_ALL=C sort)
 }
 
-# The suites' helpers.  fixture_setup DIR SUITE: FX=DIR (made), DIR/tmp
-# the TMPDIR, DIR/pristine a fixture tree, DIR/pristine.sig its
-# signature; else SUITE skipped (no vendored tree) or failed, and false.
+# fixture_setup DIR SUITE: FX=DIR, DIR/tmp the TMPDIR, DIR/pristine a
+# fixture tree and its .sig; else SUITE skipped or failed, and false.
 fixture_setup() {
 	FX=$1 TOOL=$ROOT/tools/mplock-patch
 	mkdir -p "$FX/tmp" || return 1
@@ -119,8 +99,8 @@ sig() {
 	tree_sig "$1" >"$1.sig"
 }
 
-# same_as SIGFILE DIR: DIR's signature is SIGFILE's.  unchanged DIR:
-# the same as at sig DIR; pristine DIR: the pristine tree's.
+# same_as SIGFILE DIR: DIR's signature is SIGFILE's; unchanged DIR: as
+# at sig DIR; pristine DIR: the pristine tree's.
 same_as() {
 	tree_sig "$2" >"$2.sig.now"
 	cmp -s "$1" "$2.sig.now" && return 0
@@ -140,8 +120,7 @@ pt() {
 	MPLOCK_ROOT=${PT_ROOT:-${MPLOCK_ROOT:-}} ${PTSH:-sh} "$TOOL" "$@"
 }
 
-# fails WANT CMD...: CMD exits 1 saying WANT (a fixed string) on
-# stderr; its output in FX/out and FX/err.
+# fails WANT CMD...: CMD exits 1 saying WANT on stderr (in FX/err).
 fails() {
 	_want=$1
 	shift

@@ -1,30 +1,24 @@
 # OpenBSD's kernel lock as it ships, and the lock of each step of the
-# tech@ series (tools/series), built at build time under $OBJ (never
-# kept in the project) for the benchmark's "stock" and step peers and
-# the series' regress runs.  Sourced after common.sh and vendor.sh.
-#
-# stock_extract KERN_LOCK_C [any]
-#	Print the ticket lock block of KERN_LOCK_C (with "any": the lock
-#	block whatever its first line) after a #line, found and checked by
-#	tools/mplock-patch's parser (ticket_awk); else say why on stderr
-#	and print nothing: a changed file stops the benchmark.
-#
-# stock_build DIR [TREE [NAME [PROG]]]
-#	Build DIR/PROG (mplockbench, or mplocktest) from the lock of
-#	TREE's kern_lock.c (default: the vendored tree) as harness_build
-#	builds ours, with TREE's <sys/mplock.h> and, for $MDARCH, its
-#	<machine/mplock.h> (else the shim's).  NAME (default "stock",
-#	the ticket lock block; another takes the block "any") is the
-#	benchmark's name for it.  mplocktest gets WITNESS, MP_LOCKDEBUG,
-#	DDB and our torture test (MPLT_FOREIGN_LOCK).  DIR/stock_lock.c
-#	is the compiled source, DIR/build.log the log.
+# tech@ series (tools/series), built under $OBJ for the benchmark's
+# "stock" and step peers and the series' regress runs.  Sourced after
+# common.sh and vendor.sh.
 
+# stock_extract KERN_LOCK_C [any]: the ticket lock block (any: the lock
+# block whatever its first line) after a #line, by mplock-patch's parser
+# (ticket_awk); else why on stderr and nothing on stdout.
 stock_extract() {
 	[ -r "$1" ] || { echo "stock_extract: $1: not readable" >&2; return 1; }
 	awk -v mode=block -v any="$([ "${2:-}" = any ] && echo 1)" \
 	    -v who="stock_extract: $1: " "$(ticket_awk)" "$1"
 }
 
+# stock_build DIR [TREE [NAME [PROG]]]: DIR/PROG (mplockbench, or
+# mplocktest with WITNESS, MP_LOCKDEBUG, DDB and our torture test) from
+# the lock of TREE's kern_lock.c (default: the vendored tree), built as
+# harness_build builds ours, with TREE's <sys/mplock.h> and, for
+# $MDARCH, its <machine/mplock.h>.  NAME (default "stock", the ticket
+# lock block; another takes the block "any") is the benchmark's name
+# for it.  DIR/stock_lock.c is the source, DIR/build.log the log.
 stock_build() {
 	_sd=$1
 	_sv=${2:-}
@@ -46,9 +40,8 @@ stock_build() {
 		    "$_sd/build.log" >&2
 		return 1
 	}
-	# The tree's struct __mp_lock for every file of the program.  A
-	# kernel's <sys/param.h> has declared struct cpu_info before, the
-	# shim's does not; the torture test's entry is ours.
+	# The tree's struct __mp_lock for every file; the shim's
+	# <sys/param.h> does not declare struct cpu_info, as a kernel's does.
 	{
 		echo "struct cpu_info;"
 		echo "#include \"$_sv/sys/sys/mplock.h\""

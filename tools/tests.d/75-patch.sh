@@ -1,8 +1,6 @@
 # patch: tools/mplock-patch on fixture trees (tools/lib/fixture-tree.sh)
-# and the vendored OpenBSD tree: apply, then revert byte for byte; each
-# refusal leaves the tree as it was; diff | patch -p0 gives what apply
-# gives; config, status, usage; under sh and mksh.  Faults are suite
-# patchfault's; the patched kernel compiled, suite kcompile's.
+# and the vendored OpenBSD tree, under sh and mksh.  Faults: suite
+# patchfault; the patched kernel compiled: suite kcompile.
 
 . "$ROOT/tools/lib/fixture-tree.sh"
 PT=$OBJ/patch
@@ -10,12 +8,6 @@ chmod -R u+w "$PT" 2>/dev/null
 rm -rf "$PT"
 fixture_setup "$PT" patch || return 0
 KL=sys/kern/kern_lock.c IM=sys/kern/init_main.c
-
-# mkroot DIR: a copy of this checkout to install from (MPLOCK_ROOT).
-mkroot() {
-	rm -rf "$1" && mkdir -p "$1" &&
-	    cp -R "$ROOT/sys" "$ROOT/share" "$ROOT/regress" "$ROOT/tools" "$1/"
-}
 
 # p0 DIR DIFF [ARGS]: patch -p0 ARGS in DIR.
 p0() {
@@ -35,8 +27,7 @@ t_need() {
 	fi
 }
 
-# The files apply must install, found apart from the tool's own list:
-# what git tracks (or would) under the installed paths.
+# The files apply must install, apart from the tool's own list.
 expected_files() {
 	if (cd "$ROOT" && git rev-parse --git-dir) >/dev/null 2>&1; then
 		(cd "$ROOT" && git ls-files -co --exclude-standard sys \
@@ -71,21 +62,17 @@ verify_applied() {
 			bad "$_f: mode $(ls -l "$_t/$_f" | cut -c1-10)"
 		fi
 	done <"$PT/expected"
-	# The regress directory holds exactly the tracked files.
 	grep '^regress/sys/kern/mplock/' "$PT/expected" >"$PT/expected-regress"
 	(cd "$_t" && find regress/sys/kern/mplock -type f) | LC_ALL=C sort |
 	    diff "$PT/expected-regress" - ||
 	    bad "regress/sys/kern/mplock: other files than expected"
-	# kern_lock.c: the ticket lock block removed, from its #ifdef to its
-	# #endif and the blank line after, nothing else.
+	# The ticket lock block and the blank line after removed, no more.
 	awk '/^#ifdef __USE_MI_MPLOCK$/ { s = 1 }
 	    s { if ($0 == "#endif /* __USE_MI_MPLOCK */") { s = 0; b = 1 }
 		next }
 	    b && $0 == "" { b = 0; next }
 	    { b = 0; print }' "$PT/pristine/$KL" | cmp -s - "$_t/$KL" ||
 	    bad "kern_lock.c: not the ticket block removed"
-	# sys/conf/files: every new kernel C file, after kern_lock.c; the
-	# debug layer and the torture test only with their options.
 	for _f in "$ROOT"/sys/kern/kern_mplock*.c; do
 		_k=kern/${_f##*/}
 		case $_k in
@@ -100,11 +87,16 @@ verify_applied() {
 	[ "$(sed -n '/kern_lock\.c/{n;p;}' "$_t/sys/conf/files" |
 	    cut -d' ' -f2 | cut -f1)" = kern/kern_mplock.c ] ||
 	    bad "sys/conf/files: kern_mplock.c does not follow kern_lock.c"
-	[ ! -f "$ROOT/sys/kern/kern_mplock_torture.c" ] ||
-	    hook_want "$PT/pristine/$IM" | cmp -s - "$_t/$IM" ||
-	    bad "init_main.c: not the three-line hook"
-	# The Makefiles, as make reads them: every page in MAN, sorted in
-	# (makewhatis indexes the NAME section: no MLINKS); regress SUBDIR.
+	# The torture test starts in main()'s MULTIPROCESSOR block (the
+	# vendored file's), right after the secondary CPUs.
+	[ ! -f "$ROOT/sys/kern/kern_mplock_torture.c" ] || {
+		hook_want "$PT/pristine/$IM" | cmp -s - "$_t/$IM" &&
+		    grep -A4 'cpu_boot_secondary_processors();' "$_t/$IM" |
+		    tail -n 1 | grep -qx '#endif' &&
+		    grep -B2 'cpu_boot_secondary_processors();' "$_t/$IM" |
+		    head -n 1 | grep -qx '#if defined(MULTIPROCESSOR)'
+	} || bad "init_main.c: not the three-line hook after the CPUs start"
+	# The Makefiles, as make reads them.
 	_man=$(make_var "$_t/share/man/man9" MAN)
 	for _p in "$ROOT"/share/man/man9/*.9; do
 		case " $_man " in
@@ -132,17 +124,15 @@ bad() {
 	echo "$*"
 	_rc=1
 }
-# installed FILE TREE [FROM]: TREE's FILE is FROM's (this checkout's),
-# but for the tree's RCS ID line, which apply keeps.
+# installed FILE TREE: TREE's FILE is this checkout's, but for the
+# tree's RCS ID line, which apply keeps.
 installed() {
-	_fr=${3:-$ROOT}
-	cmp -s "$_fr/$1" "$2/$1" && return 0
-	head -n 1 "$_fr/$1" | grep -q '^/\*[[:space:]]*\$OpenBSD\$' &&
+	cmp -s "$ROOT/$1" "$2/$1" && return 0
+	head -n 1 "$ROOT/$1" | grep -q '^/\*[[:space:]]*\$OpenBSD\$' &&
 	    [ "$(head -n 1 "$2/$1")" = "$(head -n 1 "$PT/pristine/$1")" ] &&
-	    [ "$(sed 1d "$_fr/$1" | cksum)" = "$(sed 1d "$2/$1" | cksum)" ]
+	    [ "$(sed 1d "$ROOT/$1" | cksum)" = "$(sed 1d "$2/$1" | cksum)" ]
 }
-# hook_want INIT_MAIN: the file with the torture test's start, the three
-# lines right after "cpu_boot_secondary_processors();", nothing else.
+# hook_want INIT_MAIN: the file with the torture test's start.
 hook_want() {
 	sed '/cpu_boot_secondary_processors();/a\
 #ifdef MPLOCK_TORTURE\
@@ -177,11 +167,20 @@ installed_regress() {
 }
 t_need bmake patch/installed-regress-builds installed_regress
 
-# refusals: for each line read, "NAME|WANT|FILE|SED", a copy of the
-# fixture with FILE edited by SED (with FILE "-", SED a command run in
-# the tree): check and apply (with NAME+, diff too: a few suffice, it
-# shares the checks) refuse saying WANT and leave it as it was.
-# PT_ROOT: the checkout installed.
+# fixture_old: the tree here as OpenBSD 7.5 and older.
+fixture_old() {
+	ft_sed sys/sys/mplock.h '/^int.*__mp_release_all(/a\
+int	__mp_release_all_but_one(struct __mp_lock *);' &&
+	    ft_sed sys/sys/sched.h 's/mutex sched_lock/__mp_lock sched_lock/' &&
+	    ft_sed sys/kern/kern_lock.c '/LO_CLASS_KERNEL_LOCK << /a\
+	else if (mpl == &sched_lock)\
+		mpl->mpl_lock_obj.lo_flags = LO_RECURSABLE |\
+		    (LO_CLASS_SCHED_LOCK << LO_CLASSSHIFT);'
+}
+
+# refusals: for each line "NAME|WANT|FILE|SED", a fixture with FILE
+# edited by SED (FILE "-": SED a command run in it): check, apply (and
+# with NAME+ diff) refuse saying WANT, changing nothing.
 refuse_case() {
 	_t=$(fresh "refuse-${1##*/}")
 	if [ "$3" = - ]; then
@@ -197,17 +196,14 @@ refuse_case() {
 		unchanged "$_t" || return 1
 	done
 }
-refusals() {
-	while IFS='|' read -r _n _w _f _s; do
-		_d=
-		case $_n in
-		*+)	_d=diff _n=${_n%+} ;;
-		esac
-		t_check "patch/refuse/$_n" refuse_case "$_n" "$_w" "$_f" \
-		    "$_s" $_d </dev/null
-	done
-}
-refusals <<'EOF'
+while IFS='|' read -r _n _w _f _s; do
+	_d=
+	case $_n in
+	*+)	_d=diff _n=${_n%+} ;;
+	esac
+	t_check "patch/refuse/$_n" refuse_case "$_n" "$_w" "$_f" "$_s" $_d \
+	    </dev/null
+done <<'EOF'
 empty-dir+|not an OpenBSD source tree|-|rm -rf ./* ./.[!.]*
 no-kern_lock|sys/kern/kern_lock.c: missing|-|rm sys/kern/kern_lock.c
 no-files|sys/conf/files: missing|-|rm sys/conf/files
@@ -243,6 +239,11 @@ mplock.h-not-mi|does not use the MI lock|sys/sys/mplock.h|s/__USE_MI_MPLOCK/__US
 init_main-no-boot|"cpu_boot_secondary_processors();" found 0 times|sys/kern/init_main.c|/cpu_boot_secondary_processors();/d
 init_main-boot-twice|"cpu_boot_secondary_processors();" found 2 times|sys/kern/init_main.c|/cpu_boot_secondary_processors();/p
 init_main-already+|already mentions mplock_torture|sys/kern/init_main.c|/cpu_boot_secondary_processors();/a \	mplock_torture_start();
+ext/md-lock-header|does not use the MI lock|sys/arch/amd64/include/mplock.h|s/__USE_MI_MPLOCK/__HPPA_LIKE/
+ext/md-header-missing|sys/arch/amd64/include/mplock.h: missing|-|rm sys/arch/amd64/include/mplock.h
+ext/ddb-no-table|"db_show_cmds[] = {" table found 0 times|sys/ddb/db_command.c|s/db_show_cmds\[\]/db_show_table[]/
+ext/ddb-no-terminator|has no { NULL, ... } terminator|sys/ddb/db_command.c|/^	{ NULL,		NULL,			0,	NULL }/d
+ext/ddb-missing|sys/ddb/db_command.c: missing|-|rm sys/ddb/db_command.c
 openbsd-7.5-tree|OpenBSD 7.5 or older (sys/sys/mplock.h declares __mp_release_all_but_one, sys/kern/kern_lock.c gives sched_lock WITNESS flags, sys/sys/sched.h declares sched_lock a struct __mp_lock): sched_lock is a second __mp_lock there; not supported|-|fixture_old
 EOF
 
@@ -283,28 +284,15 @@ for _mk in make bmake; do
 	t_need $_mk "patch/make-targets/$_mk" make_targets $_mk
 done
 
-# A checkout with an MD header for an arch the tree lacks (amd64's, and
-# the debug layer's ddb command, are this one's).
-EXT=$PT/root-ext
-mkroot "$EXT"
-mkdir -p "$EXT/sys/arch/nosuch/include"
-printf '/* test */\n#define __USE_MI_MPLOCK\n' \
-    >"$EXT/sys/arch/nosuch/include/mplock.h"
-pte() {
-	MPLOCK_ROOT=$EXT sh "$TOOL" "$@"
-}
-
+# An arch the tree lacks gets no header; ddb's show command goes in its
+# table, guarded, before its end, its prototype with the others'.
 ext_roundtrip() {
 	_t=$(fresh ext)
 	_db=$_t/sys/ddb/db_command.c
-	pte apply "$_t" &&
-	    installed sys/arch/amd64/include/mplock.h "$_t" "$EXT" || return 1
-	[ ! -e "$_t/sys/arch/nosuch" ] || { echo "made arch nosuch"; return 1; }
-	for _f in "$EXT"/sys/kern/kern_mplock*.c; do
-		grep -q "^file kern/${_f##*/}" "$_t/sys/conf/files" || return 1
-	done
-	# The entry sits in the show table, guarded, before its end; the
-	# prototype with ddb's other commands from elsewhere.
+	rm -r "$_t/sys/arch/sparc64"
+	sig "$_t"
+	pt apply "$_t" && verify_applied "$_t" || return 1
+	[ ! -e "$_t/sys/arch/sparc64" ] || { echo "made arch sparc64"; return 1; }
 	awk '/db_show_cmds\[\] = \{/ { t = 1 }
 	    t && /"mplock",[ \t]*db_show_mplock,/ { e = NR }
 	    t && /^#if defined\(MULTIPROCESSOR\) && defined\(MPLOCK_DEBUG\)$/ {
@@ -316,21 +304,11 @@ ext_roundtrip() {
 		cat "$_db" "$_t/sys/ddb/db_interface.h"
 		return 1
 	}
-	pte revert "$_t" && pristine "$_t" &&
-	    pte diff "$_t" >"$PT/ext.diff" && p0 "$_t" "$PT/ext.diff" &&
+	pt revert "$_t" && unchanged "$_t" &&
+	    pt diff "$_t" >"$PT/ext.diff" && p0 "$_t" "$PT/ext.diff" &&
 	    grep -q db_show_mplock "$_db"
 }
 t_check patch/ext/md-headers-and-ddb-roundtrip ext_roundtrip
-
-PT_ROOT=$EXT
-refusals <<'EOF'
-ext/md-lock-header|does not use the MI lock|sys/arch/amd64/include/mplock.h|s/__USE_MI_MPLOCK/__HPPA_LIKE/
-ext/md-header-missing|sys/arch/amd64/include/mplock.h: missing|-|rm sys/arch/amd64/include/mplock.h
-ext/ddb-no-table|"db_show_cmds[] = {" table found 0 times|sys/ddb/db_command.c|s/db_show_cmds\[\]/db_show_table[]/
-ext/ddb-no-terminator|has no { NULL, ... } terminator|sys/ddb/db_command.c|/^	{ NULL,		NULL,			0,	NULL }/d
-ext/ddb-missing|sys/ddb/db_command.c: missing|-|rm sys/ddb/db_command.c
-EOF
-PT_ROOT=
 
 # refused TREE WANT ARGS: "config -s TREE ARGS", run where a file could
 # match a glob, refused in one line saying WANT; TREE as at sig TREE.
@@ -350,7 +328,7 @@ config_cases() {
 	_t=$(fresh config)
 	_c=$_t/sys/arch/amd64/conf/MLOCK.MP
 	fails "not patched by mplock-patch" pt config -s "$_t" amd64 &&
-	    pte apply "$_t" >/dev/null || return 1
+	    pt apply "$_t" >/dev/null || return 1
 	sig "$_t"
 	for _bad in "vax:not a multiprocessor arch" \
 	    "hppa:hppa keeps its own MD kernel lock" \
@@ -376,7 +354,7 @@ config_cases() {
 	    grep -qF "cd $_t/sys/arch/amd64/compile/MLOCK.MP && make obj && make config && make && make install" \
 	    "$PT/out" || return 1
 	# Again, other options: ours, so rewritten.
-	pte config -b ticket -w -l -d -o MPLOCK_DEBUG_NEVENTS=64 \
+	pt config -b ticket -w -l -d -o MPLOCK_DEBUG_NEVENTS=64 \
 	    -s "$_t" amd64 >/dev/null || return 1
 	for _o in MPLOCK_TICKET WITNESS MP_LOCKDEBUG MPLOCK_DEBUG \
 	    MPLOCK_DEBUG_NEVENTS=64; do
@@ -388,13 +366,19 @@ config_cases() {
 	    "$_t/sys/arch/arm64/conf/MLOCK-TICKET.MP" || return 1
 	# After a build: make obj's link in the compile directory.
 	ln -s /usr/obj/x "$_t/sys/arch/amd64/compile/MLOCK.MP/obj"
-	pte revert "$_t" && pristine "$_t"
+	pt revert "$_t" && pristine "$_t"
 }
 t_check patch/config config_cases
 
+# A checkout without the debug layer, to install from.
 config_no_debug() {
 	_t=$(fresh config-nd) _r=$PT/root-nodebug
-	mkroot "$_r" || return 1
+	rm -rf "$_r"
+	mkdir -p "$_r/share/man" "$_r/regress/sys/kern" &&
+	    cp -R "$ROOT/sys" "$_r/" &&
+	    cp -R "$ROOT/share/man/man9" "$_r/share/man/" &&
+	    cp -R "$ROOT/regress/sys/kern/mplock" "$_r/regress/sys/kern/" ||
+	    return 1
 	rm -f "$_r/sys/kern/kern_mplock_debug.c"
 	for _f in "$_r"/sys/sys/mplock.h "$_r"/sys/kern/kern_mplock*.c; do
 		sed 's/MPLOCK_DEBUG/MPLOCK_XDEBUG/g' "$_f" >"$_f.new" &&
@@ -408,9 +392,8 @@ config_no_debug() {
 }
 t_check patch/config/debug-needs-debug-layer config_no_debug
 
-# config -n with glob, blank, quote or leading-dash characters is
-# refused in one line and changes nothing; a record naming such a path
-# is refused by revert and revert -f, which delete nothing.
+# config -n with glob, blank, quote or leading-dash characters refused;
+# so is a record naming such a path by revert and revert -f.
 unsafe_names() {
 	_t=$(fresh unsafe-names)
 	pt apply "$_t" >/dev/null || return 1
@@ -430,8 +413,8 @@ unsafe_names() {
 t_check patch/config/unsafe-names-refused unsafe_names
 
 # A list of the record with its last line cut: status says damaged,
-# revert and revert -f refuse in one line, deleting nothing (never a
-# path glued from two lines).  Whole again, revert restores the tree.
+# revert and revert -f refuse, deleting nothing (never a path glued
+# from two lines).
 torn_record() {
 	_t=$(fresh torn-record)
 	pt apply "$_t" >/dev/null && pt config -s "$_t" amd64 >/dev/null ||
@@ -487,9 +470,8 @@ old_record() {
 }
 t_check patch/record/older-version-refused old_record
 
-# config: options GENERIC.MP sets and repeated ones are not written
-# twice (config(8) refuses them), unknown MPLOCK_* options are refused,
-# and -o '*' is not a glob.
+# config writes no option twice (config(8) refuses that), refuses
+# unknown MPLOCK_* options, and -o '*' is not a glob.
 config_options() {
 	_t=$(fresh config-opts)
 	_c=$_t/sys/arch/amd64/conf/MLOCK.MP
@@ -508,9 +490,8 @@ config_options() {
 }
 t_check patch/config/options-once-and-checked config_options
 
-# diff: what apply does, for "cd SRC && patch -p0": -r's (the regress
-# directory), then -k's (the kernel: sys/ and the manual pages), each
-# with its diffstat on stderr (none with -q).
+# diff: what apply does, for patch -p0: -r's, then -k's, each with its
+# diffstat on stderr (none with -q).
 diffstat_ok() {	# diff stat
 	tail -n 1 "$2" >"$2.last"
 	awk '/^Index: / { n++; next } /^(\+\+\+|---) / { next }
@@ -549,17 +530,13 @@ diff_modes() {
 }
 t_check patch/diff/modes-kernel-regress diff_modes
 
-# The vendored OpenBSD tree (fixture_setup's), copied for each use.
-VT=$(vendor_tree openbsd-src)
-# diff -k applied with patch -p0 gives the files apply gives; -R undoes
-# it.  Apply: the ticket block gone; the torture test's start in main(),
-# inside the MULTIPROCESSOR block, right after the secondary CPUs are
-# started; its file listed under its option.  Revert: the same bytes.
-# The diffs' sizes are printed (README).
+# The vendored tree: diff -k | patch -p0 gives the files apply gives;
+# revert gives the same bytes.  The diffs' sizes are printed (README).
 real_roundtrip() {
 	_t=$PT/real
 	rm -rf "$_t"
-	cp -Rp "$VT" "$_t" && rm -f "$_t/.extracted" || return 1
+	cp -Rp "$(vendor_tree openbsd-src)" "$_t" &&
+	    rm -f "$_t/.extracted" || return 1
 	sig "$_t"
 	pt diff -k "$_t" >"$PT/real-k.diff" 2>"$PT/real-k.stat" &&
 	    pt diff "$_t" >"$PT/real-all.diff" 2>/dev/null &&
@@ -572,19 +549,6 @@ real_roundtrip() {
 	    { echo "diff -k | patch -p0 is not what apply does"; return 1; }
 	grep -q '__USE_MI_MPLOCK' "$_t/$KL" &&
 	    { echo "kern_lock.c keeps the ticket block"; return 1; }
-	# (In the vendored main(), that line closes the MULTIPROCESSOR block.)
-	hook_want "$VT/$IM" | cmp -s - "$_t/$IM" &&
-	    grep -A4 'cpu_boot_secondary_processors();' "$_t/$IM" | tail -n 1 |
-	    grep -qx '#endif' &&
-	    grep -B2 'cpu_boot_secondary_processors();' "$_t/$IM" | head -n 1 |
-	    grep -qx '#if defined(MULTIPROCESSOR)' || {
-		echo "init_main.c: no hook after the secondary CPUs start:"
-		diff "$VT/$IM" "$_t/$IM"
-		return 1
-	}
-	grep -Eq '^file[[:space:]]+kern/kern_mplock_torture\.c[[:space:]]+mplock_torture$' \
-	    "$_t/sys/conf/files" || { echo "sys/conf/files: no torture line"
-		return 1; }
 	pt revert "$_t" && unchanged "$_t" || return 1
 	cat "$PT/real-k.stat"
 	echo "lines: diff $(wc -l <"$PT/real-all.diff"), -k" \
@@ -593,29 +557,18 @@ real_roundtrip() {
 t_check patch/realtree/roundtrip real_roundtrip
 
 # Every config that config can write, the same for the same choices in
-# another order (tools/lib/configcheck.sh); with MPLOCK_CONFIG8 (a
-# config(8) binary), run through it on the patched vendored tree.
+# another order (tools/lib/configcheck.sh; config(8) reads them in suite
+# kernel's kernel/config8).
 . "$ROOT/tools/lib/configcheck.sh"
-config_every() {	# config8 tree arch
-	config_check_all "$@" >"$PT/configcheck.out"
+config_every() {
+	config_check_all true "$1" amd64 >"$PT/configcheck.out"
 	_rc=$?
 	cat "$PT/configcheck.out"
 	[ "$_rc" -eq 0 ] && ! grep -q '^FAIL' "$PT/configcheck.out"
 }
 _t=$(fresh config-every)
 pt apply "$_t" >/dev/null &&
-    t_check patch/config/every-variant-deterministic config_every true \
-    "$_t" amd64
-if [ -z "${MPLOCK_CONFIG8:-}" ]; then
-	t_skip patch/config/config8 "MPLOCK_CONFIG8 not set (a config(8)" \
-	    "binary, as the kernel build makes)"
-else
-	_t=$PT/real-config8
-	rm -rf "$_t"
-	cp -Rp "$VT" "$_t"
-	pt apply "$_t" >/dev/null &&
-	    t_check patch/config/config8 config_every "$MPLOCK_CONFIG8" "$_t"
-fi
+    t_check patch/config/every-variant-deterministic config_every "$_t"
 
 # conv WANT ARGS...: misuse: exit 1, nothing on stdout; on stderr
 # "mplock-patch: WANT" (any reason, if WANT is empty) then the usage.
@@ -637,8 +590,7 @@ conv() {
 	cat "$PT/err"
 	return 1
 }
-# conv_table NAME: conv for each line "WANT|ARGS" read (TREE: a tree,
-# left unchanged).
+# conv_table NAME: conv for each line "WANT|ARGS" (TREE: a tree).
 conv_table() {
 	_t=$(fresh "conv-$1")
 	sig "$_t"
@@ -685,9 +637,7 @@ EOF
 }
 t_check patch/usage/says-why usage_reasons
 
-# status: 1 unpatched, 0 patched and intact, 2 damaged (a file changed,
-# which it says revert keeps unless -f, or removed; an apply that did
-# not finish; the record changed by hand or not a directory); what is
+# status: exit 1 unpatched, 0 patched and intact, 2 damaged; what is
 # there, and its version (an installed copy's: suite install's).
 status_cases() {
 	_t=$(fresh status)
@@ -797,16 +747,14 @@ installed_set() {
 }
 t_check patch/apply/installed-set installed_set
 
-# A tree of only sys/ (the vendored tree's), and that sys directory
-# named itself: every command, and revert byte for byte, modes and all.
+# A tree of only sys/, and that sys directory named itself: every
+# command, and revert byte for byte, modes and all.
 sys_only() {
 	for _how in top sys; do
 		_t=$PT/sysonly-$_how _s=$PT/sysonly-$_how _l=sys/
 		[ "$_how" = top ] || _s=$_t/sys _l=
-		chmod -R u+w "$_t" 2>/dev/null
-		rm -rf "$_t" "$_t.orig"
-		mkdir -p "$_t" && cp -Rp "$VT/sys" "$_t/" &&
-		    cp -Rp "$_t" "$_t.orig" || return 1
+		rm -rf "$_t"
+		mkdir -p "$_t" && cp -Rp "$PT/pristine/sys" "$_t/" || return 1
 		sig "$_t"
 		status_is 1 "$_s" || return 1
 		pt check "$_s" >"$PT/out" 2>"$PT/err" &&
@@ -837,17 +785,15 @@ sys_only() {
 		    pt config -s "$_s" amd64 >"$PT/out" &&
 		    [ -f "$_t/sys/arch/amd64/conf/MLOCK.MP" ] &&
 		    grep -qF "cd $_t/sys/arch/amd64/compile/MLOCK.MP &&" \
-		    "$PT/out" && pt revert "$_s" && diff -r "$_t.orig" "$_t" &&
-		    unchanged "$_t" && p0 "$_s" "$PT/so.diff" || return 1
-		grep -q __USE_MI_MPLOCK "$_t/$KL" && return 1
-		rm -rf "$_t" "$_t.orig"
+		    "$PT/out" && pt revert "$_s" && unchanged "$_t" &&
+		    p0 "$_s" "$PT/so.diff" || return 1
+		! grep -q __USE_MI_MPLOCK "$_t/$KL" || return 1
 	done
 }
 t_check patch/tree/sys-only sys_only
 
 # /usr/src, /usr/src/sys and a /sys link to it are one tree, with one
-# record, whichever is named: a fixture tree "src" and a link "syslink"
-# to src/sys.  Also run against seeded copies of the tool.
+# record: a fixture tree "src" and a link "syslink" to src/sys.
 same_tree() {
 	_d=$PT/same
 	chmod -R u+w "$_d" 2>/dev/null
@@ -904,9 +850,8 @@ same_tree() {
 	    pt revert "$_d/src" && pristine "$_d/src"
 }
 t_check patch/tree/one-tree-three-names same_tree
-# The record looked for only where the tree was named, as the tool did;
-# links kept in the path, so the link and the sys directory two trees.
-# (The seeded copies are not in a checkout: MPLOCK_ROOT names this one.)
+# Seeded: the record looked for only where the tree was named; links
+# kept in the path.  (MPLOCK_ROOT: the seeded copies are elsewhere.)
 MPLOCK_ROOT=$ROOT
 export MPLOCK_ROOT
 t_seeded_tool patch/tree/seeded/record-by-name-only TOOL \
@@ -917,7 +862,7 @@ t_seeded_tool patch/tree/seeded/links-not-resolved TOOL \
 unset MPLOCK_ROOT
 
 # An operand that is no source tree, no directory, or nothing: every
-# command says so in one line, exit 1, not "not patched"; nothing made.
+# command says so in one line, exit 1; nothing made.
 not_a_tree() {
 	mkdir -p "$PT/notree"
 	: >"$PT/plainfile"
@@ -971,8 +916,7 @@ paste_commands() {
 t_check patch/printed-commands-paste paste_commands
 
 # help and -h: the page's synopsis, word for word (mplock-patch(8),
-# buildtime(1)), on stdout, exit 0; import's help names all four time
-# formats.
+# buildtime(1)); buildtime(1) names import's four time formats.
 help_is_page() {
 	command -v mandoc >/dev/null 2>&1 || { echo "no mandoc"; return 1; }
 	for _p in tools/mplock-patch:share/man/man8/mplock-patch.8 \

@@ -1,20 +1,16 @@
-# patchfault: tools/mplock-patch under faults, checked from outside (the
-# tool has no hooks).  apply, revert, revert -f and config are stopped
-# at every step (each cp, mv, mkdir, rm and rmdir on the tree, counted
-# by stand-ins on PATH), each way: killed before it, killed in it (torn:
-# half a file written, or a rename done), failing (a full disk), SIGTERM.
-# After each, the tree is the pristine one, or check says in one line to
-# run revert, which brings it back.  Then a real full disk at every size,
-# read-only and immutable files, fuzzed config names, odd tree names.
-# make test installs a small checkout with every kind of file (so every
-# kind of step); MPLOCK_FULL=1 this whole one, and every disk size.
+# patchfault: tools/mplock-patch under faults, from outside (the tool
+# has no hooks): apply, revert, revert -f and config stopped at every
+# step (each cp, mv, mkdir, rm and rmdir on the tree, by stand-ins on
+# PATH) each way; after each, the tree is pristine, or check says to run
+# revert, which brings it back.  Then full disks, read-only and
+# immutable files, fuzzed config names, odd tree names.  MPLOCK_FULL=1:
+# this whole checkout installed (else a small one), every disk size.
 
 . "$ROOT/tools/lib/fixture-tree.sh"
 
 PF=$OBJ/patchfault
 MNT=$PF/mnt
-# The tmpfs mounts go however the suite ends: left mounted, build/
-# cannot be removed.
+# The tmpfs mounts go however the suite ends (else build/ stays).
 pf_umount() {
 	cd "$ROOT" || return
 	for _m in "$MNT" "$PF"; do
@@ -30,16 +26,15 @@ mkdir -p "$PF"
 trap pf_umount EXIT
 trap 'pf_umount; exit 130' INT
 trap 'pf_umount; exit 143' TERM
-# The trees on a tmpfs when we may mount one: the tool syncs what it
-# writes, which on a busy disk costs more than the rest of the suite.
+# The trees on a tmpfs when we may: the tool syncs what it writes.
 [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=256m tmpfs "$PF" 2>/dev/null
 fixture_setup "$PF" patchfault || return 0
 LONG=${MPLOCK_FULL:-0}
 
-# The checkout installed from (pt's PT_ROOT).
+# The checkout installed from (pt's PT_ROOT): every kind of file, so
+# every kind of step, and a blank in its path.
 PT_ROOT=$ROOT
 if [ "$LONG" != 1 ]; then
-	# A blank in its path, as a checkout may have.
 	PT_ROOT="$PF/the root"
 	for _f in sys/sys/mplock.h sys/kern/kern_mplock.c \
 	    sys/kern/kern_mplock.h sys/kern/kern_mplock_mlock.h \
@@ -51,12 +46,11 @@ if [ "$LONG" != 1 ]; then
 	done
 fi
 
-# The stand-ins: one script, called as cp, mv, mkdir, rm or rmdir.  It
-# counts the calls that name the tree FAULT_TREE (in FAULT_COUNT), and
-# at call FAULT_AT does FAULT_MODE: kill (kill -9 the tool's process
-# group: the tool runs under setsid), torn (cp: half the file, the
-# others: the call itself; then kill -9), fail (cp: half the file; then
-# exit 1) or term (SIGTERM to the tool, the call not made).
+# The stand-in for cp, mv, mkdir, rm and rmdir: it counts the calls on
+# FAULT_TREE (in FAULT_COUNT), and at call FAULT_AT does FAULT_MODE:
+# kill (kill -9 the tool's process group: it runs under setsid), torn
+# (cp: half the file, the others: the call; then kill -9), fail (cp:
+# half the file; then exit 1) or term (SIGTERM, the call not made).
 mkdir -p "$PF/bin"
 cat >"$PF/bin/faultcmd" <<'EOF'
 #!/bin/sh
@@ -92,8 +86,8 @@ for _c in cp mv mkdir rm rmdir; do
 	ln -s faultcmd "$PF/bin/$_c"
 done
 
-# fpt MODE N ARGS...: the tool with the stand-ins, MODE at step N of the
-# tree $_t (count: no fault; $PF/calls is the number of steps).
+# fpt MODE N ARGS...: the tool, MODE at step N of the tree $_t (count:
+# no fault; $PF/calls is the number of steps).
 fpt() {
 	_fm=$1 _fn=$2
 	shift 2
@@ -104,9 +98,9 @@ fpt() {
 	    "$TOOL" "$@"
 }
 
-# The stages the commands start from: applied; applied with a config
-# (what revert undoes); that with a local change and a file of the
-# user's in a directory apply made (what revert -f is for).
+# The stages the commands start from: applied; with a config (what
+# revert undoes); with a local change and a file of the user's in a
+# directory apply made (what revert -f is for).
 CONF_ARGS="-w -d -n FAULT.MP"
 _t=$(fresh applied) && pt apply "$_t" >/dev/null
 _t=$(fresh configured applied) && pt config $CONF_ARGS -s "$_t" amd64 >/dev/null
@@ -115,9 +109,8 @@ _t=$(fresh changed configured)
 echo "/* a local change */" >>"$_t/sys/kern/kern_lock.c"
 : >"$_t/regress/sys/kern/mplock/mine.c"
 
-# cmd_steps CMD: the tree stage CMD starts from (_stage), its arguments
-# (_args, the tree follows them, then _tail) and how many steps it
-# takes there (_n).
+# cmd_steps CMD: the stage CMD starts from (_stage), its arguments
+# (_args, then the tree, then _tail) and its number of steps (_steps).
 cmd_steps() {
 	_tail=
 	case $1 in
@@ -127,28 +120,30 @@ cmd_steps() {
 	config)	_stage=applied _args="config $CONF_ARGS -s" _tail=amd64 ;;
 	esac
 	_t=$(fresh count "$_stage")
-	_n=$(fpt count 0 $_args "$_t" $_tail >/dev/null 2>&1 &&
+	_steps=$(fpt count 0 $_args "$_t" $_tail >/dev/null 2>&1 &&
 	    cat "$PF/calls")
-	[ "$_n" -gt 0 ] 2>/dev/null || { echo "no steps counted"; return 1; }
+	[ "$_steps" -gt 0 ] 2>/dev/null || { echo "no steps counted"; return 1; }
 }
 
 # sweep CMD MODE [ends]: the fault MODE at every step of CMD (or at the
-# first, a middle and the last).
+# first, a middle and the last); its steps counted once per shell.
 sweep() {
 	_cmd=$1 _mode=$2
-	cmd_steps "$_cmd" || return 1
-	echo "$_cmd: $_n steps"
-	_at=$(seq "$_n")
-	[ -z "${3:-}" ] || _at="1 $(((_n + 1) / 2)) $_n"
+	if [ "${_counted:-}" != "$PTSH $_cmd" ]; then
+		cmd_steps "$_cmd" || return 1
+		_counted="$PTSH $_cmd"
+	fi
+	echo "$_cmd: $_steps steps"
+	_at=$(seq "$_steps")
+	[ -z "${3:-}" ] || _at="1 $(((_steps + 1) / 2)) $_steps"
 	for _i in $_at; do
-		fault_at "$_i" || { echo "$_cmd, $_mode at step $_i of $_n"
+		fault_at "$_i" || { echo "$_cmd, $_mode at step $_i of $_steps"
 			return 1; }
 	done
 	echo $_at | wc -w >>"$PF/points"
 }
 
-# fault_at N: one run of $_args from $_stage with $_mode at step N, and
-# what must follow.
+# fault_at N: $_args from $_stage with $_mode at step N, and after.
 fault_at() {
 	_t=$(fresh f "$_stage")
 	rm -rf "${TMPDIR:?}"/*
@@ -218,10 +213,10 @@ for PTSH in sh mksh; do
 done
 PTSH=sh
 
-# A full disk: a tmpfs, filled up to K pages free, for K from 0 up to
-# what apply needs (every page; in make test every 2nd), apply and then
-# revert at each; what fails says so and leaves the tree as it was, or
-# says to revert, which then (with room again) restores it.
+# A full disk: a tmpfs with K pages free, K from 0 up to what apply
+# needs (every 2nd, MPLOCK_FULL every one): apply and revert either
+# work, or fail changing nothing, or say to revert, which with room
+# again restores the tree.
 mkdir -p "$MNT"
 # fill K: leave K pages (4 KiB) free on $MNT.
 fill() {
@@ -268,8 +263,8 @@ full_disk() {
 	echo "$((_k / _step + 1)) sizes" >>"$PF/disk"
 }
 
-# A read-only file system: apply refuses; revert on it fails in one
-# line and, writable again, restores.
+# A read-only file system: apply refuses; revert fails in one line and,
+# writable again, restores.
 read_only_fs() {
 	rm -rf "$MNT/t"
 	cp -Rp "$PF/pristine" "$MNT/t"
@@ -293,9 +288,8 @@ else
 	t_skip "patchfault/read-only-fs" "cannot mount a tmpfs (not root?)"
 fi
 
-# Immutable files and directories (chattr +i): refused before anything
-# changes; after apply, what revert cannot remove or rename is said in
-# one line, and once mutable again revert finishes.
+# Immutable files (chattr +i): refused before anything changes; after
+# apply, revert says what it cannot change, and finishes once it can.
 immutable() {
 	_t=$(fresh imm)
 	for _p in sys/kern/kern_lock.c sys/kern share/man/man9/Makefile .; do
@@ -326,8 +320,8 @@ else
 	t_skip "patchfault/immutable" "chattr +i not supported here"
 fi
 
-# config -n and -o with a fuzzed set of names: each is refused in one
-# line, changing nothing, or written as given (and reverted).
+# config -n and -o with fuzzed names: each refused in one line changing
+# nothing, or written as given.
 fuzz_names() {
 	_t=$(fresh fuzz applied)
 	sig "$_t"
@@ -381,7 +375,6 @@ fuzz_names() {
 }
 t_check "patchfault/fuzz/config-names-and-options" fuzz_names
 
-# Source directories with odd names: apply, config, revert, as with any.
 odd_src() {
 	for _n in 'a b' '*' 'x"y' "it's" '-lead' 'a$b' 'a\b' '[ab]' 'ü'; do
 		mkdir -p "$PF/odd"
@@ -400,9 +393,8 @@ odd_src() {
 }
 t_check "patchfault/odd-source-names" odd_src
 
-# The work directory goes on every exit: success, refusal, usage
-# error, and a signal in the middle of a command that does not change
-# the tree.
+# The work directory goes on every exit: success, refusal, misuse, and
+# a signal in a command that does not change the tree.
 tmp_every_exit() {
 	_t=$(fresh tmpx)
 	rm -rf "${TMPDIR:?}"/*

@@ -1,9 +1,6 @@
-# install: "make install" (tools/install.sh) into a temporary PREFIX;
-# the installed tools then work from there, through symlinks elsewhere,
-# and from a prefix moved elsewhere, as from the checkout (mplock-patch
-# on a fixture tree, revert byte for byte); the manual pages where
-# man(1) finds them; DESTDIR under BSD make; make uninstall.  The
-# maintainers' tools are not installed.
+# install: "make install" (tools/install.sh) into a temporary PREFIX:
+# the tools work from there, through symlinks, and from a prefix moved
+# elsewhere; man(1) finds the pages; DESTDIR under BSD make; uninstall.
 
 . "$ROOT/tools/lib/fixture-tree.sh"
 
@@ -14,9 +11,8 @@ fixture_setup "$IT" install || return 0
 IP=$IT/prefix
 MAKE_=${MAKE:-make}
 
-# The checkout's files, and its payload (what apply puts into a tree,
-# the same files with the same sums from the installed tool and from
-# the checkout), are what is installed, and no maintainer's tool.
+# The tools, their pages, and the payload (what apply puts into a tree,
+# the same from the installed tool as from the checkout), no more.
 it_install() {
 	(cd "$ROOT" && $MAKE_ install PREFIX="$IP") || return 1
 	for _f in bin/mplock-patch bin/buildtime man/man1/buildtime.1 \
@@ -53,9 +49,8 @@ it_install() {
 }
 t_check "install/make-install" it_install
 
-# it_patch NAME PREFIX TOOL ...: check, apply, status (its version that
-# of PREFIX) and revert a copy of the fixture with TOOL, run from /;
-# applied, the tree holds the files of PREFIX's payload.
+# it_patch NAME PREFIX TOOL ...: check, apply (PREFIX's payload), status
+# (PREFIX's version) and revert a fixture with TOOL, run from /.
 it_patch() {
 	_t=$(fresh "$1") _p=$2/share/mplock
 	shift 2
@@ -69,8 +64,7 @@ it_patch() {
 	(cd / && "$@" revert "$_t") && pristine "$_t"
 }
 
-# A directory elsewhere with symlinks to the installed tools: an
-# absolute one, and a relative one to that.
+# Symlinks to the installed tools: absolute, and relative to those.
 mkdir -p "$IT/elsewhere" "$IT/other"
 for _t in mplock-patch buildtime; do
 	ln -s "$IP/bin/$_t" "$IT/elsewhere/$_t"
@@ -88,8 +82,7 @@ if command -v mksh >/dev/null 2>&1; then
 else
 	t_skip "install/mplock-patch/symlink-mksh" "no mksh"
 fi
-# The installed tool uses the installed payload, not the checkout: a
-# copy of the prefix elsewhere, its payload marked, installs the mark.
+# A copy of the prefix elsewhere, its payload marked, installs the mark.
 it_moved() {
 	rm -rf "$IT/moved"
 	cp -Rp "$IP" "$IT/moved" &&
