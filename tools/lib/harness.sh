@@ -9,7 +9,8 @@
 #	$HARNESS_PROGS: the programs to link (default both).
 #	$HARNESS_REUSE=DIR2: take the objects of the harness's own files
 #	from DIR2, built with the same compiler and flags (the mutants
-#	change only code those files do not compile).
+#	change only code those files do not compile); with
+#	$HARNESS_CHANGED=FILE, a .c file, every object but FILE's.
 
 # compile_kernel CC BACKEND [CFLAGS ...]
 #	Compile every kernel source with the harness's (the kernel's)
@@ -150,10 +151,12 @@ has_guest() {
 
 # Copy a harness (not kernel) object from $HARNESS_REUSE if it is there.
 _harness_reuse() {
-	case ${1##*/} in
+	case ${HARNESS_CHANGED:-}:${1##*/} in
+	*.c:*)	[ "${1##*/}" != "$(basename "$HARNESS_CHANGED" .c).o" ] ||
+		    return 1 ;;
 	# mplocktest.o inlines the queue's primitives of kern_mplock.h
 	# and <machine/mplock.h> (test swap).
-	kern_*|mplocktest.o)	return 1 ;;
+	*:kern_*|*:mplocktest.o)	return 1 ;;
 	esac
 	[ -n "${HARNESS_REUSE:-}" ] && [ -f "$HARNESS_REUSE/o/${1##*/}" ] &&
 	    cp "$HARNESS_REUSE/o/${1##*/}" "$1"

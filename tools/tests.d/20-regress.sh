@@ -1,8 +1,7 @@
 # regress: the userland regress for every backend (doc/testing.md); for
 # the M-lock the stress tests with its guest mode forced on as well.
-
-q=
-[ -n "${MPLOCK_QUICK:-}" ] && q=-q
+# Full-length stress runs: the default backend (MPLOCK_FULL=1: every
+# one); the others in quick mode.
 
 # The programs misused: "usage:" and exit 1, as every tool; -l lists the
 # tests, of a group too, and "stress" is some of them.
@@ -25,6 +24,9 @@ rg_usage() {
 	    ! cmp -s "$1/all.list" "$1/stress.list"
 }
 for be in $BACKENDS; do
+	q=-q
+	[ -z "${MPLOCK_QUICK:-}" ] && { [ "$be" = "$DEFAULT_BACKEND" ] ||
+	    [ "${MPLOCK_FULL:-0}" = 1 ]; } && q=
 	harness_tests "regress/$be" "$be" "$q" $KERNEL_OPTIONS || continue
 	[ "$be" = "$DEFAULT_BACKEND" ] && t_check regress/usage rg_usage "$hd"
 	# The stress tests and the spin-out with the waiters halting.

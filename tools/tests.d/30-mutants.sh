@@ -21,7 +21,8 @@ for m in "$MUTANTS"/*.sed; do
 	for be in $backends; do
 		d=$OBJ/mutants/$name-$be
 		# A mutant of a kernel file leaves the harness's own objects
-		# as they are: build those once per backend and reuse them.
+		# (and, of a .c file, the others) as they are: build those
+		# once per backend and reuse them.
 		reuse=
 		case $file in
 		sys/kern/*|sys/arch/*)
@@ -33,8 +34,8 @@ for m in "$MUTANTS"/*.sed; do
 			;;
 		esac
 		MDARCH=$mdarch HARNESS_PROGS=mplocktest HARNESS_REUSE=$reuse \
-		    mutant_check "mutant/$name/$be" "$d" "$m" "$be" \
-		    $KERNEL_OPTIONS || continue
+		    HARNESS_CHANGED=$file mutant_check "mutant/$name/$be" \
+		    "$d" "$m" "$be" $KERNEL_OPTIONS || continue
 		# "torture" must catch the bug on its own: run apart, 0.5 s.
 		others=$(echo " $tests " | sed 's/ torture / /g')
 		[ -n "${others# }" ] && t_run_fails "mutant/$name/$be" 60 \

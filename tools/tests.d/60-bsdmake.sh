@@ -6,9 +6,11 @@ if command -v bmake >/dev/null 2>&1; then
 	d=$OBJ/bsdmake
 	rm -rf "$d"
 	mkdir -p "$d"
+	# The default backend and one other (MPLOCK_FULL=1: all): each
+	# backend's runs are suite regress's, debug's and md's as well.
 	t_run "bsdmake/regress" 600 env MAKEOBJDIR="$d" bmake \
 	    -m "$ROOT/tools/fixtures/mk" -C "$REGRESS" MPLOCKTEST_FLAGS=-q \
-	    regress
+	    BACKENDS="$(slice_backends 1)" regress
 
 	# bm_every_test LOG DIR: each mplocktest binary in DIR ran, in LOG,
 	# every test its -l lists, and each passed.
