@@ -172,7 +172,7 @@ for f in sys/arch/amd64/conf/Makefile.amd64 usr.sbin/config/gram.y \
 done
 
 mkdir -p "$KDIR/cache" "$RUN" || kdie "cannot make $RUN"
-rm -rf "$RUN/src" "$RUN/obj" "$RUN/tftp" "$RUN/root"
+rm -rf "$RUN/src" "$RUN/obj" "$RUN/tftp" "$RUN/root" "$RUN/build.key"
 toolchain_setup "$KDIR/tc" || kdie "cannot write the toolchain stand-ins"
 
 # key FILE...: a cache key from the tree's identity and FILEs' contents.
@@ -276,6 +276,17 @@ cf=$S/sys/arch/amd64/conf/$KNAME
 } >"$cf" || kdie "cannot write $cf"
 K=$RUN/obj
 mkdir -p "$K"
+# A seeded bug's kernel starts from the objects of the same kernel
+# unseeded (run BASE: this tree, patch and config), so that make builds
+# only the files the patch and the bug touched.
+bkey=
+[ ! -f "$S/.mplock-patch/files" ] || bkey=$(key "$S/.mplock-patch/files" "$cf")
+base=$KDIR/run/$be${debug:+-debug}
+[ -z "$mutant" ] || [ -z "$bkey" ] || [ ! -f "$base/obj/bsd" ] ||
+    [ "$(cat "$base/build.key" 2>/dev/null)" != "$bkey" ] || {
+	cp -pR "$base/obj/." "$K/" || kdie "cannot copy $base/obj"
+	echo "$PROG: $name: from the objects of $base"
+}
 "$CONFIG" -b "$K" -s "$S/sys" "$S/sys/arch/amd64/conf/$KNAME" \
     >"$RUN/config.log" 2>&1 || {
 	cat "$RUN/config.log" >&2
@@ -291,6 +302,7 @@ T_BUILD0=$(date +%s)
 	exit 2
 }
 T_BUILD=$(($(date +%s) - T_BUILD0))
+[ -n "$mutant" ] || echo "$bkey" >"$RUN/build.key"
 
 # --- init and the ramdisk; init's figures, init.c's defaults or each
 # KERNEL_NAME given; with the torture, a wait for its summary.
