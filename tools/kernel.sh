@@ -277,14 +277,18 @@ cf=$S/sys/arch/amd64/conf/$KNAME
 K=$RUN/obj
 mkdir -p "$K"
 # A seeded bug's kernel starts from the objects of the same kernel
-# unseeded (run BASE: this tree, patch and config), so that make builds
-# only the files the patch and the bug touched.
+# unseeded (run BASE: this tree, patch and config), the patched files
+# dated as BASE's, so that make builds only the seeded file's.
 bkey=
 [ ! -f "$S/.mplock-patch/files" ] || bkey=$(key "$S/.mplock-patch/files" "$cf")
 base=$KDIR/run/$be${debug:+-debug}
 [ -z "$mutant" ] || [ -z "$bkey" ] || [ ! -f "$base/obj/bsd" ] ||
     [ "$(cat "$base/build.key" 2>/dev/null)" != "$bkey" ] || {
 	cp -pR "$base/obj/." "$K/" || kdie "cannot copy $base/obj"
+	awk -v m="$mfile" '($1 == "A" || $1 == "M") && $2 != m { print $2 }' \
+	    "$S/.mplock-patch/files" | while read -r f; do
+		touch -r "$base/src/$f" "$S/$f" || exit 1
+	done || kdie "cannot date $S as $base/src"
 	echo "$PROG: $name: from the objects of $base"
 }
 "$CONFIG" -b "$K" -s "$S/sys" "$S/sys/arch/amd64/conf/$KNAME" \
