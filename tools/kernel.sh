@@ -280,7 +280,8 @@ mkdir -p "$K"
 # unseeded (run BASE: this tree, patch and config), the patched files
 # dated as BASE's, so that make builds only the seeded file's.
 bkey=
-[ ! -f "$S/.mplock-patch/files" ] || bkey=$(key "$S/.mplock-patch/files" "$cf")
+[ ! -f "$S/.mplock-patch/files" ] ||
+    bkey=$(key "$S/.mplock-patch/files" "$cf")
 base=$KDIR/run/$be${debug:+-debug}
 [ -z "$mutant" ] || [ -z "$bkey" ] || [ ! -f "$base/obj/bsd" ] ||
     [ "$(cat "$base/build.key" 2>/dev/null)" != "$bkey" ] || {
