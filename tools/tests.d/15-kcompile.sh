@@ -119,7 +119,8 @@ rt_includers() {
 			    $(realtree_combos_header "$RT" "$1" | awk -F, \
 			    -v d="$DEFAULT_BACKEND" '$1 == d || !n[$1]++') &&
 			realtree_jobs "$RT" "$1" syntax "$RT/$1/sample-tops" \
-			    "$DEFAULT_BACKEND,MULTIPROCESSOR,WITNESS,MP_LOCKDEBUG,MPLOCK_DEBUG,DDB"
+			    "$DEFAULT_BACKEND,MULTIPROCESSOR,$(echo \
+			    $REALTREE_OPTS | tr ' ' ,)"
 		} | realtree_run "$RT" "sample-$1"
 	fi
 }
