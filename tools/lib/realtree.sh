@@ -83,9 +83,11 @@ realtree_arch() {
 
 # Every backend with and without MULTIPROCESSOR times every subset of
 # REALTREE_OPTS but MP_LOCKDEBUG or WITNESS without DDB (the tree's
-# #error); slice, make test's: the default backend's with
-# MULTIPROCESSOR, and without it none of the options, MPLOCK_DEBUG
-# alone and all; of the others none, MULTIPROCESSOR alone and with all.
+# #error); slice, make test's: the default backend's with and without
+# MULTIPROCESSOR with none of the options, MPLOCK_DEBUG alone and all,
+# and with it WITNESS and MP_LOCKDEBUG each alone with DDB (every pair
+# of options in each of its states); of the others none,
+# MULTIPROCESSOR alone and with all.
 realtree_combos() {
 	echo $BACKENDS | awk -v k="${1:-all}" -v def="$DEFAULT_BACKEND" \
 	    -v opts="MULTIPROCESSOR $REALTREE_OPTS" \
@@ -103,9 +105,15 @@ realtree_combos() {
 				continue
 			u = c
 			sub(/^,MULTIPROCESSOR/, "", u)
-			if (k == "slice" && ($b == def ? !mp && u != "" &&
-			    u != ",MPLOCK_DEBUG" && u != all : c != "" &&
-			    c != ",MULTIPROCESSOR" && c != ",MULTIPROCESSOR" all))
+			if (k == "slice" && $b == def)
+				keep = u == "" || u == ",MPLOCK_DEBUG" ||
+				    u == all || mp && (u == ",WITNESS,DDB" ||
+				    u == ",MP_LOCKDEBUG,DDB")
+			else if (k == "slice")
+				keep = u == "" || u == all && mp
+			else
+				keep = 1
+			if (!keep)
 				continue
 			print $b c
 		}
