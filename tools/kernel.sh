@@ -278,9 +278,10 @@ K=$RUN/obj
 mkdir -p "$K"
 # A seeded bug's kernel starts from the objects of the same kernel
 # unseeded (run BASE: this tree, patch and config), the patched files
-# dated as BASE's, so that make builds only the seeded file's.
+# dated as BASE's, so that make builds only the seeded file's.  Not
+# with -i or a measurement backend, which edit the tree further.
 bkey=
-[ ! -f "$S/.mplock-patch/files" ] ||
+[ -n "$instr$mbe" ] || [ ! -f "$S/.mplock-patch/files" ] ||
     bkey=$(key "$S/.mplock-patch/files" "$cf")
 base=$KDIR/run/$be${debug:+-debug}
 [ -z "$mutant" ] || [ -z "$bkey" ] || [ ! -f "$base/obj/bsd" ] ||
