@@ -291,6 +291,22 @@ base=$KDIR/run/$be${debug:+-debug}
 	    "$S/.mplock-patch/files" | while read -r f; do
 		touch -r "$base/src/$f" "$S/$f" || exit 1
 	done || kdie "cannot date $S as $base/src"
+	# The dependencies name BASE's sources, which make would compile.
+	awk -v o="$base/src/" -v n="$S/" 'FNR == 1 {
+		if (f != "")
+			close(f)
+		f = FILENAME ".new"
+	    } {
+		s = ""
+		while ((i = index($0, o)) > 0) {
+			s = s substr($0, 1, i - 1) n
+			$0 = substr($0, i + length(o))
+		}
+		print s $0 >f
+	    }' "$K"/*.d || kdie "cannot point $K/*.d to $S"
+	for f in "$K"/*.d; do
+		mv "$f.new" "$f" || kdie "cannot move $f.new"
+	done
 	echo "$PROG: $name: from the objects of $base"
 }
 "$CONFIG" -b "$K" -s "$S/sys" "$S/sys/arch/amd64/conf/$KNAME" \
