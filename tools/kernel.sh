@@ -172,7 +172,7 @@ for f in sys/arch/amd64/conf/Makefile.amd64 usr.sbin/config/gram.y \
 done
 
 mkdir -p "$KDIR/cache" "$RUN" || kdie "cannot make $RUN"
-rm -rf "$RUN/src" "$RUN/obj" "$RUN/tftp" "$RUN/root"
+rm -rf "$RUN/src" "$RUN/obj" "$RUN/tftp" "$RUN/root" "$RUN/build.key"
 toolchain_setup "$KDIR/tc" || kdie "cannot write the toolchain stand-ins"
 
 # key FILE...: a cache key from the tree's identity and FILEs' contents.
@@ -276,6 +276,39 @@ cf=$S/sys/arch/amd64/conf/$KNAME
 } >"$cf" || kdie "cannot write $cf"
 K=$RUN/obj
 mkdir -p "$K"
+# A seeded bug's kernel starts from the objects of the same kernel
+# unseeded (run BASE: this tree, patch and config), the patched files
+# dated as BASE's, so that make builds only the seeded file's.  Not
+# with -i or a measurement backend, which edit the tree further.
+bkey=
+[ -n "$instr$mbe" ] || [ ! -f "$S/.mplock-patch/files" ] ||
+    bkey=$(key "$S/.mplock-patch/files" "$cf")
+base=$KDIR/run/$be${debug:+-debug}
+[ -z "$mutant" ] || [ -z "$bkey" ] || [ ! -f "$base/obj/bsd" ] ||
+    [ "$(cat "$base/build.key" 2>/dev/null)" != "$bkey" ] || {
+	cp -pR "$base/obj/." "$K/" || kdie "cannot copy $base/obj"
+	awk -v m="$mfile" '($1 == "A" || $1 == "M") && $2 != m { print $2 }' \
+	    "$S/.mplock-patch/files" | while read -r f; do
+		touch -r "$base/src/$f" "$S/$f" || exit 1
+	done || kdie "cannot date $S as $base/src"
+	# The dependencies name BASE's sources, which make would compile.
+	awk -v o="$base/src/" -v n="$S/" 'FNR == 1 {
+		if (f != "")
+			close(f)
+		f = FILENAME ".new"
+	    } {
+		s = ""
+		while ((i = index($0, o)) > 0) {
+			s = s substr($0, 1, i - 1) n
+			$0 = substr($0, i + length(o))
+		}
+		print s $0 >f
+	    }' "$K"/*.d || kdie "cannot point $K/*.d to $S"
+	for f in "$K"/*.d; do
+		mv "$f.new" "$f" || kdie "cannot move $f.new"
+	done
+	echo "$PROG: $name: from the objects of $base"
+}
 "$CONFIG" -b "$K" -s "$S/sys" "$S/sys/arch/amd64/conf/$KNAME" \
     >"$RUN/config.log" 2>&1 || {
 	cat "$RUN/config.log" >&2
@@ -291,6 +324,7 @@ T_BUILD0=$(date +%s)
 	exit 2
 }
 T_BUILD=$(($(date +%s) - T_BUILD0))
+[ -n "$mutant" ] || echo "$bkey" >"$RUN/build.key"
 
 # --- init and the ramdisk; init's figures, init.c's defaults or each
 # KERNEL_NAME given; with the torture, a wait for its summary.

@@ -83,12 +83,15 @@ realtree_arch() {
 
 # Every backend with and without MULTIPROCESSOR times every subset of
 # REALTREE_OPTS but MP_LOCKDEBUG or WITNESS without DDB (the tree's
-# #error); slice, make test's: all of the default backend's, and of the
-# others none of the options, all, MPLOCK_DEBUG alone, and no
-# MULTIPROCESSOR.
+# #error); slice, make test's: the default backend's with and without
+# MULTIPROCESSOR with none of the options, MPLOCK_DEBUG alone and all,
+# and with it WITNESS and MP_LOCKDEBUG each alone with DDB (every pair
+# of options in each of its states); of the others none,
+# MULTIPROCESSOR alone and with all.
 realtree_combos() {
 	echo $BACKENDS | awk -v k="${1:-all}" -v def="$DEFAULT_BACKEND" \
-	    -v opts="MULTIPROCESSOR $REALTREE_OPTS" '{
+	    -v opts="MULTIPROCESSOR $REALTREE_OPTS" \
+	    -v all=",$(echo $REALTREE_OPTS | tr ' ' ,)" '{
 	    n = split(opts, o)
 	    for (b = 1; b <= NF; b++)
 		for (i = 0; i < 2 ^ n; i++) {
@@ -100,10 +103,17 @@ realtree_combos() {
 			if (k == "mp" && !mp || k == "up" && mp ||
 			    c ~ /WITNESS|MP_LOCKDEBUG/ && c !~ /DDB/)
 				continue
-			if (k == "slice" && $b != def && c != "" &&
-			    c != ",MULTIPROCESSOR" &&
-			    c != ",MULTIPROCESSOR,MPLOCK_DEBUG" &&
-			    c != ",MULTIPROCESSOR,WITNESS,MP_LOCKDEBUG,MPLOCK_DEBUG,DDB")
+			u = c
+			sub(/^,MULTIPROCESSOR/, "", u)
+			if (k == "slice" && $b == def)
+				keep = u == "" || u == ",MPLOCK_DEBUG" ||
+				    u == all || mp && (u == ",WITNESS,DDB" ||
+				    u == ",MP_LOCKDEBUG,DDB")
+			else if (k == "slice")
+				keep = u == "" || u == all && mp
+			else
+				keep = 1
+			if (!keep)
 				continue
 			print $b c
 		}
@@ -286,10 +296,11 @@ realtree_includers() {
 	done
 }
 
-# realtree_sample DIR ARCH: make test's sample of the includers, in
-# DIR/ARCH/sample: the files that use a name the patched <sys/mplock.h>
-# declares or include it or <machine/mplock.h>; then the first of each
-# other top-level directory of sys/ whose dependencies name it.
+# realtree_sample DIR ARCH: make test's sample of the includers: in
+# DIR/ARCH/sample the files that use a name the patched <sys/mplock.h>
+# declares or include it or <machine/mplock.h>; in DIR/ARCH/sample-tops
+# the first of each other top-level directory of sys/ whose
+# dependencies name it.
 realtree_sample() {
 	_ad=$1/$2
 	_c=$DEFAULT_BACKEND,MULTIPROCESSOR,WITNESS,MP_LOCKDEBUG,MPLOCK_DEBUG,DDB
@@ -309,6 +320,7 @@ realtree_sample() {
 	echo "$2: $(wc -l <"$_ad/sample") sources use the names of" \
 	    "<sys/mplock.h> (${_names%|})"
 	_have=" $(cut -d/ -f1 "$_ad/sample" | sort -u | tr '\n' ' ')"
+	: >"$_ad/sample-tops"
 	for _top in $(cut -d/ -f1 "$_ad/sample-from" | sort -u); do
 		case $_have in
 		*" $_top "*)	continue ;;
@@ -317,7 +329,7 @@ realtree_sample() {
 			${CLANG:-clang} $(cat "$_ad/flags/src.$_c") -M \
 			    "$1/src/sys/$_f" 2>/dev/null |
 			    grep -Eq '/(sys|machine)/mplock\.h' || continue
-			echo "$_f" >>"$_ad/sample"
+			echo "$_f" >>"$_ad/sample-tops"
 			echo "$2: $_top: $_f"
 			break
 		done

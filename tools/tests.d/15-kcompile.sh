@@ -16,13 +16,18 @@ kc_machine() {
 	[ "$_m" = "$1" ] || _fl=$LSE
 }
 
-# kc_all NAME BACKEND: kern_mplock.c with no debug option; every source
-# with all of them and MPLOCK_TORTURE.
+# kc_all NAME BACKEND: kern_mplock.c with no debug option (kept for
+# kc_insns); every source with all of them and MPLOCK_TORTURE (make
+# test: the default backend's only).
 kc_all() {
 	kc_machine "$1"
 	_be=-DMPLOCK_$(upper "$2")
-	kernel_compile "$_m" "$ROOT/sys/kern/kern_mplock.c" $_be $_fl ||
-	    return 1
+	rm -f "$OBJ/kcompile/$1-$2.o"
+	mkdir -p "$OBJ/kcompile" &&
+	    KCOMPILE_OUT=$OBJ/kcompile/$1-$2.o kernel_compile "$_m" \
+	    "$ROOT/sys/kern/kern_mplock.c" $_be $_fl || return 1
+	[ "${MPLOCK_FULL:-0}" = 1 ] || [ "$2" = "$DEFAULT_BACKEND" ] ||
+	    return 0
 	for _f in $(kernel_sources); do
 		kernel_compile "$_m" "$_f" $_be $_fl -DWITNESS -DMP_LOCKDEBUG \
 		    -DMPLOCK_DEBUG -DDDB -DMPLOCK_TORTURE || return 1
@@ -31,8 +36,9 @@ kc_all() {
 
 # kc_insns NAME FORBIDDEN REQUIRED...: kern_mplock.c of
 # every backend, MULTIPROCESSOR and no debug option (amd64 and i386:
-# the real tree's), with the machine's <machine/mplock.h> (md) and with
-# the shim's, which opts in to the MI lock (mi), disassembled.
+# the real tree's), with the machine's <machine/mplock.h> (md: kc_all's
+# object) and with the shim's, which opts in to the MI lock (mi),
+# disassembled.
 # FORBIDDEN (an ERE) must be in mi and not in md: a barrier the header
 # saves.  Every REQUIRED ERE must be in md.
 kc_insns() {
@@ -52,7 +58,9 @@ kc_insns() {
 			amd64 | i386)
 				realtree_cc "$RT" "$_m" "$_be,MULTIPROCESSOR" \
 				    kern/kern_mplock.c "$_o" $_i ;;
-			*)	KCOMPILE_OUT=$_o kernel_compile "$_m" \
+			*)	[ $_k = md ] && _o=$OBJ/kcompile/$_n-$_be.o
+				[ $_k = md ] || KCOMPILE_OUT=$_o \
+				    kernel_compile "$_m" \
 				    "$ROOT/sys/kern/kern_mplock.c" $_i \
 				    -DMPLOCK_$(upper "$_be") $_fl ;;
 			esac || return 1
@@ -102,10 +110,18 @@ rt_includers() {
 			    $(realtree_combos up)
 		} | realtree_run "$RT" "includers-$1"
 	else
+		# The users under each combination the headers test of the
+		# default backend, and the others' with every option; the
+		# first of each directory under the default's with all.
 		realtree_sample "$RT" "$1" || return 1
-		realtree_jobs "$RT" "$1" syntax "$RT/$1/sample" \
-		    $(realtree_combos_header "$RT" "$1") |
-		    realtree_run "$RT" "sample-$1"
+		{
+			realtree_jobs "$RT" "$1" syntax "$RT/$1/sample" \
+			    $(realtree_combos_header "$RT" "$1" | awk -F, \
+			    -v d="$DEFAULT_BACKEND" '$1 == d || !n[$1]++') &&
+			realtree_jobs "$RT" "$1" syntax "$RT/$1/sample-tops" \
+			    "$DEFAULT_BACKEND,MULTIPROCESSOR,$(echo \
+			    $REALTREE_OPTS | tr ' ' ,)"
+		} | realtree_run "$RT" "sample-$1"
 	fi
 }
 
