@@ -44,16 +44,22 @@ _t_exec() {
 	_dt=$(($(date +%s) - _t0))
 }
 
+# t_judge [NOTE]: the line of _t_exec's run: PASS on exit 0, SKIP on 77,
+# else FAIL; NOTE follows the time taken.
+t_judge() {
+	case $_rc in
+	0)	t_pass "$_name" "${_dt}s${1:+: $1}" ;;
+	77)	t_skip "$_name" "$(tail -n 1 "$_log")" ;;
+	124)	t_fail "$_name" "timed out after ${_secs}s" "$_log" ;;
+	*)	t_fail "$_name" "exit $_rc, ${_dt}s${1:+: $1}" "$_log" ;;
+	esac
+	return $_rc
+}
+
 # t_run NAME SECONDS COMMAND ...: PASS when COMMAND exits 0, SKIP on 77.
 t_run() {
 	_t_exec "$@"
-	case $_rc in
-	0)	t_pass "$_name" "${_dt}s" ;;
-	77)	t_skip "$_name" "$(tail -n 1 "$_log")" ;;
-	124)	t_fail "$_name" "timed out after ${_secs}s" "$_log" ;;
-	*)	t_fail "$_name" "exit $_rc, ${_dt}s" "$_log" ;;
-	esac
-	return $_rc
+	t_judge
 }
 
 # t_run_fails NAME SECONDS COMMAND ...: a seeded bug: PASS when a test

@@ -31,12 +31,7 @@ k_boot() {
 	_t_exec "kernel/$1" "$KERNEL_RUN_LIMIT" sh "$ROOT/tools/kernel.sh" \
 	    -n "$@"
 	k_verdict "$1"
-	case $_rc in
-	0)	t_pass "$_name" "${_dt}s: $_v" ;;
-	77)	t_skip "$_name" "$(tail -n 1 "$_log")" ;;
-	124)	t_fail "$_name" "timed out after ${_secs}s" "$_log" ;;
-	*)	t_fail "$_name" "exit $_rc, ${_dt}s: $_v" "$_log" ;;
-	esac
+	t_judge "$_v"
 	k_figures "$1"
 }
 
