@@ -35,20 +35,25 @@ KERNEL_OPTIONS=$(mkvar "$REGRESS/Makefile" KERNEL_OPTIONS)
 
 CC=${CC:-cc}
 
-# slice_backends N: where targets times backends is a long matrix, the
-# default backend and the other one N (the target's number) picks, so
-# every backend runs on some target; MPLOCK_FULL=1: every backend.
+# slice_backends N [one]: where targets times backends is a long matrix,
+# the default backend and the other one N (the target's number) picks, so
+# every backend runs on some target; with "one", only the default for
+# an even N, only that other for an odd one; MPLOCK_FULL=1: every backend.
 slice_backends() {
 	if [ "${MPLOCK_FULL:-0}" = 1 ]; then
 		echo "$BACKENDS"
 		return
 	fi
-	_sn=$1
+	_sn=$1 _sm=${2:-}
 	_so=$(echo " $BACKENDS " | sed "s/ $DEFAULT_BACKEND / /")
 	set -- $_so
 	[ $# -gt 0 ] || { echo "$DEFAULT_BACKEND"; return; }
 	_si=$((_sn % $# + 1))
-	eval "echo \"$DEFAULT_BACKEND \${$_si}\""
+	case $_sm:$((_sn % 2)) in
+	one:0)	echo "$DEFAULT_BACKEND" ;;
+	one:1)	eval "echo \"\${$_si}\"" ;;
+	*)	eval "echo \"$DEFAULT_BACKEND \${$_si}\"" ;;
+	esac
 }
 
 # results_header COMMAND: the date, machine, command and source lines

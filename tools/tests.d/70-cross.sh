@@ -57,10 +57,7 @@ for x in ${CROSS_TARGETS:-$(echo "$CROSS" | cut -f1)}; do
 	timeout 60 $X_QEMU "$d/tls-signal" >>"$d/tls-signal.log" 2>&1 ||
 	    intr_ok=0
 
-	bes=$(slice_backends "$xi")
-	[ "${MPLOCK_FULL:-0}" = 1 ] || bes=$(echo $bes |
-	    cut -d ' ' -f $((xi % 2 + 1)))
-	for be in $bes; do
+	for be in $(slice_backends "$xi" one); do
 		n=cross/$x/$be
 		b=$d/$be
 		xbuild "$n/build" "$b" "$be" $KERNEL_OPTIONS || continue
