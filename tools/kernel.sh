@@ -19,7 +19,7 @@ JOBS=${KERNEL_JOBS:-$(ncpu_online)}
 PROG=kernel.sh
 USAGE='usage: tools/kernel.sh [-Bdir] [-b backend] [-m mutant] [-n name]
            [-o option] [-s step]
-       tools/kernel.sh -S [-Bir] [-n name] [-o option]'
+       tools/kernel.sh -S [-Br] [-n name] [-o option]'
 
 kdie() {
 	echo "$PROG: $*" >&2
@@ -31,14 +31,13 @@ skip() {
 	exit 77
 }
 
-be= debug='' mutant='' name='' bootit=1 reboot= step= stock= instr=
+be= debug='' mutant='' name='' bootit=1 reboot= step= stock=
 kopts=
-while getopts :Bb:dim:n:o:rSs: o; do
+while getopts :Bb:dm:n:o:rSs: o; do
 	case $o in
 	B)	bootit= ;;
 	b)	be=$OPTARG ;;
 	d)	debug=1 ;;
-	i)	instr=1 ;;
 	m)	mutant=$OPTARG ;;
 	n)	name=$OPTARG ;;
 	r)	reboot=1 ;;
@@ -58,9 +57,8 @@ if [ -n "$stock" ]; then
 	be=stock
 fi
 be=${be:-$DEFAULT_BACKEND}
-[ -n "$stock" ] || echo " $BACKENDS $MEASURE_BACKENDS " | grep -q " $be " ||
-    usage "$be: no such backend (one of: $BACKENDS; for measurement:" \
-    "$MEASURE_BACKENDS)"
+[ -n "$stock" ] || echo " $BACKENDS " | grep -q " $be " ||
+    usage "$be: no such backend (one of: $BACKENDS)"
 if [ -n "$mutant" ]; then
 	MUT=$MUTANTS/$mutant.sed
 	[ -f "$MUT" ] || usage "$mutant: no such mutant ($MUTANTS)"
@@ -68,7 +66,7 @@ fi
 case $step in
 *[!0-9]*|0*)	usage "-s $step: a step number" ;;
 esac
-[ -n "$name" ] || name=$be${debug:+-debug}${mutant:+-$mutant}${step:+-step$step}${instr:+-instr}
+[ -n "$name" ] || name=$be${debug:+-debug}${mutant:+-$mutant}${step:+-step$step}
 case $name in
 */*|.*|'')	usage "$name: not a run name" ;;
 esac
@@ -218,28 +216,6 @@ elif [ -z "$step" ]; then
 else
 	series_steps
 fi
-# The measurement-only backend: its header, included under its option;
-# the ticket backend's structures and option.
-mbe=
-case " $MEASURE_BACKENDS " in
-*" $be "*)
-	mbe=$be
-	h=$S/sys/kern/kern_mplock.h
-	cp "$KT/$be/kern_mplock_$be.h" "$S/sys/kern/" &&
-	    awk -v be="$be" '!d && /^#if defined\(MPLOCK_TICKET\)$/ {
-		print "#if defined(MPLOCK_" toupper(be) ")"
-		print "#include \"kern_mplock_" be ".h\""
-		$0 = "#elif defined(MPLOCK_TICKET)"
-		d = 1
-	    } { print } END { exit !d }' "$h" >"$RUN/kern_mplock.h" &&
-	    cp "$RUN/kern_mplock.h" "$h" ||
-	    kdie "$be: cannot add it to $h (no \"#if defined(MPLOCK_TICKET)\")"
-	be=ticket
-	kopts="$kopts MPLOCK_$(upper "$mbe")"
-	echo "$PROG: $name: backend $mbe (measurement only," \
-	    "tools/kernel/$mbe/)" ;;
-esac
-
 if [ -n "$mutant" ]; then
 	mfile=$(sed -n 's/^# file:[[:space:]]*//p' "$MUT")
 	[ -f "$S/$mfile" ] || kdie "mutant $mutant: no $mfile in the tree"
@@ -250,15 +226,11 @@ if [ -n "$mutant" ]; then
 	echo "$PROG: $name: seeded bug $mutant in $mfile"
 fi
 
-if [ -n "$instr" ]; then
-	sh "$KT/instrument.sh" "$S" || kdie "cannot instrument $S"
-fi
-
 torture=
 [ -f "$S/sys/kern/kern_mplock_torture.c" ] && torture=1
 
 # --- Config and build.
-KNAME=QEMU.$(upper "${mbe:-$be}")${debug:+.DEBUG}
+KNAME=QEMU.$(upper "$be")${debug:+.DEBUG}
 # qemu's devices (tools/kernel/QEMU.conf), then the backend and the
 # run's options; the stock kernel gets the same less ours.
 kconf=$kopts
@@ -278,10 +250,9 @@ K=$RUN/obj
 mkdir -p "$K"
 # A seeded bug's kernel starts from the objects of the same kernel
 # unseeded (run BASE: this tree, patch and config), the patched files
-# dated as BASE's, so that make builds only the seeded file's.  Not
-# with -i or a measurement backend, which edit the tree further.
+# dated as BASE's, so that make builds only the seeded file's.
 bkey=
-[ -n "$instr$mbe" ] || [ ! -f "$S/.mplock-patch/files" ] ||
+[ ! -f "$S/.mplock-patch/files" ] ||
     bkey=$(key "$S/.mplock-patch/files" "$cf")
 base=$KDIR/run/$be${debug:+-debug}
 [ -z "$mutant" ] || [ -z "$bkey" ] || [ ! -f "$base/obj/bsd" ] ||

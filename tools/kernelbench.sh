@@ -25,20 +25,19 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
 command=$(command_line "$0" "$@")	# for the results file
 
-PEERS_DEFAULT="stock ticket mlockspin=mlock+MPLOCK_NOGUEST mlock tas"
+PEERS_DEFAULT="stock ticket mlockspin=mlock+MPLOCK_NOGUEST mlock"
 # The build-like load's first: every peer has it.
 FIGURES="build nsacq maxwait"
 
 PROG=kernelbench
-USAGE='usage: tools/kernelbench.sh [-i] [-L cpus] [-n runs] [-o dir]
+USAGE='usage: tools/kernelbench.sh [-L cpus] [-n runs] [-o dir]
            [-p "peer ..."] [-r rounds] [-s "ncpu ..."] [-t tasks] [-W seconds]
        tools/kernelbench.sh -l dir'
 
 runs=5 peers=$PEERS_DEFAULT smps="2 4 8"
-rounds=5 tasks=96 limit=0.3 maxwait=600 instr= out= logsonly=
-while getopts :iL:l:n:o:p:r:s:t:W: ch; do
+rounds=5 tasks=96 limit=0.3 maxwait=600 out= logsonly=
+while getopts :L:l:n:o:p:r:s:t:W: ch; do
 	case $ch in
-	i)	instr=1 ;;
 	L)	limit=$OPTARG ;;
 	l)	logsonly=1 out=$OPTARG ;;
 	n)	runs=$OPTARG ;;
@@ -71,9 +70,8 @@ peer() {
 	pb=${pk%%+*}
 	echo "$pn" | grep -Eqx '[a-z][a-z0-9]{0,15}' ||
 	    usage "$1: a peer's name is a-z and 0-9, 16 at most"
-	echo " stock $BACKENDS $MEASURE_BACKENDS " | grep -q " $pb " ||
-	    usage "$1: no such kernel $pb (stock, a backend: $BACKENDS;" \
-	    "for measurement: $MEASURE_BACKENDS)"
+	echo " stock $BACKENDS " | grep -q " $pb " ||
+	    usage "$1: no such kernel $pb (stock, a backend: $BACKENDS)"
 	[ "$pb" = stock ] && pa=-S || pa="-b $pb"
 	[ "$pb" = "$pk" ] && return
 	case +${pk#*+}+ in
@@ -105,7 +103,7 @@ if [ -n "$logsonly" ]; then
 	_have=$(echo "$_l" | cut -d ' ' -f 1 | sort -u)
 	names=
 	for n in $(awk '{ print $1 }' "$out/peers.txt" 2>/dev/null) stock \
-	    $BACKENDS $MEASURE_BACKENDS $_have; do
+	    $BACKENDS $_have; do
 		echo "$_have" | grep -qx "$n" || continue
 		echo " $names " | grep -q " $n " && continue
 		names="$names${names:+ }$n"
@@ -168,12 +166,12 @@ if [ -z "$logsonly" ]; then
 		peer "$p"
 		n=$pn
 		echo "$n $p" >>"$out/peers.txt"
-		echo "kernelbench: building $n ($pa${instr:+ -i})" >&2
+		echo "kernelbench: building $n ($pa)" >&2
 		# shellcheck disable=SC2086
 		if KERNEL_BUILD_WARMUP=1 KERNEL_BUILD_ROUNDS=$rounds \
 		    KERNEL_BUILD_TASKS=$tasks \
 		    KERNEL_LOAD_ITERS=${KERNEL_LOAD_ITERS:-100} \
-		    sh "$KSH" -B $pa ${instr:+-i} \
+		    sh "$KSH" -B $pa \
 		    -n "kbench-$n" >"$out/build-$n.log" 2>&1; then
 			built="$built $n"
 		else
@@ -303,23 +301,12 @@ for log in "$out"/logs/r*-*-smp*.log; do
 		maxwait = w[2] + 0
 		nsacq = w[3] + 0
 	}
-	/^mplock_torture: waits .*: turns [0-9\/]+ ms [0-9\/]+$/ {
-		turns = $(NF - 2)
-		waitms = $NF
-	}
 	# "... errors 0 4937 ms PASS", or "... rounds 4900/4937/5012 ms
 	# median 4937 ms PASS".
 	/^mplock_build: .* [0-9]+ ms (PASS|FAIL)$/ {
 		build = $(NF - 2) + 0
 		if (match($0, / rounds [0-9\/]+ /))
 			rounds = substr($0, RSTART + 8, RLENGTH - 9)
-	}
-	/^mplock_cptime: .* ticks user\/nice\/sys\/spin\/intr\/idle [0-9\/]+$/ {
-		cpt = $NF
-	}
-	/^mplock_breakdown: .* samples [a-z\/]+ [0-9\/]+ ticks [a-z\/]+ [0-9\/]+$/ {
-		bds = $(NF - 3)
-		bdt = $NF
 	}
 	/^kernel\.sh: [^:]*: qemu crashed/ { crashes++ }
 	/^kernel: [^:]*: [A-Z]+:/ {
@@ -344,12 +331,6 @@ for log in "$out"/logs/r*-*-smp*.log; do
 		}
 		if (torture)
 			printf " nsacq=%s maxwait=%s", nsacq, maxwait
-		if (turns != "")
-			printf " turns=%s waitms=%s", turns, waitms
-		if (cpt != "")
-			printf " cptime=%s", cpt
-		if (bds != "")
-			printf " samples=%s ticks=%s", bds, bdt
 		if (others != "")
 			printf " others=%s qemu=%s", others, qemu
 		printf " crashes=%d\n", crashes
@@ -451,140 +432,6 @@ table=$out/table.txt
 	done
 } >"$table"
 
-# sums KEY...: per peer and CPU count, over the passed boots with every
-# KEY=a/b/...: "PEER CPUS BOOTS", the sums of each value, the mean build.
-sums() {
-	awk -v smps="$smps" -v bes="$names" -v keys="$*" '
-	$4 == "PASS" {
-		nk = split(keys, K, " ")
-		line = ""
-		for (j = 1; j <= nk; j++) {
-			v = ""
-			for (i = 5; i <= NF; i++)
-				if (index($i, K[j] "=") == 1)
-					v = substr($i, length(K[j]) + 2)
-			if (v == "")
-				next
-			line = line (line == "" ? "" : "/") v
-		}
-		k = $2 " " $3
-		c = split(line, x, "/")
-		n[k]++
-		w[k] = c
-		for (h = 1; h <= c; h++)
-			V[k, h] += x[h]
-		for (i = 5; i <= NF; i++)
-			if ($i ~ /^build=/)
-				B[k] += substr($i, 7)
-	}
-	END {
-		ns = split(smps, S, " ")
-		nb = split(bes, P, " ")
-		for (i = 1; i <= ns; i++)
-			for (j = 1; j <= nb; j++) {
-				k = P[j] " " S[i]
-				if (!(k in n))
-					continue
-				printf "%s %d", k, n[k]
-				for (h = 1; h <= w[k]; h++)
-					printf " %s", V[k, h]
-				printf " %.0f\n", B[k] / n[k]
-			}
-	}' "$out/boots.txt"
-}
-
-# shares TITLE NAMES: sums' rows as shares of their total, a column for
-# each name of NAMES (a/b/...), under TITLE.
-shares() {
-	awk -v title="$1" -v cols="$2" '
-	BEGIN {
-		nc = split(cols, C, "/")
-		print title
-		printf "%-10s %4s %5s %10s", "peer", "cpus", "boots", "total"
-		for (h = 1; h <= nc; h++)
-			printf " %6s", C[h]
-		printf "\n"
-	}
-	{
-		t = 0
-		for (h = 1; h <= nc; h++)
-			t += $(3 + h)
-		printf "%-10s %4s %5d %10d", $1, $2, $3, t
-		for (h = 1; h <= nc; h++)
-			printf " %5.1f%%", t ? 100 * $(3 + h) / t : 0
-		printf "\n"
-	}'
-}
-
-# --- The tables after the first: what they show, doc/kernel.md.
-sums turns waitms | awk '
-BEGIN {
-	print "Turn waits by length, the torture\047s histogram (doc/kernel.md):"
-	printf "%-10s %4s %5s %10s", "peer", "cpus", "boots", "turns"
-	split("<1us <10us <100us <1ms <10ms <100ms <1s >=1s", hn, " ")
-	for (h = 1; h <= 8; h++)
-		printf " %6s", hn[h]
-	printf " %9s %6s\n", "wait ms", ">=1ms"
-}
-NF == 20 {
-	tt = mm = ml = 0
-	for (h = 1; h <= 8; h++) {
-		tt += $(3 + h)
-		mm += $(11 + h)
-		if (h >= 5)
-			ml += $(11 + h)
-	}
-	printf "%-10s %4s %5d %10d", $1, $2, $3, tt
-	for (h = 1; h <= 8; h++)
-		printf " %5.1f%%", tt ? 100 * $(3 + h) / tt : 0
-	printf " %9d %5.1f%%\n", mm, mm ? 100 * ml / mm : 0
-}' >"$out/waits.txt"
-grep -q '%' "$out/waits.txt" || : >"$out/waits.txt"
-
-sums cptime | shares "Where the vCPUs' time went in the measured rounds,\
- kern.cp_time2:" user/nice/sys/spin/intr/idle >"$out/cptime.txt"
-grep -q '%' "$out/cptime.txt" || : >"$out/cptime.txt"
-
-: >"$out/breakdown.txt"
-if grep -q ' samples=' "$out/boots.txt"; then
-	bnames=$(sed -n 's/^#define MPLB_NAMES[^"]*"\(.*\)"/\1/p' \
-	    "$ROOT/tools/kernel/mplb.h")
-	{
-		sums samples | shares "The breakdown (tools/kernel.sh -i),\
- samples:" "$bnames"
-		echo
-		sums ticks | shares "The same in ticks:" "$bnames"
-		echo
-		# $4..$13: MPLB_NAMES (idle $7, klock $8), $14 the build.
-		sums samples | awk '
-		BEGIN {
-			print "The bound: k the kernel lock\047s share of the" \
-			    " busy samples, a speed-up of 1 / (1 - k) at most:"
-			printf "%-10s %4s %5s %7s %7s %7s %10s %10s %8s\n", \
-			    "peer", "cpus", "boots", "busy", "k", "other", \
-			    "build ms", "floor ms", "speed-up"
-		}
-		NF == 14 {
-			t = busy = 0
-			for (h = 4; h <= 13; h++) {
-				t += $h
-				if (h != 7)
-					busy += $h
-			}
-			kl = busy ? $8 / busy : 0
-			ot = busy ? ($9 + $10 + $11 + $12 + $13) / busy : 0
-			printf "%-10s %4s %5d %6.1f%% %6.1f%% %6.1f%% %10.0f" \
-			    " %10.0f %8s\n", $1, $2, $3, t ? 100 * busy / t : 0,
-			    100 * kl, 100 * ot, $14, $14 * (1 - kl),
-			    kl < 1 ? sprintf("%.2fx", 1 / (1 - kl)) : "-"
-		}'
-	} >"$out/breakdown.txt"
-fi
-
-for t in table waits cptime breakdown; do
-	[ ! -s "$out/$t.txt" ] || { [ $t = table ] || echo; cat "$out/$t.txt"; }
-done >"$out/tables.txt"
-
 # --- The results file.
 load_after=$(uptime | sed 's/.*load averages*: *//')
 secs=$(($(date +%s) - t0))
@@ -609,7 +456,7 @@ host=$(awk '{ for (i = 5; i <= NF; i++) if ($i ~ /^others=[0-9.]+$/) {
 	    "(KERNEL_ACCEL=${KERNEL_ACCEL:-tcg}); a boot waits while other" \
 	    "processes use more than $limit host CPUs (at most ${maxwait}s);" \
 	    "build-like load: 1 warm-up round, then $rounds rounds of" \
-	    "$tasks execs, the median${instr:+; breakdown kernels (tools/kernel.sh -i)}"
+	    "$tasks execs, the median"
 	echo "# qemu crashes: $crashes (each booted again once)"
 	echo "# statistics: tools/buildtime compare ($stat), Student's t" \
 	    "at 95%, each peer against the base (the first peer with the" \
@@ -621,7 +468,7 @@ host=$(awk '{ for (i = 5; i <= NF; i++) if ($i ~ /^others=[0-9.]+$/) {
 	    "base, verdict"
 	echo "# failures: $failures"
 	echo
-	cat "$out/tables.txt"
+	cat "$table"
 	echo
 	echo "boots (round peer smp verdict figures):"
 	cat "$out/boots.txt"
@@ -632,7 +479,7 @@ host=$(awk '{ for (i = 5; i <= NF; i++) if ($i ~ /^others=[0-9.]+$/) {
 	fi
 } >"$results"
 
-cat "$out/tables.txt"
+cat "$table"
 echo "boots: $out/logs; results files: $out/PEER-smpN-FIGURE.txt"
 echo "results: $results"
 if [ "$failures" -gt 0 ]; then

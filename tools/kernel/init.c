@@ -20,7 +20,6 @@
  */
 
 #include "bare.h"
-#include "mplb.h"
 
 /* 1000 took 80 to 300 s under TCG with 4 vCPUs on a shared 2-core host. */
 #ifndef LOAD_ITERS
@@ -41,7 +40,6 @@
 #endif
 #define MAXPROCS	64
 #define MAXROUNDS	64
-#define KERN_CPTIME2	71
 
 static __attribute__((__noreturn__)) void
 poweroff(void)
@@ -162,73 +160,23 @@ build_round(int jobs, int first, int *ok, int *bad)
 }
 
 /*
- * The CPU time of CPUs 0 to ncpu - 1 summed into *sum, in statclock
- * ticks: stock's cp_time always, the breakdown's states when the
- * kernel has it (it then answers a request with room for them).
- * Returns 1 with the breakdown, 0 without, -1 if the sysctl failed.
- */
-static int
-cptime(int ncpu, struct mplb_cptime *sum)
-{
-	struct mplb_cptime one;
-	int mib[3] = { CTL_KERN, KERN_CPTIME2, 0 };
-	size_t len;
-	int ext = 1, i, j;
-
-	for (j = 0; j < MPLB_NCP; j++)
-		sum->mc_cp_time[j] = 0;
-	for (j = 0; j < MPLB_NSTATES; j++)
-		sum->mc_samples[j] = sum->mc_ticks[j] = 0;
-	for (i = 0; i < ncpu; i++) {
-		mib[2] = i;
-		len = sizeof(one);
-		if (SC6(SYS_sysctl, mib, 3, &one, &len, 0, 0) != 0 ||
-		    len < sizeof(one.mc_cp_time))
-			return (-1);
-		for (j = 0; j < MPLB_NCP; j++)
-			sum->mc_cp_time[j] += one.mc_cp_time[j];
-		if (len != sizeof(one)) {
-			ext = 0;
-			continue;
-		}
-		for (j = 0; j < MPLB_NSTATES; j++) {
-			sum->mc_samples[j] += one.mc_samples[j];
-			sum->mc_ticks[j] += one.mc_ticks[j];
-		}
-	}
-	return (ext);
-}
-
-/* Append to line the n values a[i] - b[i], separated by "/". */
-static void
-adddiffs(char *line, const unsigned long long *a,
-    const unsigned long long *b, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		addf(line, i > 0 ? "/%ld" : "%ld", (long)(a[i] - b[i]));
-}
-
-/*
- * The build-like load, its line into line and the CPU time's into cpu.
- * The ramdisk root is mounted read-only: an update mount makes it
- * writable, as rc's "mount -uw /".  Without the device's name FFS takes
- * the update for an NFS export request (ENOTSUP without NFSSERVER);
- * MNT_FORCE only if the root is not marked clean.
+ * The build-like load and its line.  The ramdisk root is mounted
+ * read-only: an update mount makes it writable, as rc's "mount -uw /".
+ * Without the device's name FFS takes the update for an NFS export
+ * request (ENOTSUP without NFSSERVER); MNT_FORCE only if the root is not
+ * marked clean.
  */
 static void
-build_load(int jobs, int ncpu, char *line, char *cpu)
+build_load(int jobs, char *line)
 {
 	static struct {
 		const char	*fspec;		/* struct ufs_args */
 		char		 export[248];	/* zero: no export change */
 	} ufsargs = { "/dev/rd0a", { 0 } };
-	static struct mplb_cptime c0, c1;
 	long ms[MAXROUNDS], m, r;
-	int ok = 0, bad = 0, i, j, nr = BUILD_ROUNDS, e0, e1;
+	int ok = 0, bad = 0, i, j, nr = BUILD_ROUNDS;
 
-	line[0] = cpu[0] = '\0';
+	line[0] = '\0';
 	if (nr > MAXROUNDS)
 		nr = MAXROUNDS;
 	addf(line, "mplock_build: %d jobs x %d execs of mplock_worker"
@@ -248,11 +196,9 @@ build_load(int jobs, int ncpu, char *line, char *cpu)
 
 	for (i = 0; i < BUILD_WARMUP; i++)
 		(void)build_round(jobs, i * BUILD_TASKS, &ok, &bad);
-	e0 = cptime(ncpu, &c0);
 	for (i = 0; i < nr; i++)
 		ms[i] = build_round(jobs, (BUILD_WARMUP + i) * BUILD_TASKS,
 		    &ok, &bad);
-	e1 = cptime(ncpu, &c1);
 
 	addf(line, "ok %d errors %d ", ok, bad);
 	if (BUILD_WARMUP > 0 || nr > 1) {
@@ -271,21 +217,6 @@ build_load(int jobs, int ncpu, char *line, char *cpu)
 	addnum(line, nr % 2 ? ms[nr / 2] : (ms[nr / 2 - 1] + ms[nr / 2]) / 2);
 	addstr(line, ok == (BUILD_WARMUP + nr) * BUILD_TASKS && bad == 0 ?
 	    " ms PASS\n" : " ms FAIL\n");
-
-	if (e0 < 0 || e1 < 0)
-		return;
-	addf(cpu, "mplock_cptime: %d rounds, %d cpus,"
-	    " ticks user/nice/sys/spin/intr/idle ", nr, ncpu);
-	adddiffs(cpu, c1.mc_cp_time, c0.mc_cp_time, MPLB_NCP);
-	addstr(cpu, "\n");
-	if (e0 == 0 || e1 == 0)
-		return;
-	addf(cpu, "mplock_breakdown: %d rounds, %d cpus, samples " MPLB_NAMES
-	    " ", nr, ncpu);
-	adddiffs(cpu, c1.mc_samples, c0.mc_samples, MPLB_NSTATES);
-	addstr(cpu, " ticks " MPLB_NAMES " ");
-	adddiffs(cpu, c1.mc_ticks, c0.mc_ticks, MPLB_NSTATES);
-	addstr(cpu, "\n");
 }
 
 void
@@ -296,7 +227,7 @@ prog_main(long *sp)
 	int ncpu = 0, fds[2], status, n, i, fail = 0;
 	int ok[MAXPROCS], err[MAXPROCS], seen[MAXPROCS];
 	size_t len = sizeof(ncpu);
-	char line[1024], cpu[1024];
+	char line[1024];
 	long t0, pid;
 
 	(void)sp;
@@ -358,9 +289,8 @@ prog_main(long *sp)
 	    fail ? "FAIL" : "PASS");
 	out(line);
 
-	build_load(ncpu > 0 ? ncpu : 1, ncpu, line, cpu);
+	build_load(ncpu > 0 ? ncpu : 1, line);
 	out(line);
-	out(cpu);
 
 	if (TORTURE_WAIT > 0) {
 		for (i = 0; i < TORTURE_WAIT * 4 && !torture_reported(); i++)

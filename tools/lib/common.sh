@@ -21,10 +21,6 @@ mkvar() {
 
 BACKENDS=$(mkvar "$REGRESS/Makefile.backends" BACKENDS)
 DEFAULT_BACKEND=$(mkvar "$REGRESS/Makefile.backends" DEFAULT_BACKEND)
-# Backends for measurement only, never in the patch (make kernel-bench).
-MEASURE_BACKENDS=$(cd "$ROOT/tools/kernel" 2>/dev/null &&
-    ls -d */kern_mplock_*.h 2>/dev/null | sed 's|/.*||' | tr '\n' ' ' |
-    sed 's/ $//')
 
 # A kernel build's warnings, the regress's CFLAGS: its Makefile's.
 KERNEL_WARNINGS=$(mkvar "$REGRESS/Makefile" KERNEL_WARNINGS)

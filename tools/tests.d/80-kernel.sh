@@ -301,8 +301,7 @@ else
 	: >"$FIG"
 	if [ "${MPLOCK_FULL:-0}" = 1 ]; then
 		k_boot "$DEFAULT_BACKEND-debug" -d
-		# Every backend and kernel-bench's other peers.
-		for be in $BACKENDS $MEASURE_BACKENDS; do
+		for be in $BACKENDS; do
 			k_boot "$be" -b "$be"
 		done
 		k_boot stock -S

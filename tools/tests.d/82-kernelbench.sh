@@ -1,19 +1,16 @@
 # kernelbench (tools/kernelbench.sh): canned boot logs through -l: the
 # figures, tables and header, failed boots counted and left out, each
 # checker checked on a seeded fault; the boot loop with a stand-in for
-# tools/kernel.sh; init, the worker and the breakdown's instrumentation.
-
-. "$ROOT/tools/lib/vendor.sh"
+# tools/kernel.sh; init and the worker.
 
 KB=$ROOT/tools/kernelbench.sh
 KBD=$OBJ/kernelbench-test
 rm -rf "$KBD"
 mkdir -p "$KBD"
 
-# kb_log DIR ROUND PEER SMP NSACQ MAXWAIT BUILD VERDICT [TURNS MS]: a
-# boot's log as kernelbench.sh keeps it.  VERDICT "none", a figure "-"
-# (NSACQ: no torture, as stock), TURNS "-": without that line; TURNS and
-# MS: the histogram of turn waits.  KB_EXTRA: more lines.
+# kb_log DIR ROUND PEER SMP NSACQ MAXWAIT BUILD VERDICT: a boot's log as
+# kernelbench.sh keeps it.  VERDICT "none", a figure "-" (NSACQ: no
+# torture, as stock): without that line.  KB_EXTRA: more lines.
 kb_log() {
 	_kl=$1/logs
 	mkdir -p "$_kl"
@@ -22,10 +19,6 @@ kb_log() {
 		[ "$5" = - ] || echo "mplock_torture: $3 $4 cpus 5.000s acq" \
 		    "11/12 intr 465 (278 waiting) violations=0 maxwait" \
 		    "${6}us ${5}ns/acq PASS"
-		[ "$5" = - ] || [ "${9:-}" = - ] ||
-		    echo "mplock_torture: waits <1us <10us <100us <1ms" \
-		    "<10ms <100ms <1s >=1s: turns" \
-		    "${9:-70/20/0/0/10/0/0/0} ms ${10:-0/1/0/0/99/0/0/0}"
 		echo "mplock_init: started"
 		echo "mplock_load: $4 procs x 300 open/close: 300/300" \
 		    "errors 0 276 ms PASS"
@@ -79,12 +72,10 @@ kb_seed() {
 }
 
 # kb_row DIR PEER SMP FIGURE ERE: the table's row matches ERE; with
-# ERE "-" there is no such row.  FIGURE "waits": the waits table's row.
+# ERE "-" there is no such row.
 kb_row() {
-	_t=table
-	[ "$4" = waits ] && _t=waits
-	_r=$(awk -v b="$2" -v s="$3" -v f="$4" '$1 == b && $2 == s &&
-	    (f == "waits" || $3 == f)' "$1/$_t.txt")
+	_r=$(awk -v b="$2" -v s="$3" -v f="$4" '$1 == b && $2 == s && $3 == f' \
+	    "$1/table.txt")
 	if [ "$5" = - ]; then
 		[ -z "$_r" ] && return 0
 	elif echo "$_r" | grep -Eq -- "$5"; then
@@ -121,7 +112,7 @@ kb_figures() {
 	grep -q '^# command: ' "$_d/results.txt" &&
 	grep -q '^# load: ' "$_d/results.txt" &&
 	grep -q '^# qemu crashes: 0 ' "$_d/results.txt" &&
-	grep -q '^1 mlock 2 PASS build=4010 nsacq=30100 maxwait=901 turns=70/20/0/0/10/0/0/0 waitms=0/1/0/0/99/0/0/0 crashes=0$' \
+	grep -q '^1 mlock 2 PASS build=4010 nsacq=30100 maxwait=901 crashes=0$' \
 	    "$_d/boots.txt"
 }
 
@@ -235,47 +226,6 @@ kb_host() {
 	    "$_d/boots.txt"
 }
 
-# CPU time, the breakdown, its bound: a kernel lock at 80% of the busy
-# samples gives 5.00x, which moves when it is swapped with a mutex's.
-kb_breakdown() {
-	_d=$KBD/breakdown
-	rm -rf "$_d"
-	for r in 1 2; do
-		KB_EXTRA="mplock_cptime: 5 rounds, 4 cpus, ticks user/nice/sys/spin/intr/idle 10/0/20/60/0/10
-mplock_breakdown: 5 rounds, 4 cpus, samples user/sys/intr/idle/klock/sched/mutex/rwlock/tlb/spin 5/4/1/50/80/2/3/1/2/2 ticks user/sys/intr/idle/klock/sched/mutex/rwlock/tlb/spin 5/4/1/100/300/2/3/1/2/2" \
-		    kb_log "$_d" $r stock 4 - - 1000 PASS
-	done
-	sh "$KB" -l "$_d" || { echo "exit $?, not 0"; return 1; }
-	grep -Eq '^stock +4 +2 +200 +10\.0% +0\.0% +20\.0% +60\.0% +0\.0% +10\.0%$' \
-	    "$_d/cptime.txt" &&
-	grep -Eq '^stock +4 +2 +300 +3\.3% +2\.7% +0\.7% +33\.3% +53\.3% ' \
-	    "$_d/breakdown.txt" &&
-	grep -Eq '^stock +4 +2 +66\.7% +80\.0% +10\.0% +1000 +200 +5\.00x$' \
-	    "$_d/breakdown.txt" &&
-	grep -q '^The bound' "$_d/results.txt" || return 1
-	kb_edit "$_d/logs/r1-stock-smp4.log" \
-	    's|samples \([a-z/]*\) 5/4/1/50/80/2/3|samples \1 5/4/1/50/3/2/80|'
-	kb_seed "$_d" "the kernel lock's count in the bound" \
-	    grep -Eq ' 5\.00x$' "$_d/breakdown.txt"
-}
-
-# The turn waits, summed per peer and CPU count over passed boots with a
-# histogram, in shares of the turns and of the time.
-kb_waits() {
-	_d=$KBD/waits
-	kb_base "$_d"
-	kb_log "$_d" 3 mlock 2 30300 903 4030 PASS 0/0/0/0/0/0/0/150 \
-	    0/0/0/0/0/0/0/1800
-	kb_log "$_d" 3 ticket 4 1003 77 7003 PASS -
-	sh "$KB" -l "$_d" >/dev/null || { echo "exit $?, not 0"; return 1; }
-	_z=' +0\.0%'
-	kb_row "$_d" ticket 2 waits " 3 +300 +70\.0% +20\.0%$_z$_z +10\.0%$_z$_z$_z +300 +99\.0%$" &&
-	kb_row "$_d" mlock 2 waits " 3 +350 +40\.0% +11\.4%$_z$_z +5\.7%$_z$_z +42\.9% +2000 +99\.9%$" &&
-	kb_row "$_d" ticket 4 waits " 2 +200 +70\.0%" &&
-	grep -q '^Turn waits by length' "$_d/results.txt" &&
-	grep -Eq '^mlock +4 +3 +300 ' "$_d/results.txt"
-}
-
 # A FAIL, no verdict, a PASS without torture figures or build line: each
 # counted and left out, the rest compared, exit 1.
 kb_failed() {
@@ -333,7 +283,7 @@ kb_usage() {
 # writes a console and a verdict, and for tcrash a qemu crash line.
 kb_fakekernel() {
 	cat >"$KBD/fake-kernel.sh" <<'EOF'
-while getopts Bb:io:n:rS o; do
+while getopts Bb:o:n:rS o; do
 	case $o in
 	B)	exit 0 ;;
 	n)	name=$OPTARG ;;
@@ -404,40 +354,6 @@ kb_loop() {
 	    [ ! -e "$_d/logs/r1-tstock-smp2.log" ]
 }
 
-# The breakdown's instrumentation: every hook in the vendored tree; a
-# clear failure where statclock charges cp_time elsewhere.
-kb_instrument() {
-	_v=$(vendor_tree openbsd-src) || return 77
-	_t=$KBD/itree
-	rm -rf "$_t" && mkdir -p "$_t" && cp -pR "$_v/sys" "$_t/sys" || return 1
-	sh "$ROOT/tools/kernel/instrument.sh" "$_t" || return 1
-	grep -q 'mplb_push(MPLB_KLOCK)' "$_t/sys/kern/kern_lock.c" &&
-	grep -q 'mplb_push(MPLB_MTX_KIND(mtx))' "$_t/sys/kern/kern_lock.c" &&
-	grep -q 'mplb_push(MPLB_RWLOCK)' "$_t/sys/kern/kern_rwlock.c" &&
-	grep -q 'mplb_statclock(ci, cp_time, count);' \
-	    "$_t/sys/kern/kern_clock.c" &&
-	grep -q 'mplb_sysctl(ci, cp_time' "$_t/sys/kern/kern_sysctl.c" &&
-	grep -q 'mplb_push(MPLB_TLB)' "$_t/sys/arch/amd64/amd64/pmap.c" &&
-	grep -q '^file kern/kern_mplb.c$' "$_t/sys/conf/files" || return 1
-	# Each file that calls it includes <sys/mplb.h>.
-	for _f in $(grep -l 'mplb_' "$_t"/sys/kern/*.c \
-	    "$_t/sys/arch/amd64/amd64/pmap.c"); do
-		grep -q '^#include <sys/mplb.h>$' "$_f" ||
-		    { echo "$_f: no include"; return 1; }
-	done
-	sh "$ROOT/tools/kernel/instrument.sh" "$_t" 2>"$KBD/instr.err" &&
-	    { echo "instrumented twice"; return 1; }
-	rm -rf "$_t" && mkdir -p "$_t" && cp -pR "$_v/sys" "$_t/sys" &&
-	    sed 's/spc->spc_cp_time\[cp_time\] += count;/spc->spc_cp_time[cp_time] += 1;/' \
-	    "$_v/sys/kern/kern_clock.c" >"$_t/sys/kern/kern_clock.c" || return 1
-	sh "$ROOT/tools/kernel/instrument.sh" "$_t" 2>"$KBD/instr.err" &&
-	    { echo "a tree it does not fit was instrumented"; return 1; }
-	grep -q 'statclock() charges cp_time elsewhere' "$KBD/instr.err"
-	_rc=$?
-	rm -rf "$_t"
-	return $_rc
-}
-
 # source_id: the commit alone, or with the files that changed.
 kb_source() {
 	_g=$KBD/git
@@ -482,18 +398,11 @@ t_check kernelbench/cv kb_cv
 t_check kernelbench/stock-base kb_stock
 t_check kernelbench/rounds-median kb_rounds
 t_check kernelbench/crashes-host-load kb_host
-t_check kernelbench/breakdown-bound kb_breakdown
-t_check kernelbench/turn-waits kb_waits
 t_check kernelbench/failed-boots kb_failed
 t_check kernelbench/too-few-boots kb_few
 t_check kernelbench/usage kb_usage
 t_check kernelbench/boot-loop kb_loop
 t_check kernelbench/source-uncommitted kb_source
-if [ -r "$VENDOR/openbsd-src.tar.xz" ]; then
-	t_check kernelbench/instrument kb_instrument
-else
-	t_skip kernelbench/instrument "no OpenBSD snapshot"
-fi
 if command -v clang >/dev/null 2>&1 && command -v ld.lld >/dev/null 2>&1 &&
     command -v readelf >/dev/null 2>&1; then
 	t_check kernelbench/init-worker-build kb_compile
