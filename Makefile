@@ -78,7 +78,7 @@ kernel-test:
 	@MPLOCK_FULL=1 ${SH} tools/test.sh kernel
 
 # Each peer's kernel (KB_PEERS: by default stock, ticket, the M-lock
-# spinning only, the M-lock as it ships, test-and-set) booted N times (5)
+# spinning only, the M-lock as it ships) booted N times (5)
 # at each -smp of KB_SMP ("2 4 8"), interleaved, and compared on the
 # build-like load's median time (against stock) and the torture's
 # figures (tools/kernelbench.sh, doc/kernel.md): a table with the CV of
