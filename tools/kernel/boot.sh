@@ -41,6 +41,21 @@ alive() {
 	kill -0 "$QPID" 2>/dev/null
 }
 
+# upto SECS COMMAND...: until COMMAND succeeds, SECS seconds at most.
+upto() {
+	_u=$1
+	shift
+	until "$@"; do
+		[ "$_u" -gt 0 ] || return 1
+		sleep 1
+		_u=$((_u - 1))
+	done
+}
+
+gone() {
+	! alive
+}
+
 # to FIFO TEXT: write a line to qemu; a dead qemu must not block us.
 to() {
 	alive && timeout 5 sh -c 'printf "%s\r" "$2" >"$1"' sh "$1" "$2"
@@ -49,7 +64,7 @@ to() {
 # The registers of every CPU, each RIP with the kernel symbol it is in.
 record() {
 	to mon.in "info registers -a"
-	sleep 3
+	upto 3 eval '[ "$(grep -c RIP= monitor.log)" -ge "$NCPU" ]'
 	awk -v nm=bsd.nm '
 	    function hex(s,   i, v) {	# the low 8 hex digits, as a number
 		s = substr(s, length(s) - 7)
@@ -90,10 +105,8 @@ qrc=
 stop_qemu() {
 	qrc=stopped
 	to mon.in "quit"
-	sleep 2
-	alive && kill "$QPID" 2>/dev/null
-	sleep 1
-	alive && kill -9 "$QPID" 2>/dev/null
+	upto 2 gone || kill "$QPID" 2>/dev/null
+	upto 1 gone || kill -9 "$QPID" 2>/dev/null
 	wait "$QPID" 2>/dev/null
 	readers_done
 }
@@ -101,11 +114,7 @@ stop_qemu() {
 # readers_done: the console's reader to qemu's EOF (10 s at most), so
 # that serial.log holds all, then the monitor's.
 readers_done() {
-	_i=0
-	while [ "$_i" -lt 10 ] && kill -0 "$SPID" 2>/dev/null; do
-		sleep 1
-		_i=$((_i + 1))
-	done
+	upto 10 eval '! kill -0 "$SPID" 2>/dev/null'
 	kill "$SPID" "$MPID" 2>/dev/null
 	wait 2>/dev/null
 }
@@ -138,6 +147,10 @@ fi
 echo "boot_s=$BOOT_S" >result
 echo "qemu_exit=$qrc" >>result
 
+prompts() {	# ddb's prompts on the console so far
+	awk '{ n += gsub(/ddb\{[0-9]*\}>/, "") } END { print n + 0 }' serial.log
+}
+
 first() {	# the first console line matching ERE $1
 	grep -m1 -E "$1" serial.log | tr -d '\r' | cut -c1-160
 }
@@ -145,11 +158,13 @@ first() {	# the first console line matching ERE $1
 case $state in
 ddb)
 	sleep 2
-	# No paging, no wrapping: the whole trace in the log.
+	# No paging, no wrapping: the whole trace in the log.  Each
+	# command's end is ddb's next prompt.
 	for c in 'set $lines = 0|1' 'set $maxwidth = 0|1' 'trace|4' \
 	    'show mplock|3'; do
+		_p=$(prompts)
 		to ser.in "${c%|*}"
-		sleep "${c#*|}"
+		upto "${c#*|}" eval '[ "$(prompts)" -gt "$_p" ]'
 	done
 	record
 	stop_qemu
