@@ -1,5 +1,5 @@
 # kernelbench (tools/kernelbench.sh): canned boot logs through -l: the
-# figures, tables and header, failed boots counted and left out, each
+# figures, table and header, failed boots counted and left out, each
 # checker checked on a seeded fault; the boot loop with a stand-in for
 # tools/kernel.sh; init and the worker.
 
