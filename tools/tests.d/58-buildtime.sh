@@ -174,7 +174,7 @@ bt_gen_reports() {
 }
 bt_gen_reports 5 "$BTD/times.log" "$BTD/want.data"
 
-# The timing loop end to end: a small C build, -j2.
+# A small C project.
 _p=$BTD/proj
 mkdir -p "$_p"
 printf 'int f%d(int x) { return x * %d; }\n' 1 1 >"$_p/f1.c"
@@ -184,28 +184,45 @@ printf '%s\n' 'OBJS=main.o f1.o f2.o' 'prog: $(OBJS)' \
     '	$(CC) -o prog $(OBJS)' '.c.o:' '	$(CC) -O2 -c $<' \
     'clean:' '	rm -f prog $(OBJS)' >"$_p/Makefile"
 
+# The timing loop end to end (-j2), from another directory: the files
+# where the user is (a relative -o, or the default name), not in -C's;
+# a build that fails stops the run, its message naming the log.
 bt_loop() {
-	_r=$BTD/loop-$1.txt
-	sh "$BT" run -C "$BTD/proj" -j 2 -n 3 -w 1 -l "$1" -o "$_r" ||
-	    return 1
+	bt_dir cwd
+	(cd "$_d" && sh "$BT" run -C ../proj -j 2 -n 3 -w 1 -l loop \
+	    -o loop.txt) || return 1
+	_r=$_d/loop.txt
 	cat "$_r"
 	for _k in date host kernel dir command timer load; do
 		grep -q "^# $_k: ." "$_r" || { echo "no $_k line"; return 1; }
 	done
 	[ -x "$BTD/proj/prog" ] || { echo "nothing was built"; return 1; }
-	grep -q 'rm -f prog' "${_r%.txt}.log" || { echo "no log"; return 1; }
+	grep -q 'rm -f prog' "$_d/loop.log" || { echo "no log"; return 1; }
+	[ ! -e "$BTD/proj/loop.txt" ] && [ ! -e "$BTD/proj/loop.log" ] ||
+	    { echo "written into -C's directory"; return 1; }
 	awk '!/^#/ { n++
 		for (i = 1; i <= 3; i++)
 			bad = bad || NF != 3 || $i !~ /^[0-9]+\.[0-9][0-9]$/
 	} END { exit bad || n != 3 }' "$_r" ||
 	    { echo "not 3 runs of real user sys"; return 1; }
 	# The same file twice: no difference (proven, or no spread at all).
-	sh "$BT" compare "$_r" "$_r" | grep -q '^No difference'
+	sh "$BT" compare "$_r" "$_r" | grep -q '^No difference' || return 1
+	mkdir -p "$BTD/broken"
+	printf 'all:\n\tfalse\nclean:\n\t:\n' >"$BTD/broken/Makefile"
+	(cd "$_d" && sh "$BT" run -C ../broken -n 1 -w 0 -l fails) \
+	    2>"$BTD/cwd.err" && return 1
+	cat "$BTD/cwd.err"
+	_log=$(sed -n 's/.*build failed, see //p' "$BTD/cwd.err")
+	case $_log in
+	"$_d"/fails-*.log.failed)	;;
+	*)	echo "log named: $_log"; return 1 ;;
+	esac
+	grep -q false "$_log"
 }
 if [ -x /usr/bin/time ]; then
-	t_check "buildtime/loop" bt_loop loop
+	t_check "buildtime/run/loop" bt_loop
 else
-	t_skip "buildtime/loop" "no /usr/bin/time (Debian: time)"
+	t_skip "buildtime/run/loop" "no /usr/bin/time (Debian: time)"
 fi
 
 # OpenBSD's ksh and awk: the same under mksh and original-awk.
@@ -226,31 +243,6 @@ if command -v original-awk >/dev/null 2>&1 &&
 else
 	t_skip "buildtime/bsd-awk-and-ksh" "original-awk or mksh missing"
 fi
-
-# A relative -o (or the default name) is where the user is, not in
-# -C's directory; a build that fails stops the run, its message naming
-# the log.
-bt_relative_out() {
-	bt_dir cwd
-	mkdir -p "$BTD/broken"
-	printf 'all:\n\tfalse\nclean:\n\t:\n' >"$BTD/broken/Makefile"
-	(cd "$_d" && sh "$BT" run -C ../proj -n 1 -w 0 -o rel.txt) ||
-	    return 1
-	[ -s "$_d/rel.txt" ] && [ -s "$_d/rel.log" ] ||
-	    { echo "results or log not in the current directory"; return 1; }
-	[ ! -e "$BTD/proj/rel.txt" ] && [ ! -e "$BTD/proj/rel.log" ] ||
-	    { echo "written into -C's directory"; return 1; }
-	(cd "$_d" && sh "$BT" run -C ../broken -n 1 -w 0 -l fails) \
-	    2>"$BTD/cwd.err" && return 1
-	cat "$BTD/cwd.err"
-	_log=$(sed -n 's/.*build failed, see //p' "$BTD/cwd.err")
-	case $_log in
-	"$_d"/fails-*.log.failed)	;;
-	*)	echo "log named: $_log"; return 1 ;;
-	esac
-	grep -q false "$_log"
-}
-t_check "buildtime/run/output-in-current-dir" bt_relative_out
 
 # Odd inputs to compare, by hand and random: a verdict or one line of
 # error, never a silent misreading.
