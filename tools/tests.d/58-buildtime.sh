@@ -1,8 +1,8 @@
 # buildtime (tools/buildtime): compare gives the 2022 tech@ figures the
-# verdicts they should, with ministat(1)'s very lines; import reads
+# verdicts they should, with the t quantiles of the tables; import reads
 # every time format exactly or refuses in one line; run times a small
-# build with every timer, and never loses or passes off a timing file;
-# OpenBSD's awk and ksh run it; usage follows OpenBSD's conventions.
+# build, and never loses or passes off a timing file; OpenBSD's awk and
+# ksh run it; usage follows OpenBSD's conventions.
 
 BT=$ROOT/tools/buildtime
 BTD=$OBJ/buildtime
@@ -47,12 +47,9 @@ bt_data vm-after 119 120 121
 bt_data m1-before 115.9 116.4 116.9
 bt_data m1-after 108.4 108.9 109.4
 
-# bt_verdict BEFORE AFTER WANT [LO HI]: -s's verdict, its change in %;
-# ministat's the same, where installed.
+# bt_verdict BEFORE AFTER WANT [LO HI]: the verdict, its change in %.
 bt_verdict() {
-	! command -v ministat >/dev/null 2>&1 ||
-	    bt_same "$BTD/$1" "$BTD/$2" || return 1
-	_out=$(sh "$BT" compare -s "$BTD/$1" "$BTD/$2") || return 1
+	_out=$(sh "$BT" compare "$BTD/$1" "$BTD/$2") || return 1
 	echo "$_out"
 	echo "$_out" | grep -q "^$3 .*at 95.0% confidence" ||
 	    { echo "verdict is not: $3"; return 1; }
@@ -66,26 +63,6 @@ bt_verdict() {
 	}'
 }
 
-# bt_both ARGS: ministat's and -s's compare agree: exit, stderr, lines.
-bt_both() {
-	sh "$BT" compare "$@" >"$BTD/m.out" 2>"$BTD/m.err"
-	_mrc=$?
-	sh "$BT" compare -s "$@" >"$BTD/o.out" 2>"$BTD/o.err"
-	[ $? -eq "$_mrc" ] || { echo "exit $_mrc, with -s not"; return 1; }
-	sed '/^column /,$!d' "$BTD/m.out" | sed 1d >"$BTD/m.cmp"
-	sed '/^column /,$!d' "$BTD/o.out" | sed 1d >"$BTD/o.cmp"
-	diff "$BTD/m.cmp" "$BTD/o.cmp" && diff "$BTD/m.err" "$BTD/o.err" ||
-	    { echo "ministat and the tool differ"; return 1; }
-	[ "$_mrc" -ne 0 ] || grep -q 'confidence' "$BTD/m.cmp"
-}
-
-# bt_same ARGS: both come to a verdict, and ministat was used.
-bt_same() {
-	bt_both "$@" && [ "$_mrc" -eq 0 ] &&
-	    grep -q 'statistics: ministat' "$BTD/m.out" &&
-	    grep -q 'confidence$' "$BTD/m.cmp"
-}
-
 t_check "buildtime/2022-amd64-significant" bt_verdict amd64-before \
     amd64-after Difference -4.6 -4.3
 t_check "buildtime/2022-vm-no-difference" bt_verdict vm-before vm-after \
@@ -93,33 +70,29 @@ t_check "buildtime/2022-vm-no-difference" bt_verdict vm-before vm-after \
 t_check "buildtime/2022-m1-significant" bt_verdict m1-before m1-after \
     Difference -6.6 -6.2
 
-# Degrees of freedom 4 to 12 (ministat's table's oddities), 30, 100 (its
-# last row), 101 and 102, at every confidence level ministat has.
-bt_same_sweep() {
-	awk 'BEGIN { srand(1); for (i = 0; i < 3; i++)
-	    printf "%.2f\n", 100 + 2 * rand() }' >"$BTD/s0"
-	for _g in "3 4 6 7 8 9" "10 11 29 99 100 101"; do
-		_files=
-		for _n in $_g; do
-			awk -v n="$_n" 'BEGIN { srand(n)
-			    for (i = 0; i < n; i++)
-				printf "%.2f\n", 100.6 + 2 * rand() }' \
-			    >"$BTD/s$_n"
-			_files="$_files $BTD/s$_n"
-		done
-		for _c in 80 90 95 98 99 99.5; do
-			bt_same -c $_c "$BTD/s0" $_files ||
-			    { echo "differ: sets of $_g, confidence $_c"
-			    return 1; }
-		done
-	done
+# Student's t quantiles (df, confidence, the tables' figure): odd and
+# even df, past 100 the normal's.
+bt_student() {
+	stats_awk "$BTD/stats.awk" || return 1
+	awk "$(cat "$BTD/stats.awk")"'
+	{
+		t = student($1, $2)
+		printf "df %d, %s%%: %s, tables %s\n", $1, $2, t, $3
+		bad = bad || t != $3
+	}
+	END { exit bad }' <<'EOT'
+1 95 12.706
+2 98 6.965
+4 95 2.776
+4 99.5 5.598
+7 80 1.415
+10 99 3.169
+30 90 1.697
+100 95 1.984
+101 95 1.96
+EOT
 }
-
-if command -v ministat >/dev/null 2>&1; then
-	t_check "buildtime/same-as-ministat/sweep" bt_same_sweep
-else
-	t_skip "buildtime/same-as-ministat" "ministat not installed"
-fi
+t_check "buildtime/student-quantiles" bt_student
 
 # bt_want [FILE]: the data lines of FILE (stdin) are want.data's.
 bt_want() {
@@ -201,7 +174,7 @@ bt_gen_reports() {
 }
 bt_gen_reports 5 "$BTD/times.log" "$BTD/want.data"
 
-# The timing loop end to end with each timer: a small C build, -j2.
+# A small C project.
 _p=$BTD/proj
 mkdir -p "$_p"
 printf 'int f%d(int x) { return x * %d; }\n' 1 1 >"$_p/f1.c"
@@ -211,44 +184,55 @@ printf '%s\n' 'OBJS=main.o f1.o f2.o' 'prog: $(OBJS)' \
     '	$(CC) -o prog $(OBJS)' '.c.o:' '	$(CC) -O2 -c $<' \
     'clean:' '	rm -f prog $(OBJS)' >"$_p/Makefile"
 
+# The timing loop end to end (-j2), from another directory: the files
+# where the user is (a relative -o, or the default name), not in -C's;
+# a build that fails stops the run, its message naming the log.
 bt_loop() {
-	_r=$BTD/loop-$1.txt
-	sh "$BT" run -C "$BTD/proj" -j 2 -n 3 -w 1 -T "$1" -l "$1" \
-	    -o "$_r" || return 1
+	bt_dir cwd
+	(cd "$_d" && sh "$BT" run -C ../proj -j 2 -n 3 -w 1 -l loop \
+	    -o loop.txt) || return 1
+	_r=$_d/loop.txt
 	cat "$_r"
 	for _k in date host kernel dir command timer load; do
 		grep -q "^# $_k: ." "$_r" || { echo "no $_k line"; return 1; }
 	done
 	[ -x "$BTD/proj/prog" ] || { echo "nothing was built"; return 1; }
-	grep -q 'rm -f prog' "${_r%.txt}.log" || { echo "no log"; return 1; }
+	grep -q 'rm -f prog' "$_d/loop.log" || { echo "no log"; return 1; }
+	[ ! -e "$BTD/proj/loop.txt" ] && [ ! -e "$BTD/proj/loop.log" ] ||
+	    { echo "written into -C's directory"; return 1; }
 	awk '!/^#/ { n++
 		for (i = 1; i <= 3; i++)
 			bad = bad || NF != 3 || $i !~ /^[0-9]+\.[0-9][0-9]$/
 	} END { exit bad || n != 3 }' "$_r" ||
 	    { echo "not 3 runs of real user sys"; return 1; }
 	# The same file twice: no difference (proven, or no spread at all).
-	sh "$BT" compare -s "$_r" "$_r" | grep -q '^No difference'
+	sh "$BT" compare "$_r" "$_r" | grep -q '^No difference' || return 1
+	mkdir -p "$BTD/broken"
+	printf 'all:\n\tfalse\nclean:\n\t:\n' >"$BTD/broken/Makefile"
+	(cd "$_d" && sh "$BT" run -C ../broken -n 1 -w 0 -l fails) \
+	    2>"$BTD/cwd.err" && return 1
+	cat "$BTD/cwd.err"
+	_log=$(sed -n 's/.*build failed, see //p' "$BTD/cwd.err")
+	case $_log in
+	"$_d"/fails-*.log.failed)	;;
+	*)	echo "log named: $_log"; return 1 ;;
+	esac
+	grep -q false "$_log"
 }
-while IFS='|' read -r _t _have _why; do
-	if eval "$_have" >/dev/null 2>&1; then
-		t_check "buildtime/loop/$_t" bt_loop "$_t" </dev/null
-	else
-		t_skip "buildtime/loop/$_t" "$_why"
-	fi
-done <<'EOT'
-time|[ -x /usr/bin/time ]|no /usr/bin/time (Debian: time)
-bash|command -v bash|no bash
-ksh|command -v ksh || command -v mksh|no ksh or mksh
-EOT
+if [ -x /usr/bin/time ]; then
+	t_check "buildtime/run/loop" bt_loop
+else
+	t_skip "buildtime/run/loop" "no /usr/bin/time (Debian: time)"
+fi
 
 # OpenBSD's ksh and awk: the same under mksh and original-awk.
 bt_bsd() {
 	mkdir -p "$BTD/bsdbin"
 	ln -sf "$(command -v original-awk)" "$BTD/bsdbin/awk"
-	PATH=$BTD/bsdbin:$PATH mksh "$BT" compare -s "$BTD/amd64-before" \
+	PATH=$BTD/bsdbin:$PATH mksh "$BT" compare "$BTD/amd64-before" \
 	    "$BTD/amd64-after" >"$BTD/bsd.out" || return 1
 	cat "$BTD/bsd.out"
-	sh "$BT" compare -s "$BTD/amd64-before" "$BTD/amd64-after" |
+	sh "$BT" compare "$BTD/amd64-before" "$BTD/amd64-after" |
 	    diff - "$BTD/bsd.out" || return 1
 	PATH=$BTD/bsdbin:$PATH mksh "$BT" import "$BTD/times.log" |
 	    bt_want
@@ -260,33 +244,8 @@ else
 	t_skip "buildtime/bsd-awk-and-ksh" "original-awk or mksh missing"
 fi
 
-# A relative -o (or the default name) is where the user is, not in
-# -C's directory; a build that fails stops the run, its message naming
-# the log.
-bt_relative_out() {
-	bt_dir cwd
-	mkdir -p "$BTD/broken"
-	printf 'all:\n\tfalse\nclean:\n\t:\n' >"$BTD/broken/Makefile"
-	(cd "$_d" && sh "$BT" run -C ../proj -n 1 -w 0 -o rel.txt) ||
-	    return 1
-	[ -s "$_d/rel.txt" ] && [ -s "$_d/rel.log" ] ||
-	    { echo "results or log not in the current directory"; return 1; }
-	[ ! -e "$BTD/proj/rel.txt" ] && [ ! -e "$BTD/proj/rel.log" ] ||
-	    { echo "written into -C's directory"; return 1; }
-	(cd "$_d" && sh "$BT" run -C ../broken -n 1 -w 0 -l fails) \
-	    2>"$BTD/cwd.err" && return 1
-	cat "$BTD/cwd.err"
-	_log=$(sed -n 's/.*build failed, see //p' "$BTD/cwd.err")
-	case $_log in
-	"$_d"/fails-*.log.failed)	;;
-	*)	echo "log named: $_log"; return 1 ;;
-	esac
-	grep -q false "$_log"
-}
-t_check "buildtime/run/output-in-current-dir" bt_relative_out
-
-# Odd inputs to compare, by hand and random: ministat's answer (and -s's
-# the same) or one line of error, never a silent misreading.
+# Odd inputs to compare, by hand and random: a verdict or one line of
+# error, never a silent misreading.
 bt_odd_inputs() {
 	bt_dir odd
 	while IFS='|' read -r _f _fmt; do
@@ -327,27 +286,30 @@ EOT
 	for _f in "$_d"/*; do
 		[ "$_f" = "$_d/ok" ] && continue
 		for _fld in real user; do
-			bt_both -f $_fld "$_d/ok" "$_f" || return 1
-			echo "${_f##*/} ($_fld): exit $_mrc: $(cat "$BTD/m.err")"
-			[ "$_mrc" -eq 0 ] || [ "$(wc -l <"$BTD/m.err")" -eq 1 ] ||
-			    { echo "not one line"; return 1; }
+			sh "$BT" compare -f $_fld "$_d/ok" "$_f" >"$BTD/out" \
+			    2>"$BTD/err"
+			_rc=$?
+			echo "${_f##*/} ($_fld): exit $_rc: $(cat "$BTD/err")"
+			case $_rc in
+			0)	grep -q 'confidence$' "$BTD/out" ;;
+			1)	[ ! -s "$BTD/out" ] &&
+				    [ "$(wc -l <"$BTD/err")" -eq 1 ] ;;
+			*)	false ;;
+			esac || { echo "no verdict, nor one line of error"
+			    return 1; }
 		done
 	done
-	# The ones that must be refused, and the ones read as ministat does.
+	# The ones that must be refused, and the ones that must be read.
 	for _f in nul binary huge inf digits missing hex nan comma; do
-		sh "$BT" compare -s "$_d/ok" "$_d/$_f" >/dev/null 2>&1 &&
+		sh "$BT" compare "$_d/ok" "$_d/$_f" >/dev/null 2>&1 &&
 		    { echo "$_f accepted"; return 1; }
 	done
 	for _f in crlf crlf3 blank nonl negative; do
-		sh "$BT" compare -s "$_d/ok" "$_d/$_f" >/dev/null ||
+		sh "$BT" compare "$_d/ok" "$_d/$_f" >/dev/null ||
 		    { echo "$_f refused"; return 1; }
 	done
 }
-if command -v ministat >/dev/null 2>&1; then
-	t_check "buildtime/odd-inputs/compare" bt_odd_inputs
-else
-	t_skip "buildtime/odd-inputs/compare" "ministat not installed"
-fi
+t_check "buildtime/odd-inputs/compare" bt_odd_inputs
 
 # compare names the file with too few data points, and why.
 bt_compare_short() {
@@ -362,11 +324,8 @@ bt_compare_short() {
 	    "two.txt: 2 data points; at least 3 needed" \
 	    "cut.txt: 3 data points of the 5 runs it names (an interrupted\
  run?)"; do
-		for _s in "" -s; do
-			(cd "$_d" && bt_fails sh "$BT" compare $_s after.txt \
-			    "${_c%%:*}") &&
-			    [ "$(cat "$BTD/err")" = "buildtime: $_c" ] || return 1
-		done
+		(cd "$_d" && bt_fails sh "$BT" compare after.txt "${_c%%:*}") &&
+		    [ "$(cat "$BTD/err")" = "buildtime: $_c" ] || return 1
 	done
 }
 t_check "buildtime/compare/names-short-file" bt_compare_short
@@ -586,40 +545,27 @@ bt_refused() {
 }
 _u=$BTD/refused
 t_check "buildtime/bad-arguments" bt_refused "-l a/b" "-l -x" "-l .x" \
-    "-l *" "-j 0" "-n 0" "-j x" "-T foo" "-C $BTD/nosuch" "-C $_u/afile" \
+    "-l *" "-j 0" "-n 0" "-j x" "-C $BTD/nosuch" "-C $_u/afile" \
     "-m nosuch-make"
 set -- "-o $_u/nosuch/r.txt" "-o $_u/afile/r.txt" "-o $_u/adir.txt"
 [ -d /proc/self ] && set -- "$@" "-o /proc/buildtime-r.txt"
 [ "$(id -u)" -eq 0 ] || set -- "$@" "-o $_u/ro/r.txt"
 t_check "buildtime/run/unwritable-output-refused" bt_refused "$@"
 
-# More files than ministat takes (8, 12): each against the first, the
-# first 7 as ministat has them.
+# Twelve files, each against the first.
 bt_compare_many() {
 	bt_dir many
 	for _i in 1 2 3 4 5 6 7 8 9 10 11 12; do
 		awk -v s=$_i 'BEGIN { srand(s); for (i = 0; i < 3 + s % 3; i++)
 		    printf "%.2f\n", 100 + s / 4 + 2 * rand() }' >"$_d/f$_i"
 	done
-	for _n in 8 12; do
-		set --
-		for _i in 1 2 3 4 5 6 7 8 9 10 11 12; do
-			[ $_i -le $_n ] && set -- "$@" "$_d/f$_i"
-		done
-		sh "$BT" compare "$@" >"$_d/out" 2>"$_d/err" ||
-		    { cat "$_d/out" "$_d/err"; return 1; }
-		cat "$_d/out"
-		[ ! -s "$_d/err" ] || { cat "$_d/err"; return 1; }
-		[ "$(grep -c '^.  *[0-9][0-9]*  ' "$_d/out")" -eq $_n ] &&
-		    [ "$(grep -c 'confidence$' "$_d/out")" -eq $((_n - 1)) ] ||
-		    { echo "not $_n sets compared"; return 1; }
-		grep -q 'statistics: own' "$_d/out" || return 1
-	done
-	command -v ministat >/dev/null 2>&1 || return 0
-	sh "$BT" compare "$_d"/f[1-7] >"$_d/seven"
-	grep -q 'statistics: ministat$' "$_d/seven" || return 1
-	sed '1,/^    N /d' "$_d/seven" >"$_d/seven.rows"
-	sed '1,/^    N /d' "$_d/out" | sed '/^a /,$d' | diff "$_d/seven.rows" -
+	sh "$BT" compare "$_d"/f[1-9] "$_d"/f1[0-2] >"$_d/out" 2>"$_d/err" ||
+	    { cat "$_d/out" "$_d/err"; return 1; }
+	cat "$_d/out"
+	[ ! -s "$_d/err" ] || { cat "$_d/err"; return 1; }
+	[ "$(grep -c '^.  *[0-9][0-9]*  ' "$_d/out")" -eq 12 ] &&
+	    [ "$(grep -c 'confidence$' "$_d/out")" -eq 11 ] ||
+	    { echo "not 12 sets compared"; return 1; }
 }
 t_check "buildtime/compare/more-than-seven" bt_compare_many
 
@@ -631,19 +577,16 @@ bt_zero_spread() {
 	printf '1\n2\n3\n' >"$_d/c"
 	printf -- '-1\n0\n1\n' >"$_d/z"
 	for _p in "a b" "a c" "c a" "a a" "z c" "c z"; do
-		for _s in "" -s; do
-			(cd "$_d" && sh "$BT" compare $_s $_p) >"$_d/out" \
-			    2>&1 || { cat "$_d/out"; return 1; }
-			echo "== compare $_s $_p"
-			cat "$_d/out"
-			sed '1,/^column /d' "$_d/out" | grep -qi 'nan\|inf' &&
-			    return 1
-			case $_p in
-			z*|*z)	;;
-			*)	grep -q '^.: no spread: all 3 figures are' \
-				    "$_d/out" || return 1 ;;
-			esac
-		done
+		(cd "$_d" && sh "$BT" compare $_p) >"$_d/out" 2>&1 ||
+		    { cat "$_d/out"; return 1; }
+		echo "== compare $_p"
+		cat "$_d/out"
+		sed '1,/^column /d' "$_d/out" | grep -qi 'nan\|inf' && return 1
+		case $_p in
+		z*|*z)	;;
+		*)	grep -q '^.: no spread: all 3 figures are' "$_d/out" ||
+			    return 1 ;;
+		esac
 	done
 	(cd "$_d" && sh "$BT" compare a b) >"$_d/out"
 	grep -q '^No confidence interval: neither set has any spread' \
