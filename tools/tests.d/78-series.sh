@@ -357,12 +357,12 @@ else
 		    "${n#*/}" "$SE/rt/src" PASS $rt
 		[ -n "$cc_ok" ] || continue
 		case $n in
+		*-man|*-arm64)	continue ;;
 		tech/*)	combos="$d,MULTIPROCESSOR
 			    $d,MULTIPROCESSOR,WITNESS,MP_LOCKDEBUG,DDB" ;;
 		*-backends)
 			combos="$(printf '%s,MULTIPROCESSOR ' $BACKENDS)"
 			combos="$combos $d,MULTIPROCESSOR,$all" ;;
-		*-man|*-arm64)	continue ;;
 		*)	combos="$d,MULTIPROCESSOR $d,MULTIPROCESSOR,$all" ;;
 		esac
 		for a in amd64 i386; do
