@@ -23,7 +23,6 @@ PROG=series
 USAGE='usage: series.sh [-s step] tree dir'
 TOOL=$ROOT/tools/mplock-patch
 AWK_INPLACE=$ROOT/tools/series/mlock.awk
-BUDGET=${MPLOCK_SERIES_BUDGET:-220}	# tech/0002's most lines, less figures
 LC_ALL=C
 export LC_ALL
 umask 022
@@ -176,68 +175,6 @@ series_diff() {
 	done
 }
 
-# newest KIND FORMAT ARG...: the newest doc/results/KIND-*.txt with a
-# line matching, for each ARG, the RE printf FORMAT ARG makes.
-newest() {
-	_k=$1 _fmt=$2
-	shift 2
-	for _rf in $(ls "$ROOT"/doc/results/$_k-*.txt 2>/dev/null | sort -r); do
-		for _r; do
-			grep -q "$(printf "$_fmt" "$_r")" "$_rf" || continue 2
-		done
-		echo "$_rf"
-		return
-	done
-	false
-}
-
-# hdr KEY FILE: the "# KEY: " header line of a results file.
-hdr() {
-	sed -n "s/^# $1: //p" "$2" | head -n 1
-}
-
-# bench_rows ROW...: those rows of the newest benchmark results with
-# them all, against stock, with its machine and load.
-bench_rows() {
-	_rf=$(newest bench '^uncontended  *%s ' "$@") ||
-	    { printf 'Not measured yet.\n\n'; return; }
-	echo "Userland, ns per acquisition over the ticket lock (median" \
-	    "paired ratio, 95% CI), $(hdr machine "$_rf" | sed '
-		s/^[^,]*, \([0-9]* CPUs\), \(.*\)/\2, \1/; t
-		s/^\([^,]*, [^,]*\),.*/\1/'), $(hdr date "$_rf"), load" \
-	    "$(hdr load "$_rf" | sed 's/.*: //'):" | fmt -w 72
-	echo
-	awk -v rows=" $* " '
-	    /^Verdicts against stock/ { on = 1; next }
-	    on && /^$/ { exit }
-	    on && /^measure/ { gm = / gmean /; row(); next }
-	    # Not thr* (more threads than CPUs): it measures the scheduler.
-	    on && $2 !~ /\*$/ &&
-	    index(rows, " " ($1 == "uncontended" ? $2 : $4) " ") {
-		row()
-	    }
-	    # The geometric mean (columns 57-84) stays in the file.
-	    function row() {
-		print "\t" (gm ? substr($0, 1, 57) substr($0, 85) : $0)
-	    }' "$_rf"
-	echo
-}
-
-# kbench_rows: the build-like load of the newest make kernel-bench
-# results with the stock kernel and the M-lock, with its machine.
-kbench_rows() {
-	_rf=$(newest kernelbench '^%s  *[0-9]*  *build ' stock mlock) ||
-	    { printf 'Not measured yet.\n\n'; return; }
-	echo "Booted under qemu (TCG), the test kernel's build-like load" \
-	    "(a make -j of fork and exec of a worker), in ms, each kernel" \
-	    "booted several times, interleaved, on $(hdr machine "$_rf")" \
-	    "($(hdr date "$_rf")); ratio and verdict against the stock" \
-	    "kernel (Student's t, 95%):" | fmt -w 72
-	echo
-	awk '$1 == "peer" || $3 == "build" { print "\t" $0 }' "$_rf"
-	echo
-}
-
 # memory [ARCH]: sizeof(struct __mp_lock) without WITNESS, stock (two
 # u_ints per CPU, and two) and the M-lock's (two lines per CPU, and one),
 # for each arch with a MAXCPUS; ARCH: that one, with its line, not 64.
@@ -275,11 +212,6 @@ write() {
 		mlock|line)	memory "${7:-}" ;;
 		esac
 		echo
-		case $6 in	# the step's own figures
-		release-all)	bench_rows stock-fix ;;
-		mlock)		bench_rows mlock-diff ;;
-		guest)		kbench_rows ;;
-		esac
 		git apply --stat -p0 <"$W/body" 2>/dev/null	# diffstat
 		echo
 		cat "$W/body"
@@ -297,13 +229,7 @@ cover() {
 			    "$(wc -l <"$_f" | tr -d ' ')"
 		done
 		echo
-		if [ "$1" = tech ]; then
-			text checked
-			bench_rows stock-fix mlock-diff
-		else
-			text measured
-			bench_rows mlock
-		fi
+		[ "$1" = optional ] || text checked
 		text apply
 	} >"$W/out/$1/0000-cover.txt"
 }
@@ -325,59 +251,43 @@ text() {
 @release-all
 kernel lock: __mp_release_all() at depth 0 hands nothing on
 _kernel_lock_held() returns 1 on every CPU once panicstr or db_active
-is set.  The callers that release the kernel lock "if held" then call
-__mp_release_all() on CPUs that do not hold it: mi_switch() in
-sched_bsd.c, the panicstr path of tsleep() and msleep() in
-kern_synch.c, vfs_syncwait() in vfs_subr.c (syncing the disks after a
-panic) and sched_toidle() in kern_sched.c.  At depth 0
-__mp_release_all() still moves mpl_ticket on: it hands the lock to the
-next CPU in line while its owner still holds it, so after a panic, or
-in ddb, two CPUs run under the kernel lock.  Hand on only when this
-CPU held it.
-
-A userland test of the ticket lock of kern_lock.c, with threads as
-CPUs, shows it: CPU 0 holds the lock, CPU 2 waits, CPU 1 calls
-__mp_release_all().  Without this diff CPU 0 no longer holds the lock
-and CPU 2 gets in; with it neither happens.
+is set, so mi_switch() (sched_bsd.c), tsleep() and msleep() after a
+panic (kern_synch.c), vfs_syncwait() (vfs_subr.c) and sched_toidle()
+(kern_sched.c) call __mp_release_all() on CPUs that do not hold the
+lock.  At depth 0 it still moves mpl_ticket on, handing the lock to
+the next CPU in line while its owner holds it: after a panic, or in
+ddb, two CPUs run under the kernel lock.  Hand on only when this CPU
+held it.  A userland test of this lock, with threads as CPUs, shows
+it: CPU 0 holds, CPU 2 waits, CPU 1 calls __mp_release_all(); without
+this diff CPU 2 gets in.
 @mlock
 kernel lock: an M-lock replaces the ticket lock
 Replace the ticket lock behind KERNEL_LOCK() with an M-lock, Philip
 Machanick's minimal-contention lock ("Design of a minimal-contention
 lock", Rhodes University, 2018), a FIFO queue lock of the CLH family,
 as proposed for this lock on tech@ in June 2022.  With the ticket lock
-every waiter spins on mpl_ticket, so each hand-off invalidates that
-line in every waiter's cache, and eight CPUs' cells share a line.
-Here each waiter spins on its predecessor's word, in a line only that
-CPU writes: a hand-off moves one line to one CPU.  The holder's depth
-is in a second line: its nested locks leave the first one alone.
+every waiter spins on mpl_ticket, and eight CPUs' cells share a line;
+here each waiter spins on its predecessor's word, in a line only that
+CPU writes, so a hand-off moves one line to one CPU.
 
-Same interface, recursion, interrupts nesting on a waiting CPU, WITNESS
-and MP_LOCKDEBUG behaviour as the ticket lock (the next two diffs change
-two corner cases).  Only <sys/atomic.h>: membar_exit() before the swap
-that queues, membar_datadep_consumer() after it (the wait reads the
-word through the pointer the swap returned), membar_enter_after_atomic()
-after the spin as the ticket lock has it, membar_exit() before the
-releasing store.  On amd64 and i386 __mp_lock() is an xchg and plain
-loads and stores, no fence (the ticket lock: a lock xadd), and the spin,
-the ticket lock's own, runs only while the word is not 0.  The comment
-states the invariants and which barrier pairs with which.
+Same interface, recursion, WITNESS and MP_LOCKDEBUG behaviour as the
+ticket lock (the next two diffs change two corner cases).  Only
+<sys/atomic.h>; on amd64 and i386 __mp_lock() is an xchg and plain
+loads and stores, no fence.  The comment states the invariants and
+which barrier pairs with which.
 
 Memory, sizeof(struct __mp_lock) without WITNESS (one, static):
 @acquire-count
 kernel lock: __mp_acquire_count() below 1 takes nothing
 __mp_acquire_count() with a negative count counted down through the
-whole range of an int, taking the lock some 4 billion times.  Take it
-count times, none for a count below 1.  In the userland test of the
-lock (test recurse), __mp_acquire_count(-3) now leaves the depth 0.
+whole range of an int.  Take the lock count times, none for a count
+below 1.
 @not-held
 kernel lock: MP_LOCKDEBUG refuses an unlock of a lock not held
-With MP_LOCKDEBUG, __mp_unlock() of a lock this CPU does not own is
-reported and ddb entered; when ddb was left the unlock went on: at
-depth 0 the depth wrapped around, and on a CPU that only waits (an
-interrupt handler's unlock) it gave up the CPU's place, letting the
-CPU behind it in while the owner still held the lock.  Return after
-ddb instead, the lock as it was.  In the userland test of the lock
-(tests spinout and intrunlock) both cases are now refused.
+With MP_LOCKDEBUG, __mp_unlock() of a lock this CPU does not own
+enters ddb; when ddb was left the unlock went on: at depth 0 the depth
+wrapped around, and on a CPU that only waits it gave up its place
+while the owner still held the lock.  Return after ddb instead.
 @line
 $2: kernel lock padded to the port's cache line
 $2: pad the kernel lock's per-CPU words to the longer cache lines
@@ -386,90 +296,55 @@ this port runs on, so that no two CPUs' words share a line.
 @backends
 kernel lock: backends as options ($_bo)
 Make the lock a choice at compile time, for measuring on real
-machines: option $_bo instead of the default M-lock.
-The lock functions move from kern_lock.c to kern_mplock.c, which
-carries kern_lock.c's copyright notice with them; each backend is a
-header inlined into __mp_lock() and __mp_unlock(), so a kernel has
-one lock and no indirection.  MI primitives only: the ports' ordering
-primitives come later, one diff each.
+machines: option $_bo instead of the default M-lock.  The lock moves
+from kern_lock.c to kern_mplock.c, with kern_lock.c's copyright
+notice; each backend is a header inlined into __mp_lock() and
+__mp_unlock().
 @debug
 kernel lock: option MPLOCK_DEBUG and ddb show mplock
-option MPLOCK_DEBUG: a debug layer that records the lock's recent events
-per CPU and checks the lock's invariants, and the ddb command "show
-mplock" (its prototype in ddb/db_interface.h).  Off by default; a
-kernel without the option compiles none of it.
+option MPLOCK_DEBUG: a record of the lock's recent events per CPU,
+checks of its invariants, and the ddb command "show mplock".
 @torture
 kernel lock: option MPLOCK_TORTURE
-option MPLOCK_TORTURE: a torture test of the kernel lock, started from
-main() once the CPUs are up, that hammers it from every CPU (nesting,
-release_all and reacquire, interrupts) and panics on a violation.  For
-testing kernels only; off by default.
+option MPLOCK_TORTURE: a torture test of the kernel lock from every
+CPU, started from main(), that panics on a violation.
 @arch
 $2: kernel lock ordering primitives
-$2: the kernel lock's atomics and barriers as this port needs them, in
-<machine/mplock.h>, instead of the MI fallbacks of kern_mplock.h.  The
-header says, next to each, the ordering argument for it.  For the $2
-maintainer.
+$2: the kernel lock's atomics and barriers in <machine/mplock.h>
+instead of the MI fallbacks, each with its ordering argument.
 @guest
 kernel lock: M-lock guest mode, waiters halt under a hypervisor
-Under a hypervisor that runs more virtual CPUs than it has CPUs, the
-CPU next in the kernel lock's queue is often not running, and the
-CPUs spinning for their turn burn the host CPUs that the holder and
-that next CPU need: every hand-off waits for the host to schedule the
-next vCPU.  The M-lock's guest mode: a waiter that has spun for
-mplock_guest_spin TSC cycles (400000, option MPLOCK_GUEST_SPIN) marks
-the word it waits on with its CPU number and halts, as the idle loop
-does (sti; hlt); the hand-off swaps 0 in instead of storing it, and
-sends a NOP IPI to the CPU the old value names.  The queue stays FIFO.
-
-The mark (lock cmpxchg) and the hand-off (xchg) are read-modify-writes
-of the same word, so one comes first: either the swap returns the mark
-and the CPU is kicked, or the waiter finds 0 and does not halt; the
-waiter enables interrupts only in the sti before its hlt, so the kick
-cannot come before the halt.  A waiter halts only with interrupts
-enabled on entry, never in ddb, after a panic or while cold.  The mode
-is on when the CPU reports a hypervisor (CPUIDECX_HV); option
-MPLOCK_GUEST forces it on, MPLOCK_NOGUEST leaves it out (the lock of
-the diffs before).  amd64 and i386 have the hooks; elsewhere waiters
-spin as before.  With the mode off __mp_unlock() differs by one test
-of a variable.
+Under a hypervisor with more vCPUs than CPUs, the CPU next in the
+queue is often not running while the others spin.  A waiter that has
+spun for mplock_guest_spin TSC cycles (option MPLOCK_GUEST_SPIN) marks
+the word it waits on with its CPU number and halts (sti; hlt); the
+hand-off swaps 0 in and sends a NOP IPI to the CPU the old value
+names.  The mark and the hand-off are read-modify-writes of one word,
+so either the waiter is kicked or it does not halt.  On when the CPU
+reports a hypervisor; option MPLOCK_GUEST forces it, MPLOCK_NOGUEST
+leaves it out.  amd64 and i386 only.
 @man
 kernel lock: manual pages
-Manual pages: mplock(9) for the kernel lock and its options, with
-mplock_debug(9) and mplock_torture(9), added to share/man/man9/Makefile.
+mplock(9), mplock_debug(9) and mplock_torture(9).
 @tech
 kernel lock: an M-lock in place of the ticket lock
 These diffs replace the ticket lock behind KERNEL_LOCK() with an
 M-lock, Philip Machanick's FIFO queue lock ("Design of a
-minimal-contention lock", Rhodes University, 2018); 2's message says
-how it works, 1 fixes the ticket lock as it is and stands on its own.
-The idea, and libc build timings on amd64, arm64 and riscv64, come
-from the M-lock posted to tech@ in June 2022.
+minimal-contention lock", Rhodes University, 2018); 1 fixes the
+ticket lock as it is and stands on its own.  The idea comes from the
+M-lock posted to tech@ in June 2022.
 
 @checked
-Checked: each step's kern_lock.c compiled in this tree for amd64 and
-i386 with the kernel's own flags (GENERIC.MP's options, and with
-WITNESS, MP_LOCKDEBUG and DDB); __mp_lock() and __mp_unlock() of 2
-disassembled for amd64: no fence, no call.  The lock of each step,
-taken out of kern_lock.c, run in userland with threads as CPUs:
-mutual exclusion, FIFO order, recursion, interrupts nesting on a
-waiting CPU, release_all and acquire_count, the WITNESS calls; the
-test of 1 fails without it.  The barriers of 2 as herd7 litmus tests
-under the x86-TSO, AArch64, Power, MIPS and ARM models, each barrier
-taken out in turn, and the wait's dependency on the swap, caught where
-the model needs it.  The kernel after 2, and after the whole of the
-optional series that follows, booted under qemu with 4 CPUs running a
-torture test of the lock.
+Checked: each step compiled in this tree for amd64 and i386, with and
+without WITNESS, MP_LOCKDEBUG and DDB; the lock of each step run in
+userland with threads as CPUs (the test of 1 fails without it); the
+barriers of 2 as herd7 litmus tests; the kernel after 2, and after
+both series, booted under qemu with 4 CPUs running a torture test.
 
 @optional
 kernel lock: backends, debug layer, torture test, MD primitives, manual pages
 Not for commit as it is: what we built on top of the M-lock series, for
-those who want to measure the kernel lock or test it.  On top of that
-series:
-
-@measured
-The lock as the whole of both series leaves it (the M-lock, with this
-machine's ordering primitives), measured beside the others:
+those who want to measure the kernel lock or test it.
 
 @apply
 Each diff applies on top of the ones before it, from /usr/src with
@@ -569,13 +444,6 @@ for w in $tsteps; do
 	prev=t$i
 done
 tech=$prev
-# The budget: the mail less the per-port memory lines and the figures.
-l=$(awk '/^Userland, ns per acquisition/ { skip = 1 }
-    skip && /^$/ { if (++blank == 2) skip = 0; next }
-    skip || /^[a-z0-9]+: [0-9,]+ bytes \(stock: / { next }
-    { n++ } END { print n + 0 }' "$W/out/tech/0002-mlock.diff")
-[ "$l" -le "$BUDGET" ] || die "0002-mlock.diff: $l lines, over the" \
-    "budget of $BUDGET; nothing written"
 
 # optional: apply of a cut-down checkout; the ports' lines of tech stay
 # until the port's own step.
