@@ -1,7 +1,5 @@
 # regress: the userland regress for every backend (doc/testing.md); for
 # the M-lock the stress tests with its guest mode forced on as well.
-# Full-length stress runs: the default backend (MPLOCK_FULL=1: every
-# one); the others in quick mode.
 
 # The programs misused: "usage:" and exit 1, as every tool; -l lists the
 # tests, of a group too, and "stress" is some of them.
@@ -24,13 +22,10 @@ rg_usage() {
 	    ! cmp -s "$1/all.list" "$1/stress.list"
 }
 for be in $BACKENDS; do
-	q=-q
-	[ -z "${MPLOCK_QUICK:-}" ] && { [ "$be" = "$DEFAULT_BACKEND" ] ||
-	    [ "${MPLOCK_FULL:-0}" = 1 ]; } && q=
-	harness_tests "regress/$be" "$be" "$q" $KERNEL_OPTIONS || continue
+	harness_tests "regress/$be" "$be" "$HQ" $KERNEL_OPTIONS || continue
 	[ "$be" = "$DEFAULT_BACKEND" ] && t_check regress/usage rg_usage "$hd"
 	# The stress tests and the spin-out with the waiters halting.
 	has_guest "$be" && t_run "regress/$be/guest" 300 "$hd/mplocktest" \
-	    $q -g stress spinout
+	    $HQ -g stress spinout
 	harness_plain "regress/$be" "$be"
 done

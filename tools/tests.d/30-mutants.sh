@@ -20,19 +20,12 @@ for m in "$MUTANTS"/*.sed; do
 	fi
 	for be in $backends; do
 		d=$OBJ/mutants/$name-$be
-		# A mutant of a kernel file leaves the harness's own objects
-		# (and, of a .c file, the others) as they are: build those
-		# once per backend and reuse them.
-		reuse=
-		case $file in
-		sys/kern/*|sys/arch/*)
-			reuse=$OBJ/mutants/_base/$be-${mdarch:-mi}
-			[ -f "$reuse/mplocktest" ] ||
-			    MDARCH=$mdarch HARNESS_PROGS=mplocktest \
-			    harness_build "$reuse" "$be" $KERNEL_OPTIONS ||
-			    reuse=
-			;;
-		esac
+		# The objects whose sources it leaves alone: from a build
+		# of the unchanged tree, one per backend.
+		reuse=$OBJ/mutants/_base/$be-${mdarch:-mi}
+		[ -f "$reuse/mplocktest" ] ||
+		    MDARCH=$mdarch HARNESS_PROGS=mplocktest \
+		    harness_build "$reuse" "$be" $KERNEL_OPTIONS || reuse=
 		MDARCH=$mdarch HARNESS_PROGS=mplocktest HARNESS_REUSE=$reuse \
 		    HARNESS_CHANGED=$file mutant_check "mutant/$name/$be" \
 		    "$d" "$m" "$be" $KERNEL_OPTIONS || continue

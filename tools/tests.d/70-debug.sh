@@ -1,12 +1,16 @@
-# debug: the debug layer (option MPLOCK_DEBUG), as doc/testing.md says;
-# the regress in quick mode (its full stress runs are suite regress's).
+# debug: the debug layer (option MPLOCK_DEBUG), as doc/testing.md says.
 
 DEBUG_FLAGS="$KERNEL_OPTIONS -DMPLOCK_DEBUG"
+HARNESS_PROGS=mplocktest
 
+# debug_compile CC BACKEND: the option with some of the others; with
+# all of them gcc builds the harness below.
 debug_compile() {
 	_cc=$1 _be=$2
+	_all=
+	[ "$_cc" = gcc ] || _all=$DEBUG_FLAGS
 	for _opts in "-DMPLOCK_DEBUG" "-DMPLOCK_DEBUG -DDDB" \
-	    "-DMPLOCK_DEBUG -DWITNESS" "$DEBUG_FLAGS"; do
+	    "-DMPLOCK_DEBUG -DWITNESS" ${_all:+"$_all"}; do
 		compile_kernel "$_cc" "$_be" $_opts &&
 		    $_cc $HARNESS_CFLAGS -I"$REGRESS/shim/include" \
 		    -I"$REGRESS/shim" -DMPLOCK_$(upper "$_be") $_opts \
@@ -113,9 +117,9 @@ for cc in gcc clang; do
 done
 
 for be in $BACKENDS; do
-	harness_tests "debug/$be" "$be" -q $DEBUG_FLAGS || continue
+	harness_tests "debug/$be" "$be" "$HQ" $DEBUG_FLAGS || continue
 	# The layer's reports and counts with the waiters halting.
-	has_guest "$be" && t_run "debug/$be/guest" 300 "$hd/mplocktest" -q \
+	has_guest "$be" && t_run "debug/$be/guest" 300 "$hd/mplocktest" $HQ \
 	    -g spinout report stats events torture
 
 	d=$OBJ/debug/$be-off
