@@ -22,6 +22,9 @@ rg_usage() {
 	    ! cmp -s "$1/all.list" "$1/stress.list"
 }
 for be in $BACKENDS; do
+	# mplockbench: the default backend's, for its usage.
+	HARNESS_PROGS=mplocktest
+	[ "$be" = "$DEFAULT_BACKEND" ] && HARNESS_PROGS="mplocktest mplockbench"
 	harness_tests "regress/$be" "$be" "$HQ" $KERNEL_OPTIONS || continue
 	[ "$be" = "$DEFAULT_BACKEND" ] && t_check regress/usage rg_usage "$hd"
 	# The stress tests and the spin-out with the waiters halting.

@@ -157,10 +157,9 @@ for m in "$MUTANTS"/debug/*.sed; do
 			continue
 		fi
 		# The objects of the files it leaves: debug/$be's.
-		HARNESS_PROGS=mplocktest HARNESS_REUSE=$OBJ/debug/$be \
-		    HARNESS_CHANGED=$file mutant_check \
-		    "debug/mutant/$name/$be" "$d" "$m" "$be" $DEBUG_FLAGS ||
-		    continue
+		HARNESS_REUSE=$OBJ/debug/$be HARNESS_CHANGED=$file \
+		    mutant_check "debug/mutant/$name/$be" "$d" "$m" "$be" \
+		    $DEBUG_FLAGS || continue
 		t_run_fails "debug/mutant/$name/$be" 60 "$d/build/mplocktest" \
 		    -q -w 5 $tests
 	done
