@@ -5,7 +5,6 @@
 #
 #	tools/test.sh [suite ...]	e.g. tools/test.sh regress mutants
 #
-# MPLOCK_QUICK=1 shortens the stress tests (for slow machines, emulators);
 # MPLOCK_FULL=1 runs every long matrix in full (make test-full).
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)

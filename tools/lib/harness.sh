@@ -7,10 +7,9 @@
 #	and DIR/mplockbench (bench/ of $ROOT); log in DIR/build.log.
 #	$MDARCH: <machine/mplock.h> is sys/arch/$MDARCH's, not the MI one.
 #	$HARNESS_PROGS: the programs to link (default both).
-#	$HARNESS_REUSE=DIR2: take the objects of the harness's own files
-#	from DIR2, built with the same compiler and flags (the mutants
-#	change only code those files do not compile); with
-#	$HARNESS_CHANGED=FILE, a .c file, every object but FILE's.
+#	$HARNESS_REUSE=DIR2 and $HARNESS_CHANGED=FILE (a mutant's): take
+#	from DIR2, built with the same compiler and flags, every object
+#	whose sources (its .d) do not name FILE.
 
 # compile_kernel CC BACKEND [CFLAGS ...]
 #	Compile every kernel source with the harness's (the kernel's)
@@ -78,7 +77,7 @@ harness_build() {
 		_o=$_d/o/$(basename "$_f" .c).o
 		_objs="$_objs $_o"
 		_harness_reuse "$_o" && continue
-		$CC $_flags -c "$_f" -o "$_o" >>"$_d/build.log" 2>&1 ||
+		$CC $_flags -MD -c "$_f" -o "$_o" >>"$_d/build.log" 2>&1 ||
 		    return 1
 	done
 	for _p in ${HARNESS_PROGS:-mplocktest mplockbench}; do
@@ -91,7 +90,7 @@ harness_build() {
 			    >>"$_d/build.log" 2>&1 || return 1
 		fi
 		_harness_reuse "$_d/o/$_p.o" ||
-		    $CC $_flags -c "$_ps/$_p.c" -o "$_d/o/$_p.o" \
+		    $CC $_flags -MD -c "$_ps/$_p.c" -o "$_d/o/$_p.o" \
 		    >>"$_d/build.log" 2>&1 || return 1
 		$CC $_flags -o "$_d/$_p" "$_d/o/$_p.o" $_x $_objs \
 		    >>"$_d/build.log" 2>&1 || return 1
@@ -121,6 +120,11 @@ mutant_check() {
 	MPLOCK_ROOT=$_mcd/tree harness_check "$_mcn" "$_mcd/build" "$@"
 }
 
+# $HQ: the length of the regress's runs, quick but with MPLOCK_FULL=1
+# (make test-full).
+HQ=-q
+[ "${MPLOCK_FULL:-0}" = 1 ] && HQ=
+
 # harness_tests NAME BACKEND ARGS [CFLAGS ...]
 #	Build BACKEND's harness in $OBJ/NAME (left in $hd) and run each
 #	test "mplocktest -l" lists, with ARGS, as check NAME/TEST.
@@ -149,15 +153,10 @@ has_guest() {
 	grep -q '^#define MPL_BE_HALT' "$ROOT/sys/kern/kern_mplock_$1.h"
 }
 
-# Copy a harness (not kernel) object from $HARNESS_REUSE if it is there.
+# Copy an object from $HARNESS_REUSE if its sources leave out the
+# changed file.
 _harness_reuse() {
-	case ${HARNESS_CHANGED:-}:${1##*/} in
-	*.c:*)	[ "${1##*/}" != "$(basename "$HARNESS_CHANGED" .c).o" ] ||
-		    return 1 ;;
-	# mplocktest.o inlines the queue's primitives of kern_mplock.h
-	# and <machine/mplock.h> (test swap).
-	*:kern_*|*:mplocktest.o)	return 1 ;;
-	esac
-	[ -n "${HARNESS_REUSE:-}" ] && [ -f "$HARNESS_REUSE/o/${1##*/}" ] &&
-	    cp "$HARNESS_REUSE/o/${1##*/}" "$1"
+	_hr=${HARNESS_REUSE:-}/o/${1##*/}
+	[ -n "${HARNESS_REUSE:-}" ] && [ -f "${_hr%.o}.d" ] &&
+	    ! grep -qF "$HARNESS_CHANGED" "${_hr%.o}.d" && cp "$_hr" "$1"
 }

@@ -1,6 +1,7 @@
 # mutants: seeded bugs the regress must catch (doc/testing.md).
 
 rm -rf "$OBJ/mutants/_base"
+HARNESS_PROGS=mplocktest
 mi=0
 for m in "$MUTANTS"/*.sed; do
 	[ -f "$m" ] || continue
@@ -20,22 +21,15 @@ for m in "$MUTANTS"/*.sed; do
 	fi
 	for be in $backends; do
 		d=$OBJ/mutants/$name-$be
-		# A mutant of a kernel file leaves the harness's own objects
-		# (and, of a .c file, the others) as they are: build those
-		# once per backend and reuse them.
-		reuse=
-		case $file in
-		sys/kern/*|sys/arch/*)
-			reuse=$OBJ/mutants/_base/$be-${mdarch:-mi}
-			[ -f "$reuse/mplocktest" ] ||
-			    MDARCH=$mdarch HARNESS_PROGS=mplocktest \
-			    harness_build "$reuse" "$be" $KERNEL_OPTIONS ||
-			    reuse=
-			;;
-		esac
-		MDARCH=$mdarch HARNESS_PROGS=mplocktest HARNESS_REUSE=$reuse \
-		    HARNESS_CHANGED=$file mutant_check "mutant/$name/$be" \
-		    "$d" "$m" "$be" $KERNEL_OPTIONS || continue
+		# The objects whose sources it leaves alone: from a build
+		# of the unchanged tree, one per backend.
+		reuse=$OBJ/mutants/_base/$be-${mdarch:-mi}
+		[ -f "$reuse/mplocktest" ] ||
+		    MDARCH=$mdarch harness_build "$reuse" "$be" \
+		    $KERNEL_OPTIONS || reuse=
+		MDARCH=$mdarch HARNESS_REUSE=$reuse HARNESS_CHANGED=$file \
+		    mutant_check "mutant/$name/$be" "$d" "$m" "$be" \
+		    $KERNEL_OPTIONS || continue
 		# "torture" must catch the bug on its own: run apart, 0.5 s.
 		others=$(echo " $tests " | sed 's/ torture / /g')
 		[ -n "${others# }" ] && t_run_fails "mutant/$name/$be" 60 \

@@ -20,6 +20,7 @@ xbuild() {
 	CC=$X_CC MDARCH=$X_MDARCH harness_check "$@"
 }
 
+HARNESS_PROGS=mplocktest
 xi=0
 for x in ${CROSS_TARGETS:-$(echo "$CROSS" | cut -f1)}; do
 	xi=$((xi + 1))

@@ -1,12 +1,16 @@
-# debug: the debug layer (option MPLOCK_DEBUG), as doc/testing.md says;
-# the regress in quick mode (its full stress runs are suite regress's).
+# debug: the debug layer (option MPLOCK_DEBUG), as doc/testing.md says.
 
 DEBUG_FLAGS="$KERNEL_OPTIONS -DMPLOCK_DEBUG"
+HARNESS_PROGS=mplocktest
 
+# debug_compile CC BACKEND: the option with some of the others; with
+# all of them gcc builds the harness below.
 debug_compile() {
 	_cc=$1 _be=$2
+	_all=
+	[ "$_cc" = gcc ] || _all=$DEBUG_FLAGS
 	for _opts in "-DMPLOCK_DEBUG" "-DMPLOCK_DEBUG -DDDB" \
-	    "-DMPLOCK_DEBUG -DWITNESS" "$DEBUG_FLAGS"; do
+	    "-DMPLOCK_DEBUG -DWITNESS" ${_all:+"$_all"}; do
 		compile_kernel "$_cc" "$_be" $_opts &&
 		    $_cc $HARNESS_CFLAGS -I"$REGRESS/shim/include" \
 		    -I"$REGRESS/shim" -DMPLOCK_$(upper "$_be") $_opts \
@@ -67,39 +71,6 @@ zero_cost() {
 	done
 }
 
-# The harness built without the option: kern_mplock_debug.o defines
-# nothing, no kernel object refers to the layer or its clock, the
-# program has none of it.
-no_debug_symbols() {
-	_d=$1
-	_syms='mpld_|mplock_print|mplock_stats|db_mplock'
-	nm "$_d/o/kern_mplock_debug.o" 2>&1
-	if nm "$_d/o/kern_mplock_debug.o" 2>/dev/null | grep -q .; then
-		echo "kern_mplock_debug.o is not empty"
-		return 1
-	fi
-	for _o in "$_d"/o/kern_mplock*.o; do
-		# The torture test (option MPLOCK_TORTURE) reads the clock
-		# for itself.
-		_clk='|nsecuptime'
-		case $_o in
-		*/kern_mplock_torture.o)	_clk= ;;
-		esac
-		if nm "$_o" | grep -E "$_syms$_clk|db_printsym"; then
-			echo "$_o refers to the debug layer"
-			return 1
-		fi
-	done
-	if nm "$_d/mplocktest" | grep -E "$_syms"; then
-		echo "mplocktest has the debug layer"
-		return 1
-	fi
-	if ! nm "$_d/o/kern_mplock.o" | grep -q ' T __mp_lock$'; then
-		echo "nm sees no __mp_lock: the check proves nothing"
-		return 1
-	fi
-}
-
 # gcc every backend; clang the default and one other (MPLOCK_FULL=1:
 # every one).
 for cc in gcc clang; do
@@ -113,17 +84,10 @@ for cc in gcc clang; do
 done
 
 for be in $BACKENDS; do
-	harness_tests "debug/$be" "$be" -q $DEBUG_FLAGS || continue
+	harness_tests "debug/$be" "$be" "$HQ" $DEBUG_FLAGS || continue
 	# The layer's reports and counts with the waiters halting.
-	has_guest "$be" && t_run "debug/$be/guest" 300 "$hd/mplocktest" -q \
+	has_guest "$be" && t_run "debug/$be/guest" 300 "$hd/mplocktest" $HQ \
 	    -g spinout report stats events torture
-
-	d=$OBJ/debug/$be-off
-	if ! harness_build "$d" "$be" $KERNEL_OPTIONS; then
-		t_fail "debug/$be-off/build" "build failed" "$d/build.log"
-		continue
-	fi
-	t_check "debug/$be/no-debug-symbols" no_debug_symbols "$d"
 done
 
 # Seeded bugs: as the mutants suite, with the option on.  "zero-cost" in
@@ -153,10 +117,9 @@ for m in "$MUTANTS"/debug/*.sed; do
 			continue
 		fi
 		# The objects of the files it leaves: debug/$be's.
-		HARNESS_PROGS=mplocktest HARNESS_REUSE=$OBJ/debug/$be \
-		    HARNESS_CHANGED=$file mutant_check \
-		    "debug/mutant/$name/$be" "$d" "$m" "$be" $DEBUG_FLAGS ||
-		    continue
+		HARNESS_REUSE=$OBJ/debug/$be HARNESS_CHANGED=$file \
+		    mutant_check "debug/mutant/$name/$be" "$d" "$m" "$be" \
+		    $DEBUG_FLAGS || continue
 		t_run_fails "debug/mutant/$name/$be" 60 "$d/build/mplocktest" \
 		    -q -w 5 $tests
 	done
