@@ -116,18 +116,6 @@ calibrate(void)
 	loops_per_ns = 1e7 / ((bench_now() - t0) * 1e9);
 }
 
-/* The cost of one clock read, which every hand-off sample includes. */
-static double
-clock_cost(void)
-{
-	int i, n = 10000;
-	double t0 = bench_now();
-
-	for (i = 0; i < n; i++)
-		(void)bench_now();
-	return ((bench_now() - t0) * 1e9 / n);
-}
-
 /* Just acquired: a sample if another thread stamped its release. */
 static inline void
 acquired(struct bench_thread *bt, struct stamp *st)
@@ -374,9 +362,9 @@ report(const char *name, const char *src, const char *mode, int n,
 		snprintf(fair, sizeof(fair), "%.3f", (double)mx / mn);
 	printf("backend=%s src=%s mode=%s threads=%d cs=%u ncs=%u acq=%lu "
 	    "secs=%.3f ns=%.2f mops=%.3f handoff_ns=%s samples=%lu "
-	    "clock_ns=%.1f fair=%s acq_min=%lu acq_max=%lu pin=%s\n", name,
+	    "fair=%s acq_min=%lu acq_max=%lu pin=%s\n", name,
 	    src, mode, n, cs_ns, ncs_ns, total, secs, secs * 1e9 / total,
-	    total / secs / 1e6, ho, nsamples, clock_cost(), fair, mn, mx,
+	    total / secs / 1e6, ho, nsamples, fair, mn, mx,
 	    pin_failed ? "no-pthread_setaffinity_np-failed" : pin_state);
 	return (total);
 }
