@@ -1,8 +1,8 @@
-# The tables and the CSV of tools/bench.sh from its raw
-# file (a line of key=value pairs per run, bench.c's, with rep=N in
-# front).  -v: rows (the locks, in table order), threads, workloads
-# ("cs/ncs ..."), ncpu (more threads are oversubscribed), bases (the
-# locks ratios refer to) and csv (empty: none).  The statistics
+# The tables of tools/bench.sh from its raw file (a line of key=value
+# pairs per run, bench.c's, with rep=N in front).  -v: rows (the locks,
+# in table order), threads, workloads ("cs/ncs ..."), ncpu (more
+# threads are oversubscribed) and bases (the locks ratios refer to).
+# The statistics
 # are tools/buildtime's (stats_awk), passed first; why the median
 # decides: doc/bench.md.
 
@@ -84,11 +84,6 @@ function num(x, fmt) {
 	if (x >= INF)
 		return "inf"
 	return sprintf(fmt, x)
-}
-
-# A CSV field: x to three decimals, or empty.
-function f3(x) {
-	return x == "" ? "" : sprintf("%.3f", x)
 }
 
 function mkey(lock, mode, t, cs, ncs) {
@@ -178,10 +173,8 @@ BEGIN {
 		f[substr($i, 1, p - 1)] = substr($i, p + 1)
 	}
 	k = mkey(f["backend"], f["mode"], f["threads"], f["cs"], f["ncs"])
-	SRC[f["backend"]] = f["src"]
 	add("ns", k, f["ns"], f["rep"])
-	add("mops", k, f["mops"])
-	add("ho", k, f["handoff_ns"], f["rep"])
+	add("ho", k, f["handoff_ns"])
 	add("fair", k, f["fair"])
 }
 
@@ -221,51 +214,4 @@ END {
 				if (R[i] != "pingpong" && R[i] != BS[b])
 					vline(m, R[i], BS[b])
 	}
-	if (csv != "")
-		writecsv()
-}
-
-function writecsv(    hdr, b, i, m) {
-	hdr = "lock,src,mode,threads,cs_ns,ncs_ns,runs,ns_median,ns_min," \
-	    "ns_max,mops_median,handoff_ns_median,fairness_median"
-	for (b = 1; b <= nb; b++)
-		hdr = hdr ",ratio_to_" BS[b] ",ci95_lo_" BS[b] ",ci95_hi_" \
-		    BS[b] ",verdict_" BS[b] ",gmean_to_" BS[b] ",t95_lo_" \
-		    BS[b] ",t95_hi_" BS[b] ",handoff_ratio_to_" BS[b] \
-		    ",handoff_ci95_lo_" BS[b] ",handoff_ci95_hi_" BS[b]
-	print hdr > csv
-	for (i = 1; i <= nr; i++)
-		for (m = 1; m <= nm; m++)
-			csvrow(K(R[i], m))
-	close(csv)
-}
-
-function csvrow(k,    p, m, lo, hi, h, b, kb, row) {
-	if (N["ns", k] == 0 || DONE[k]++)
-		return
-	split(k, p, SUBSEP)
-	m = median("ns", k)
-	lo = LO
-	hi = HI
-	h = median("ho", k)
-	row = sprintf("%s,%s,%s,%d,%d,%d,%d,%.2f,%.2f,%.2f,%.3f,%s,%s",
-	    p[1], SRC[p[1]], p[2], p[3], p[4], p[5], N["ns", k], m, lo, hi,
-	    median("mops", k), h == "" ? "" : sprintf("%.1f", h),
-	    num(median("fair", k), "%.3f"))
-	for (b = 1; b <= nb; b++) {
-		# The base in the same measure; the ping-pong is set against
-		# the base's contended figure at two threads.
-		kb = mkey(BS[b], p[2] == "pingpong" ? "contended" : p[2],
-		    p[3], p[4], p[5])
-		if (ratio("ns", k, kb))
-			row = row sprintf(",%.3f,%s,%s,%s,%.3f,%s,%s", RR,
-			    f3(RLO), f3(RHI), RV, GR, f3(GLO), f3(GHI))
-		else
-			row = row ",,,,,,,"
-		if (ratio("ho", k, kb))
-			row = row sprintf(",%.3f,%s,%s", RR, f3(RLO), f3(RHI))
-		else
-			row = row ",,,"
-	}
-	print row > csv
 }
