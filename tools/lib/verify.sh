@@ -369,11 +369,11 @@ _v_tsan_seam() {
 	return 0
 }
 
-# _v_tsan_build NAME DIR [CFLAGS]: harness_check for $_be with TSan
-# ($_cc, the tree $_tree).
+# _v_tsan_build NAME DIR [CFLAGS]: harness_check of mplocktest for $_be
+# with TSan ($_cc, the tree $_tree).
 _v_tsan_build() {
-	CC=$_cc MPLOCK_ROOT=$_tree harness_check "$1" "$2" "$_be" \
-	    -fsanitize=thread ${3:-}
+	CC=$_cc MPLOCK_ROOT=$_tree HARNESS_PROGS=mplocktest harness_check \
+	    "$1" "$2" "$_be" -fsanitize=thread ${3:-}
 }
 
 # Which tests run under TSan, with counts that keep them short; TSan's
