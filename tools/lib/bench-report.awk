@@ -23,11 +23,9 @@ function median(kind, k,    a, i, m) {
 function add(kind, k, val, rep) {
 	if (val == "" || val == "-")
 		return
-	if (val == "inf")
-		val = INF
 	val += 0
 	V[kind, k, ++N[kind, k]] = val
-	if (rep != "" && val > 0 && val < INF) {
+	if (rep != "" && val > 0) {
 		P[kind, k, rep + 0] = val
 		if (rep + 0 > MAXREP)
 			MAXREP = rep + 0
@@ -81,8 +79,6 @@ function rfmt(x) {
 function num(x, fmt) {
 	if (x == "")
 		return "-"
-	if (x >= INF)
-		return "inf"
 	return sprintf(fmt, x)
 }
 
@@ -98,11 +94,9 @@ function K(lock, m) {
 	return mkey(lock, MM[m], MT[m], MC[m], MP[m])
 }
 
-# One cell: median and spread, or the median of fairness.
+# One cell: median and spread.
 function cell(kind, lock, m,    med, s) {
 	med = median(kind, K(lock, m))
-	if (kind == "fair")
-		return sprintf(" %9s", num(med, "%.2f"))
 	if (med == "")
 		return sprintf(" %14s", "-")
 	s = med > 0 ? (HI - LO) * 100 / med : "-"
@@ -123,15 +117,9 @@ function table(kind, title, w,    i, j) {
 	print title
 	printf "%-17s", "lock"
 	for (j = 1; j <= nt; j++)
-		if (kind == "fair")
-			printf " %9s", T[j] " thr" (T[j] > ncpu ? "*" : "")
-		else
-			printf " %9s %4s", T[j] " thr" \
-			    (T[j] > ncpu ? "*" : " "), "spr"
+		printf " %9s %4s", T[j] " thr" (T[j] > ncpu ? "*" : " "), "spr"
 	printf "\n"
 	for (i = 1; i <= nr; i++) {
-		if (kind == "fair" && R[i] == "pingpong")
-			continue
 		printf "%-17s", (R[i] == "pingpong" ? "pingpong (floor)" : R[i])
 		for (j = 1; j <= nt; j++)
 			printf "%s", cell(kind, R[i], MW[w] + j)
@@ -140,7 +128,6 @@ function table(kind, title, w,    i, j) {
 }
 
 BEGIN {
-	INF = 1e300
 	VF = "%-16s %-13s %7s  %-16s  %7s  %-16s  %s\n"
 	MAXREP = 0
 	nb = split(bases, BS, " ")
@@ -174,8 +161,6 @@ BEGIN {
 	}
 	k = mkey(f["backend"], f["mode"], f["threads"], f["cs"], f["ncs"])
 	add("ns", k, f["ns"], f["rep"])
-	add("ho", k, f["handoff_ns"])
-	add("fair", k, f["fair"])
 }
 
 END {
@@ -189,12 +174,6 @@ END {
 		split(W[w], cn, "/")
 		table("ns", sprintf("Contended, critical section %d ns," \
 		    " outside it %d ns: ns per acquisition (1 / throughput)",
-		    cn[1], cn[2]), w)
-		table("ho", sprintf("Hand-off latency, cs %d ns, ncs %d ns:" \
-		    " ns from a release to the next owner's acquisition",
-		    cn[1], cn[2]), w)
-		table("fair", sprintf("Fairness, cs %d ns, ncs %d ns: most /" \
-		    " fewest acquisitions of one thread (1.00 is even)",
 		    cn[1], cn[2]), w)
 	}
 	for (b = 1; b <= nb; b++) {

@@ -44,25 +44,22 @@ bench_smoke() {
 			[ "$_n" -eq 6 ] ||
 			    { echo "$_l $_w: $_n runs in raw.txt, not 6"; return 1; }
 		done
-		# Uncontended, contended, hand-off, fairness tables; the
-		# floor is in the two middle ones.
+		# The uncontended and contended tables; the floor is in the
+		# second only.
 		_n=$(grep -c "^$_l " "$_txt")
-		[ "$_l" = pingpong ] && _n=$((_n + 2))
-		[ "$_n" -eq 4 ] ||
-		    { echo "$_l: in $_n tables of bench.txt, not 4"; return 1; }
+		[ "$_l" = pingpong ] && _n=$((_n + 1))
+		[ "$_n" -eq 2 ] ||
+		    { echo "$_l: in $_n tables of bench.txt, not 2"; return 1; }
 	done
-	# Every figure a number: ns, hand-off with two threads, fairness
-	# a number or inf; in the verdict tables each ratio and geometric
-	# mean inside its interval (six runs: six pairs, the fewest that
-	# have a sign-test interval).
+	# Every figure a number; in the verdict tables each ratio and
+	# geometric mean inside its interval (six runs: six pairs, the
+	# fewest that have a sign-test interval).
 	awk -v rows="$(bench_rows)" '
 	BEGIN { split(rows, r, " "); for (i in r) R[r[i]] = 1
 		num = "^[0-9]+(\\.[0-9]+)?$" }
 	function bad(why) { print why ": " $0; err = 1 }
 	/^Uncontended/ { k = "u"; next }
 	/^Contended/ { k = "c"; next }
-	/^Hand-off/ { k = "h"; next }
-	/^Fairness/ { k = "f"; next }
 	/^Verdicts/ { k = "v"; next }
 	/^$/ { k = ""; next }
 	k == "v" && sub(/ +(faster|slower|no difference proven)$/, "") {
@@ -76,9 +73,7 @@ bench_smoke() {
 	{ sub(/ \(floor\)/, "") }
 	!($1 in R) { next }
 	k == "u" && $2 !~ num ||
-	    (k == "c" || k == "h") && $(NF - 1) !~ num ||
-	    k == "c" && $1 != "pingpong" && $2 !~ num ||
-	    k == "f" && ($2 !~ num && $2 != "inf" || $3 !~ num && $3 != "inf") {
+	    k == "c" && ($(NF - 1) !~ num || $1 != "pingpong" && $2 !~ num) {
 		bad("not a number")
 	}
 	END { exit err }' "$_txt" || return 1
