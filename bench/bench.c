@@ -37,8 +37,6 @@
 
 #include "bench.h"
 
-#define SAMPLE_EVERY	16
-
 static const struct bench_lock *lk;
 static double duration = 0.5;
 static unsigned int cs_ns, ncs_ns;
@@ -49,27 +47,18 @@ static double loops_per_ns;
 
 static volatile int ready, go, started, stop;
 
-/* The stamp of the last release, which the next owner reads. */
-struct stamp {
-	double		 st_time;
-	int		 st_owner;	/* who released */
-	int		 st_valid;	/* st_time is this release's */
-};
-
 /*
  * What the lock protects, in one cache line that moves with the lock
  * as the data under a kernel lock does: a counter that checks mutual
- * exclusion, and the stamp.
+ * exclusion.
  */
 static struct {
 	unsigned long	 count;
-	struct stamp	 st;
 } __attribute__((__aligned__(64))) prot;
 
-/* Ping-pong: whose turn it is, and the same stamp. */
+/* Ping-pong: whose turn it is. */
 static struct {
 	volatile unsigned int turn;
-	struct stamp	 st;
 } __attribute__((__aligned__(64))) pp;
 
 static double
@@ -116,40 +105,6 @@ calibrate(void)
 	loops_per_ns = 1e7 / ((bench_now() - t0) * 1e9);
 }
 
-/* The cost of one clock read, which every hand-off sample includes. */
-static double
-clock_cost(void)
-{
-	int i, n = 10000;
-	double t0 = bench_now();
-
-	for (i = 0; i < n; i++)
-		(void)bench_now();
-	return ((bench_now() - t0) * 1e9 / n);
-}
-
-/* Just acquired: a sample if another thread stamped its release. */
-static inline void
-acquired(struct bench_thread *bt, struct stamp *st)
-{
-	if (st->st_valid && st->st_owner != bt->bt_id)
-		bt->bt_samples[bt->bt_nsamples++ % BENCH_NSAMPLES] =
-		    (float)((bench_now() - st->st_time) * 1e9);
-	st->st_owner = bt->bt_id;
-}
-
-/* About to release: every SAMPLE_EVERY-th release is stamped. */
-static inline void
-releasing(struct stamp *st, unsigned int *k)
-{
-	if (--*k == 0) {
-		*k = SAMPLE_EVERY;
-		st->st_valid = 1;
-		st->st_time = bench_now();
-	} else
-		st->st_valid = 0;
-}
-
 static void
 uncontended_body(struct bench_thread *bt)
 {
@@ -176,15 +131,12 @@ static void
 contended_body(struct bench_thread *bt)
 {
 	unsigned long n = 0;
-	unsigned int k = bt->bt_id % SAMPLE_EVERY + 1;
 
 	do {
 		lk->bl_lock(bt);
-		acquired(bt, &prot.st);
 		prot.count++;
 		if (cs_ns)
 			work(cs_ns);
-		releasing(&prot.st, &k);
 		lk->bl_unlock(bt);
 		n++;
 		if (ncs_ns)
@@ -197,7 +149,7 @@ static void
 pingpong_body(struct bench_thread *bt)
 {
 	unsigned long n = 0;
-	unsigned int me = bt->bt_id, k = me + 1, spins = 0;
+	unsigned int me = bt->bt_id, spins = 0;
 
 	do {
 		while (__atomic_load_n(&pp.turn, __ATOMIC_ACQUIRE) != me) {
@@ -205,9 +157,7 @@ pingpong_body(struct bench_thread *bt)
 				goto out;
 			relax(&spins);
 		}
-		acquired(bt, &pp.st);
 		n++;
-		releasing(&pp.st, &k);
 		__atomic_store_n(&pp.turn, 1 - me, __ATOMIC_RELEASE);
 	} while (!stop);
 out:
@@ -290,7 +240,6 @@ run(int n)
 	for (i = 0; i < n; i++) {
 		threads[i].bt_id = i;
 		threads[i].bt_acq = 0;
-		threads[i].bt_nsamples = 0;
 		if ((errno = pthread_create(&threads[i].bt_thread, NULL,
 		    thread_main, &threads[i])) != 0)
 			err(2, "pthread_create");
@@ -316,67 +265,21 @@ run(int n)
 	return (body_secs > 0 ? body_secs : t1 - t0);
 }
 
-static int
-floatcmp(const void *a, const void *b)
-{
-	float x = *(const float *)a, y = *(const float *)b;
-
-	return (x < y ? -1 : x > y);
-}
-
-/* Median of every thread's hand-off samples; -1 when there are none. */
-static double
-handoff_median(int n, unsigned long *count)
-{
-	unsigned long k, m = 0;
-	float *all;
-	double med = -1;
-	int i;
-
-	if ((all = calloc(n, BENCH_NSAMPLES * sizeof(*all))) == NULL)
-		err(2, NULL);
-	for (i = 0; i < n; i++) {
-		k = threads[i].bt_nsamples < BENCH_NSAMPLES ?
-		    threads[i].bt_nsamples : BENCH_NSAMPLES;
-		memcpy(all + m, threads[i].bt_samples, k * sizeof(*all));
-		m += k;
-	}
-	qsort(all, m, sizeof(*all), floatcmp);
-	if (m > 0)
-		med = m % 2 ? all[m / 2] : (all[m / 2 - 1] + all[m / 2]) / 2.0;
-	free(all);
-	*count = m;
-	return (med);
-}
-
 /* Print the run's line; return the acquisitions of all threads. */
 static unsigned long
 report(const char *name, const char *src, const char *mode, int n,
     double secs)
 {
-	unsigned long total = 0, mx = 0, mn = ~0UL, nsamples;
-	char ho[32] = "-", fair[32] = "inf";
-	double med;
+	unsigned long total = 0;
 	int i;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		total += threads[i].bt_acq;
-		if (threads[i].bt_acq > mx)
-			mx = threads[i].bt_acq;
-		if (threads[i].bt_acq < mn)
-			mn = threads[i].bt_acq;
-	}
 	if (total == 0)
 		errx(1, "%s: no acquisitions in %.3f s", name, secs);
-	if ((med = handoff_median(n, &nsamples)) >= 0)
-		snprintf(ho, sizeof(ho), "%.1f", med);
-	if (mn > 0)
-		snprintf(fair, sizeof(fair), "%.3f", (double)mx / mn);
 	printf("backend=%s src=%s mode=%s threads=%d cs=%u ncs=%u acq=%lu "
-	    "secs=%.3f ns=%.2f mops=%.3f handoff_ns=%s samples=%lu "
-	    "clock_ns=%.1f fair=%s acq_min=%lu acq_max=%lu pin=%s\n", name,
-	    src, mode, n, cs_ns, ncs_ns, total, secs, secs * 1e9 / total,
-	    total / secs / 1e6, ho, nsamples, clock_cost(), fair, mn, mx,
+	    "secs=%.3f ns=%.2f pin=%s\n", name, src, mode, n, cs_ns, ncs_ns,
+	    total, secs, secs * 1e9 / total,
 	    pin_failed ? "no-pthread_setaffinity_np-failed" : pin_state);
 	return (total);
 }
@@ -486,10 +389,6 @@ bench_main(int argc, char *argv[], const char *src,
 		usage();
 	if ((threads = calloc(nthreads, sizeof(*threads))) == NULL)
 		err(2, NULL);
-	for (i = 0; i < nthreads; i++)
-		if ((threads[i].bt_samples = calloc(BENCH_NSAMPLES,
-		    sizeof(float))) == NULL)
-			err(2, NULL);
 	pin_setup();
 	if (cs_ns || ncs_ns)
 		calibrate();

@@ -27,13 +27,10 @@
 #include <pthread.h>
 
 #define BENCH_MAXTHREADS	256
-#define BENCH_NSAMPLES		2048	/* hand-off samples kept per thread */
 
 struct bench_thread {
 	int		 bt_id;		/* 0 .. threads - 1 */
 	unsigned long	 bt_acq;	/* acquisitions in the run */
-	unsigned long	 bt_nsamples;	/* hand-offs timed (ring below) */
-	float		*bt_samples;	/* ns from release to acquisition */
 	pthread_t	 bt_thread;
 } __attribute__((__aligned__(64)));
 

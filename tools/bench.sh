@@ -291,7 +291,6 @@ results=$out/results-$stamp.txt
 	stats_awk "$out/stats.awk" &&
 	awk -v rows="$rows" -v threads="$threads" \
 	    -v workloads="$workloads" -v ncpu="$online" -v bases="$bases" \
-	    -v csv="$out/bench.csv" \
 	    -f "$out/stats.awk" -f "$ROOT/tools/lib/bench-report.awk" "$raw"
 } >"$out/bench.txt" || die "the report failed (tools/lib/bench-report.awk)"
 cat "$out/bench.txt"
@@ -301,5 +300,5 @@ cat "$out/bench.txt"
 	cat "$out/bench.txt"
 } >"$results"
 
-echo "table: $out/bench.txt; CSV: $out/bench.csv; raw runs: $raw"
+echo "table: $out/bench.txt; raw runs: $raw"
 echo "results: $results"

@@ -1,8 +1,8 @@
-# The tables and the CSV of tools/bench.sh from its raw
-# file (a line of key=value pairs per run, bench.c's, with rep=N in
-# front).  -v: rows (the locks, in table order), threads, workloads
-# ("cs/ncs ..."), ncpu (more threads are oversubscribed), bases (the
-# locks ratios refer to) and csv (empty: none).  The statistics
+# The tables of tools/bench.sh from its raw file (a line of key=value
+# pairs per run, bench.c's, with rep=N in front).  -v: rows (the locks,
+# in table order), threads, workloads ("cs/ncs ..."), ncpu (more
+# threads are oversubscribed) and bases (the locks ratios refer to).
+# The statistics
 # are tools/buildtime's (stats_awk), passed first; why the median
 # decides: doc/bench.md.
 
@@ -23,11 +23,9 @@ function median(kind, k,    a, i, m) {
 function add(kind, k, val, rep) {
 	if (val == "" || val == "-")
 		return
-	if (val == "inf")
-		val = INF
 	val += 0
 	V[kind, k, ++N[kind, k]] = val
-	if (rep != "" && val > 0 && val < INF) {
+	if (rep != "" && val > 0) {
 		P[kind, k, rep + 0] = val
 		if (rep + 0 > MAXREP)
 			MAXREP = rep + 0
@@ -81,14 +79,7 @@ function rfmt(x) {
 function num(x, fmt) {
 	if (x == "")
 		return "-"
-	if (x >= INF)
-		return "inf"
 	return sprintf(fmt, x)
-}
-
-# A CSV field: x to three decimals, or empty.
-function f3(x) {
-	return x == "" ? "" : sprintf("%.3f", x)
 }
 
 function mkey(lock, mode, t, cs, ncs) {
@@ -103,11 +94,9 @@ function K(lock, m) {
 	return mkey(lock, MM[m], MT[m], MC[m], MP[m])
 }
 
-# One cell: median and spread, or the median of fairness.
+# One cell: median and spread.
 function cell(kind, lock, m,    med, s) {
 	med = median(kind, K(lock, m))
-	if (kind == "fair")
-		return sprintf(" %9s", num(med, "%.2f"))
 	if (med == "")
 		return sprintf(" %14s", "-")
 	s = med > 0 ? (HI - LO) * 100 / med : "-"
@@ -128,15 +117,9 @@ function table(kind, title, w,    i, j) {
 	print title
 	printf "%-17s", "lock"
 	for (j = 1; j <= nt; j++)
-		if (kind == "fair")
-			printf " %9s", T[j] " thr" (T[j] > ncpu ? "*" : "")
-		else
-			printf " %9s %4s", T[j] " thr" \
-			    (T[j] > ncpu ? "*" : " "), "spr"
+		printf " %9s %4s", T[j] " thr" (T[j] > ncpu ? "*" : " "), "spr"
 	printf "\n"
 	for (i = 1; i <= nr; i++) {
-		if (kind == "fair" && R[i] == "pingpong")
-			continue
 		printf "%-17s", (R[i] == "pingpong" ? "pingpong (floor)" : R[i])
 		for (j = 1; j <= nt; j++)
 			printf "%s", cell(kind, R[i], MW[w] + j)
@@ -145,7 +128,6 @@ function table(kind, title, w,    i, j) {
 }
 
 BEGIN {
-	INF = 1e300
 	VF = "%-16s %-13s %7s  %-16s  %7s  %-16s  %s\n"
 	MAXREP = 0
 	nb = split(bases, BS, " ")
@@ -178,11 +160,7 @@ BEGIN {
 		f[substr($i, 1, p - 1)] = substr($i, p + 1)
 	}
 	k = mkey(f["backend"], f["mode"], f["threads"], f["cs"], f["ncs"])
-	SRC[f["backend"]] = f["src"]
 	add("ns", k, f["ns"], f["rep"])
-	add("mops", k, f["mops"])
-	add("ho", k, f["handoff_ns"], f["rep"])
-	add("fair", k, f["fair"])
 }
 
 END {
@@ -196,12 +174,6 @@ END {
 		split(W[w], cn, "/")
 		table("ns", sprintf("Contended, critical section %d ns," \
 		    " outside it %d ns: ns per acquisition (1 / throughput)",
-		    cn[1], cn[2]), w)
-		table("ho", sprintf("Hand-off latency, cs %d ns, ncs %d ns:" \
-		    " ns from a release to the next owner's acquisition",
-		    cn[1], cn[2]), w)
-		table("fair", sprintf("Fairness, cs %d ns, ncs %d ns: most /" \
-		    " fewest acquisitions of one thread (1.00 is even)",
 		    cn[1], cn[2]), w)
 	}
 	for (b = 1; b <= nb; b++) {
@@ -221,51 +193,4 @@ END {
 				if (R[i] != "pingpong" && R[i] != BS[b])
 					vline(m, R[i], BS[b])
 	}
-	if (csv != "")
-		writecsv()
-}
-
-function writecsv(    hdr, b, i, m) {
-	hdr = "lock,src,mode,threads,cs_ns,ncs_ns,runs,ns_median,ns_min," \
-	    "ns_max,mops_median,handoff_ns_median,fairness_median"
-	for (b = 1; b <= nb; b++)
-		hdr = hdr ",ratio_to_" BS[b] ",ci95_lo_" BS[b] ",ci95_hi_" \
-		    BS[b] ",verdict_" BS[b] ",gmean_to_" BS[b] ",t95_lo_" \
-		    BS[b] ",t95_hi_" BS[b] ",handoff_ratio_to_" BS[b] \
-		    ",handoff_ci95_lo_" BS[b] ",handoff_ci95_hi_" BS[b]
-	print hdr > csv
-	for (i = 1; i <= nr; i++)
-		for (m = 1; m <= nm; m++)
-			csvrow(K(R[i], m))
-	close(csv)
-}
-
-function csvrow(k,    p, m, lo, hi, h, b, kb, row) {
-	if (N["ns", k] == 0 || DONE[k]++)
-		return
-	split(k, p, SUBSEP)
-	m = median("ns", k)
-	lo = LO
-	hi = HI
-	h = median("ho", k)
-	row = sprintf("%s,%s,%s,%d,%d,%d,%d,%.2f,%.2f,%.2f,%.3f,%s,%s",
-	    p[1], SRC[p[1]], p[2], p[3], p[4], p[5], N["ns", k], m, lo, hi,
-	    median("mops", k), h == "" ? "" : sprintf("%.1f", h),
-	    num(median("fair", k), "%.3f"))
-	for (b = 1; b <= nb; b++) {
-		# The base in the same measure; the ping-pong is set against
-		# the base's contended figure at two threads.
-		kb = mkey(BS[b], p[2] == "pingpong" ? "contended" : p[2],
-		    p[3], p[4], p[5])
-		if (ratio("ns", k, kb))
-			row = row sprintf(",%.3f,%s,%s,%s,%.3f,%s,%s", RR,
-			    f3(RLO), f3(RHI), RV, GR, f3(GLO), f3(GHI))
-		else
-			row = row ",,,,,,,"
-		if (ratio("ho", k, kb))
-			row = row sprintf(",%.3f,%s,%s", RR, f3(RLO), f3(RHI))
-		else
-			row = row ",,,"
-	}
-	print row > csv
 }

@@ -31,68 +31,54 @@ bench_smoke() {
 	sh "$ROOT/tools/bench.sh" -r 6 -d 0.05 -t "1 2" -o "$BENCH_OUT" \
 	    >"$BENCH_OUT.stdout" || return 1
 	cat "$BENCH_OUT.stdout"
-	_csv=$BENCH_OUT/bench.csv
+	_raw=$BENCH_OUT/raw.txt
+	_txt=$BENCH_OUT/bench.txt
 	for _l in $(bench_rows); do
 		case $_l in
 		pingpong) _want="pingpong,2" ;;
 		*) _want="uncontended,1 contended,1 contended,2" ;;
 		esac
 		for _w in $_want; do
-			grep -q "^$_l,[a-z]*,${_w%,*},${_w#*,},0,0,6," \
-			    "$_csv" ||
-			    { echo "no $_l $_w row in bench.csv"; return 1; }
+			_n=$(grep -c " backend=$_l src=[^ ]* mode=${_w%,*} threads=${_w#*,} cs=0 ncs=0 " \
+			    "$_raw")
+			[ "$_n" -eq 6 ] ||
+			    { echo "$_l $_w: $_n runs in raw.txt, not 6"; return 1; }
 		done
-		# Uncontended, contended, hand-off, fairness tables; the
-		# floor is in the two middle ones.
-		_n=$(grep -c "^$_l " "$BENCH_OUT/bench.txt")
-		[ "$_l" = pingpong ] && _n=$((_n + 2))
-		[ "$_n" -eq 4 ] ||
-		    { echo "$_l: in $_n tables of bench.txt, not 4"; return 1; }
+		# The uncontended and contended tables; the floor is in the
+		# second only.
+		_n=$(grep -c "^$_l " "$_txt")
+		[ "$_l" = pingpong ] && _n=$((_n + 1))
+		[ "$_n" -eq 2 ] ||
+		    { echo "$_l: in $_n tables of bench.txt, not 2"; return 1; }
 	done
-	# Every figure a number: ns, throughput; hand-off with two
-	# threads; fairness a number or inf; a ratio to each base with its
-	# sign-test interval (six runs: six pairs, the fewest that have
-	# one) and a verdict, and a geometric mean with its t interval;
-	# each base its own with 1.000 [1.000, 1.000].
+	# Every figure a number; in the verdict tables each ratio and
+	# geometric mean inside its interval (six runs: six pairs, the
+	# fewest that have a sign-test interval).
+	awk -v rows="$(bench_rows)" '
+	BEGIN { split(rows, r, " "); for (i in r) R[r[i]] = 1
+		num = "^[0-9]+(\\.[0-9]+)?$" }
+	function bad(why) { print why ": " $0; err = 1 }
+	/^Uncontended/ { k = "u"; next }
+	/^Contended/ { k = "c"; next }
+	/^Verdicts/ { k = "v"; next }
+	/^$/ { k = ""; next }
+	k == "v" && sub(/ +(faster|slower|no difference proven)$/, "") {
+		gsub(/\[|\]|,/, "")
+		gsub(/>999/, "1e9")
+		if (!($(NF - 4) <= $(NF - 5) && $(NF - 5) <= $(NF - 3) &&
+		    $(NF - 1) <= $(NF - 2) && $(NF - 2) <= $NF))
+			bad("a ratio outside its interval")
+		next
+	}
+	{ sub(/ \(floor\)/, "") }
+	!($1 in R) { next }
+	k == "u" && $2 !~ num ||
+	    k == "c" && ($(NF - 1) !~ num || $1 != "pingpong" && $2 !~ num) {
+		bad("not a number")
+	}
+	END { exit err }' "$_txt" || return 1
 	_bases=ticket
 	[ -n "$BENCH_VTREE" ] && _bases="stock ticket"
-	awk -F, -v bases="$_bases" '
-	NR == 1 { for (i = 1; i <= NF; i++) C[$i] = i; next }
-	{
-		num = "^[0-9]+(\\.[0-9]+)?$"
-		if ($C["ns_median"] !~ num || $C["ns_median"] <= 0 ||
-		    $C["mops_median"] !~ num ||
-		    ($4 == 2 && $C["handoff_ns_median"] !~ num) ||
-		    ($C["fairness_median"] !~ num &&
-		    $C["fairness_median"] != "inf")) {
-			print "bad figures: " $0
-			bad = 1
-		}
-		nb = split(bases, B, " ")
-		for (b = 1; b <= nb; b++) {
-			r = $C["ratio_to_" B[b]]
-			lo = $C["ci95_lo_" B[b]]
-			hi = $C["ci95_hi_" B[b]]
-			v = $C["verdict_" B[b]]
-			g = $C["gmean_to_" B[b]]
-			glo = $C["t95_lo_" B[b]]
-			ghi = $C["t95_hi_" B[b]]
-			if (r !~ num || lo !~ num || hi !~ num ||
-			    lo + 0 > r + 0 || r + 0 > hi + 0 ||
-			    g !~ num || glo !~ num || ghi !~ num ||
-			    glo + 0 > g + 0 || g + 0 > ghi + 0 ||
-			    v !~ /^(faster|slower|no difference proven)$/) {
-				print "no ratio to " B[b] " with interval" \
-				    " and verdict: " $0
-				bad = 1
-			}
-			if ($1 == B[b] && (r != "1.000" || lo != "1.000" ||
-			    hi != "1.000" || v != "no difference proven")) {
-				print B[b] " is not its own baseline: " $0
-				bad = 1
-			}
-		}
-	} END { exit bad }' "$_csv" || return 1
 	# The verdict tables: one per base, a line for every lock but the
 	# base and the floor in every measure (uncontended, 1 and 2
 	# threads), each with ratio, interval, geometric mean, its interval
@@ -104,7 +90,7 @@ bench_smoke() {
 		/^Verdicts against / { on = ($3 == b); next }
 		/^$/ { on = 0 }
 		on && $1 != "measure" && $1 != "(below" { print }
-		' "$BENCH_OUT/bench.txt")
+		' "$_txt")
 		echo "$_got"
 		_n=$(echo "$_got" | grep -Ec \
 		    '^(uncontended|[12] thr\*? cs0/0) +[a-z-]+( +([0-9.]+|>999) +\[[0-9.]+, ([0-9.]+|>999)\]){2} +(faster|slower|no difference proven)$')
@@ -115,8 +101,8 @@ bench_smoke() {
 		}
 	done
 	# Pinned, or said that it is not.
-	grep -Eq '^(threads pinned|pinning: UNAVAILABLE)' \
-	    "$BENCH_OUT/bench.txt" || { echo "no word on pinning"; return 1; }
+	grep -Eq '^(threads pinned|pinning: UNAVAILABLE)' "$_txt" ||
+	    { echo "no word on pinning"; return 1; }
 	# The results file: its header, then the tables.
 	_res=$(ls "$BENCH_OUT"/results-*.txt 2>/dev/null | tail -n 1)
 	[ -n "$_res" ] || { echo "no results file"; return 1; }
@@ -127,10 +113,9 @@ bench_smoke() {
 	grep -q '^Verdicts against ticket' "$_res" ||
 	    { echo "no verdicts in $_res"; return 1; }
 	if [ -n "$BENCH_VTREE" ]; then
-		grep -q '^stock,openbsd,' "$_csv" ||
+		grep -q ' backend=stock src=openbsd ' "$_raw" ||
 		    { echo "stock does not say it is OpenBSD's"; return 1; }
-		grep -q '^stock: the ticket lock block of OpenBSD' \
-		    "$BENCH_OUT/bench.txt" ||
+		grep -q '^stock: the ticket lock block of OpenBSD' "$_txt" ||
 		    { echo "no word on where stock comes from"; return 1; }
 	fi
 }
@@ -146,7 +131,7 @@ t_check "bench/smoke" bench_smoke
 bench_stats() {
 	stats_awk "$OBJ/stats.awk" || return 1
 	_out=$(awk -v rows="base same fast slow noisy six five eight one bimodal" \
-	    -v threads=2 -v workloads=0/0 -v ncpu=2 -v bases=base -v csv= \
+	    -v threads=2 -v workloads=0/0 -v ncpu=2 -v bases=base \
 	    -f "$OBJ/stats.awk" \
 	    -f "$ROOT/tools/lib/bench-report.awk" \
 	    "$ROOT/tools/fixtures/bench-report.raw") || return 1
