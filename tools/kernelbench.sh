@@ -436,8 +436,6 @@ table=$out/table.txt
 load_after=$(uptime | sed 's/.*load averages*: *//')
 secs=$(($(date +%s) - t0))
 nboots=$(grep -c . "$out/boots.txt")
-stat=own
-command -v ministat >/dev/null 2>&1 && stat=ministat
 crashes=$(awk '{ for (i = 5; i <= NF; i++) if ($i ~ /^crashes=/)
 	c += substr($i, 9) } END { print c + 0 }' "$out/boots.txt")
 host=$(awk '{ for (i = 5; i <= NF; i++) if ($i ~ /^others=[0-9.]+$/) {
@@ -458,7 +456,7 @@ host=$(awk '{ for (i = 5; i <= NF; i++) if ($i ~ /^others=[0-9.]+$/) {
 	    "build-like load: 1 warm-up round, then $rounds rounds of" \
 	    "$tasks execs, the median"
 	echo "# qemu crashes: $crashes (each booted again once)"
-	echo "# statistics: tools/buildtime compare ($stat), Student's t" \
+	echo "# statistics: tools/buildtime compare, Student's t" \
 	    "at 95%, each peer against the base (the first peer with the" \
 	    "figure)"
 	echo "# columns: peer, qemu -smp, figure (build: build-like load," \
