@@ -21,7 +21,6 @@
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
-. "$ROOT/tools/lib/testlib.sh"
 
 PROG=flaky
 USAGE='usage: tools/flaky.sh [-n runs] [-l loaders] [-m pattern] [suite ...]'
@@ -43,6 +42,7 @@ suites=${*:-mutants debug cross kernel}
 results_header "tools/flaky.sh -n $runs -l $loaders${pattern:+ -m '$pattern'}\
  $suites"
 
+. "$ROOT/tools/lib/testlib.sh"
 FD=$OBJ/flaky
 LOGS=$FD/logs
 rm -rf "$FD"
