@@ -311,6 +311,7 @@ rt_mutant() {
 	    rt_seed 's/mpl_lock_obj/mpl_witness_obj/g' $(cd "$ROOT" &&
 	    grep -l mpl_lock_obj sys/sys/mplock.h sys/kern/*.c) &&
 	    MPLOCK_ROOT=$MT/root realtree_setup "$MT/t" || return 1
+	(cd "$ROOT/sys" && grep -l mpl_lock_obj kern/*.c) >"$MT/t/renamed"
 	for _a in amd64 i386; do
 		realtree_arch "$MT/t" "$_a" || return 1
 	done
@@ -338,13 +339,14 @@ rt_seed_undeclared() {
 	    obj kern/kern_mplock.c "$DEFAULT_BACKEND,MULTIPROCESSOR"
 }
 
-# Our own files still compile renamed: only the tree's code can notice.
+# Our files the rename edits still compile: only the tree's code can
+# notice.
 rt_seed_member() {
 	_sc=$(echo $BACKENDS | tr ' ' '\n' | grep -vxFm1 "$DEFAULT_BACKEND")
 	_sc=$_sc,MULTIPROCESSOR,WITNESS,DDB
 	rt_mutant || return 1
 	for _a in amd64 i386; do
-		realtree_jobs "$MT/t" "$_a" obj "$MT/t/patched" "$_sc" |
+		realtree_jobs "$MT/t" "$_a" obj "$MT/t/renamed" "$_sc" |
 		    realtree_run "$MT/t" "member-own-$_a" || {
 			echo "member: our own files do not compile renamed"
 			return 1
