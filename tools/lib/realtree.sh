@@ -8,8 +8,8 @@
 #	77 when a tool or the tarball is missing.
 # realtree_arch DIR ARCH: DIR/ARCH afresh; DIR/ARCH/ours the options
 #	the patch's lines of sys/conf/files name (on in every kernel).
-# realtree_combos [mp | up]: "BACKEND,OPTION,..." (80 in all); with
-#	no argument, make test's slice (all with MPLOCK_FULL=1).
+# realtree_combos [mp | up | pair]: "BACKEND,OPTION,..." (80 in all);
+#	with no argument, make test's slice (all with MPLOCK_FULL=1).
 # realtree_jobs DIR ARCH obj|syntax FILELIST COMBO...: a job per file
 #	of FILELIST (under sys/) that COMBO's kernel compiles.
 # realtree_run DIR NAME < JOBS: $KCOMPILE_JOBS (2) at a time; the
@@ -88,7 +88,8 @@ realtree_arch() {
 # MULTIPROCESSOR with none of the options, MPLOCK_DEBUG alone and all,
 # and with it WITNESS and MP_LOCKDEBUG each alone with DDB (every pair
 # of options in each of its states); of the others none and
-# MULTIPROCESSOR with all (each option in each state).
+# MULTIPROCESSOR with all (each option in each state); pair: each
+# backend once, none and MULTIPROCESSOR with all in turn.
 realtree_combos() {
 	_k=${1:-slice}
 	[ "${MPLOCK_FULL:-0}" = 1 ] && [ $# -eq 0 ] && _k=all
@@ -114,6 +115,8 @@ realtree_combos() {
 				    u == ",MP_LOCKDEBUG,DDB")
 			else if (k == "slice")
 				keep = u == "" && !mp || u == all && mp
+			else if (k == "pair")
+				keep = b % 2 ? u == "" && !mp : u == all && mp
 			else
 				keep = 1
 			if (!keep)

@@ -88,9 +88,12 @@ kc_insns() {
 # --- amd64 and i386: the real tree -----------------------------------
 
 # rt_patched ARCH: the patched files, each under one combination at
-# least.  rt_includers ARCH: the includers.
+# least; i386's, beside amd64's, a pairwise cover (realtree_combos
+# pair).  rt_includers ARCH: the includers.
 rt_patched() {
 	_rc=$(realtree_combos)
+	[ "$1" = amd64 ] || [ "${MPLOCK_FULL:-0}" = 1 ] ||
+	    _rc=$(realtree_combos pair)
 	echo "$(echo "$_rc" | wc -l | tr -d ' ') combinations"
 	realtree_jobs "$RT" "$1" obj "$RT/patched" $_rc \
 	    >"$RT/jobs-patched-$1" || return 1
