@@ -38,11 +38,6 @@ test-full:
 bench:
 	@${SH} tools/bench.sh
 
-# tools/mplock-patch under faults at every step with this whole
-# checkout, and a full disk at every size (make test: a small checkout).
-test-patchfault:
-	@MPLOCK_FULL=1 ${SH} tools/test.sh patchfault
-
 # Every seeded bug whose catch depends on a run, run 10 times (N=) with
 # two busy loops beside it: each must be caught every time.  N is empty
 # unless given: test-flaky and kernel-bench each have their own default,
@@ -50,17 +45,6 @@ test-patchfault:
 N?=
 test-flaky:
 	@n='${N}'; ${SH} tools/flaky.sh -n "$${n:-10}"
-
-# Every backend on every cross target (CROSS_TARGETS= for some), and
-# every kernel compile.
-test-cross:
-	@MPLOCK_FULL=1 ${SH} tools/test.sh kcompile cross
-
-# The kernel compile matrix in full: every file of the vendored OpenBSD
-# tree that includes <sys/mplock.h>, amd64 and i386, under every backend
-# and option combination (make test compiles a sample).
-kcompile-full:
-	@MPLOCK_FULL=1 ${SH} tools/test.sh kcompile
 
 lint:
 	@${SH} tools/lint.sh
@@ -128,6 +112,6 @@ uninstall:
 clean:
 	rm -rf build
 
-.PHONY: all test test-debian test-full test-patchfault test-flaky test-cross kcompile-full bench \
+.PHONY: all test test-debian test-full test-flaky bench \
 	lint verify clean patch patch-kernel patch-regress series apply revert \
 	kernel kernel-test kernel-bench install uninstall

@@ -42,22 +42,23 @@ suites=${*:-mutants debug cross kernel}
 results_header "tools/flaky.sh -n $runs -l $loaders${pattern:+ -m '$pattern'}\
  $suites"
 
+. "$ROOT/tools/lib/testlib.sh"
 FD=$OBJ/flaky
+LOGS=$FD/logs
 rm -rf "$FD"
-mkdir -p "$FD/logs"
-FLAKY_LOG=$FD/seeded
-: >"$FLAKY_LOG"
-export FLAKY_LOG
+mkdir -p "$LOGS"
+seeded=$FD/seeded
+: >"$seeded"
 
 # The suites themselves, without the load: they build what the seeded
 # bugs run and note the commands.
-MPLOCK_FULL=1 sh "$ROOT/tools/test.sh" $suites \
+FLAKY_LOG=$seeded MPLOCK_FULL=1 sh "$ROOT/tools/test.sh" $suites \
     >"$FD/suites.log" 2>&1
 if [ -n "$pattern" ]; then
-	awk -F '\t' -v p="$pattern" '$2 ~ p' "$FLAKY_LOG" >"$FLAKY_LOG.m"
-	mv "$FLAKY_LOG.m" "$FLAKY_LOG"
+	awk -F '\t' -v p="$pattern" '$2 ~ p' "$seeded" >"$seeded.m"
+	mv "$seeded.m" "$seeded"
 fi
-n=$(wc -l <"$FLAKY_LOG" | tr -d ' ')
+n=$(wc -l <"$seeded" | tr -d ' ')
 [ "$n" -gt 0 ] || {
 	echo "flaky: no seeded bug noted (see $FD/suites.log)"
 	echo "0 passed, 1 failed"
@@ -82,28 +83,23 @@ done
 echo "flaky: $runs runs of every seeded bug of: $suites;" \
     "$loaders busy loops beside them"
 
-# judge KIND RC LOG: was the bug caught?  As t_run_fails and k_mutant
-# judge; sets how to "fail" or "hang".
+# judge KIND: was _t_exec's run's bug caught?  A kernel as k_mutant
+# judges it, the others by t_caught; how: "fail" or "hang".
 judge() {
-	how=
-	case $1 in
-	kernel)	case $2 in
-		1)	grep -q '^kernel: [^:]*: FAIL' "$3" && how=fail ;;
-		3)	how=fail ;;
-		4|124)	how=hang ;;
-		esac
-		[ -n "$how" ]
-		return ;;
-	esac
-	case $2 in
-	0|77)	return 1 ;;
-	124)	how=hang
-		return 0 ;;
-	esac
-	grep -q FAIL "$3" || return 1
 	how=fail
-	grep -q 'FAIL.*\(watchdog\|hang\|stuck\)' "$3" && how=hang
-	return 0
+	if [ "$1" = kernel ]; then
+		case $_rc in
+		1)	grep -q '^kernel: [^:]*: FAIL' "$_log" ;;
+		3)	;;
+		4|124)	how=hang ;;
+		*)	return 1 ;;
+		esac
+		return
+	fi
+	t_caught || return 1
+	case $_rc:$_why in
+	124:* | *watchdog* | *hang* | *stuck*) how=hang ;;
+	esac
 }
 
 pass=0 fail=0
@@ -111,9 +107,9 @@ while IFS='	' read -r kind name secs cmd; do
 	caught=0 hangs=0
 	r=1
 	while [ "$r" -le "$runs" ]; do
-		log=$FD/logs/$(echo "$name" | tr '/ ' '__').$r.log
-		eval "timeout $secs $cmd" >"$log" 2>&1 </dev/null
-		if judge "$kind" $? "$log"; then
+		eval "set -- $cmd"
+		_t_exec "$name.$r" "$secs" "$@" </dev/null
+		if judge "$kind"; then
 			caught=$((caught + 1))
 			[ "$how" = hang ] && hangs=$((hangs + 1))
 		fi
@@ -128,7 +124,7 @@ while IFS='	' read -r kind name secs cmd; do
 	fi
 	printf '%s %-46s caught %2d of %d (%d by a hang)\n' "$v" "$name" \
 	    "$caught" "$runs" "$hangs"
-done <"$FLAKY_LOG"
+done <"$seeded"
 stop_load
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -8,7 +8,8 @@
 #	77 when a tool or the tarball is missing.
 # realtree_arch DIR ARCH: DIR/ARCH afresh; DIR/ARCH/ours the options
 #	the patch's lines of sys/conf/files name (on in every kernel).
-# realtree_combos [mp | up | slice]: "BACKEND,OPTION,..." (80 in all).
+# realtree_combos [mp | up | pair]: "BACKEND,OPTION,..." (80 in all);
+#	with no argument, make test's slice (all with MPLOCK_FULL=1).
 # realtree_jobs DIR ARCH obj|syntax FILELIST COMBO...: a job per file
 #	of FILELIST (under sys/) that COMBO's kernel compiles.
 # realtree_run DIR NAME < JOBS: $KCOMPILE_JOBS (2) at a time; the
@@ -83,13 +84,16 @@ realtree_arch() {
 
 # Every backend with and without MULTIPROCESSOR times every subset of
 # REALTREE_OPTS but MP_LOCKDEBUG or WITNESS without DDB (the tree's
-# #error); slice, make test's: the default backend's with and without
+# #error); the slice: the default backend's with and without
 # MULTIPROCESSOR with none of the options, MPLOCK_DEBUG alone and all,
 # and with it WITNESS and MP_LOCKDEBUG each alone with DDB (every pair
-# of options in each of its states); of the others none,
-# MULTIPROCESSOR alone and with all.
+# of options in each of its states); of the others none and
+# MULTIPROCESSOR with all (each option in each state); pair: each
+# backend once, none and MULTIPROCESSOR with all in turn.
 realtree_combos() {
-	echo $BACKENDS | awk -v k="${1:-all}" -v def="$DEFAULT_BACKEND" \
+	_k=${1:-slice}
+	[ "${MPLOCK_FULL:-0}" = 1 ] && [ $# -eq 0 ] && _k=all
+	echo $BACKENDS | awk -v k="$_k" -v def="$DEFAULT_BACKEND" \
 	    -v opts="MULTIPROCESSOR $REALTREE_OPTS" \
 	    -v all=",$(echo $REALTREE_OPTS | tr ' ' ,)" '{
 	    n = split(opts, o)
@@ -110,7 +114,9 @@ realtree_combos() {
 				    u == all || mp && (u == ",WITNESS,DDB" ||
 				    u == ",MP_LOCKDEBUG,DDB")
 			else if (k == "slice")
-				keep = u == "" || u == all && mp
+				keep = u == "" && !mp || u == all && mp
+			else if (k == "pair")
+				keep = b % 2 ? u == "" && !mp : u == all && mp
 			else
 				keep = 1
 			if (!keep)
@@ -120,11 +126,11 @@ realtree_combos() {
 	}'
 }
 
-# realtree_combos_header DIR ARCH: of the MULTIPROCESSOR combinations,
-# one for each set of the options the patched <sys/mplock.h> and
-# <machine/mplock.h> test.
+# realtree_combos_header DIR ARCH: of realtree_combos' MULTIPROCESSOR
+# combinations, one for each set of the options the patched
+# <sys/mplock.h> and <machine/mplock.h> test.
 realtree_combos_header() {
-	realtree_combos mp | awk -v names="$(grep -hE \
+	realtree_combos | grep ,MULTIPROCESSOR | awk -v names="$(grep -hE \
 	    '^#[[:space:]]*(if|ifdef|ifndef|elif)[[:space:]]' \
 	    "$1/src/sys/sys/mplock.h" "$1/src/sys/arch/$2/include/mplock.h" |
 	    tr -c '_A-Za-z0-9' ' ')" '

@@ -62,22 +62,27 @@ t_run() {
 	t_judge
 }
 
-# t_run_fails NAME SECONDS COMMAND ...: a seeded bug: PASS when a test
-# of COMMAND fails (a FAIL line, a non-zero exit) or it hangs; any other
-# failure (a usage error, a crash) is a FAIL.
+# t_caught: _t_exec's run caught its seeded bug: it hung, or a test
+# failed (a FAIL line, _why, and a non-zero exit but 77).
+t_caught() {
+	_why=$(grep -m1 -E 'FAIL' "$_log" | cut -c1-90)
+	case $_rc in
+	0|77)	return 1 ;;
+	124)	_why="hang, killed after ${_secs}s" ;;
+	esac
+	[ -n "$_why" ]
+}
+
+# t_run_fails NAME SECONDS COMMAND ...: a seeded bug: PASS when
+# t_caught; any other failure (a usage error, a crash) is a FAIL.
 t_run_fails() {
 	t_seeded run "$@"
 	_t_exec "$@"
-	_why=$(grep -m1 -E 'FAIL' "$_log" | cut -c1-90)
+	t_caught && { t_pass "$_name" "caught: $_why"; return; }
 	case $_rc in
 	0)	t_fail "$_name" "seeded bug NOT caught" "$_log" ;;
 	77)	t_fail "$_name" "skipped, so not caught" "$_log" ;;
-	124)	t_pass "$_name" "caught: hang, killed after ${_secs}s" ;;
-	*)	if [ -n "$_why" ]; then
-			t_pass "$_name" "caught: $_why"
-		else
-			t_fail "$_name" "exit $_rc, but no test failed" "$_log"
-		fi ;;
+	*)	t_fail "$_name" "exit $_rc, but no test failed" "$_log" ;;
 	esac
 }
 

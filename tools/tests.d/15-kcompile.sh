@@ -1,5 +1,5 @@
 # kcompile: our kernel files compiled as a kernel compiles them
-# (doc/architectures.md); MPLOCK_FULL=1 (make kcompile-full): every
+# (doc/architectures.md); MPLOCK_FULL=1 (make test-full): every
 # combination and includer.
 
 . "$ROOT/tools/lib/kcompile.sh"
@@ -34,10 +34,10 @@ kc_all() {
 	done
 }
 
-# kc_insns NAME FORBIDDEN REQUIRED...: kern_mplock.c of
-# every backend, MULTIPROCESSOR and no debug option (amd64 and i386:
-# the real tree's), with the machine's <machine/mplock.h> (md: kc_all's
-# object) and with the shim's, which opts in to the MI lock (mi),
+# kc_insns NAME FORBIDDEN REQUIRED...: kern_mplock.c, MULTIPROCESSOR
+# and no debug option (amd64 and i386: the real tree's), of every
+# backend with the machine's <machine/mplock.h> (md: kc_all's object),
+# of the default with the shim's, which opts in to the MI lock (mi),
 # disassembled.
 # FORBIDDEN (an ERE) must be in mi and not in md: a barrier the header
 # saves.  Every REQUIRED ERE must be in md.
@@ -52,6 +52,7 @@ kc_insns() {
 	    return 1
 	for _be in $BACKENDS; do
 		for _k in md mi; do
+			[ $_k = md ] || [ $_be = "$DEFAULT_BACKEND" ] || continue
 			_i= _o=$_d/$_be-$_k.o
 			[ $_k = mi ] && _i=-I$_d/mi
 			case $_m in
@@ -87,9 +88,12 @@ kc_insns() {
 # --- amd64 and i386: the real tree -----------------------------------
 
 # rt_patched ARCH: the patched files, each under one combination at
-# least.  rt_includers ARCH: the includers.
+# least; i386's, beside amd64's, a pairwise cover (realtree_combos
+# pair).  rt_includers ARCH: the includers.
 rt_patched() {
-	_rc=$(realtree_combos $([ "${MPLOCK_FULL:-0}" = 1 ] || echo slice))
+	_rc=$(realtree_combos)
+	[ "$1" = amd64 ] || [ "${MPLOCK_FULL:-0}" = 1 ] ||
+	    _rc=$(realtree_combos pair)
 	echo "$(echo "$_rc" | wc -l | tr -d ' ') combinations"
 	realtree_jobs "$RT" "$1" obj "$RT/patched" $_rc \
 	    >"$RT/jobs-patched-$1" || return 1
@@ -281,24 +285,36 @@ rt_mlock_step() {
 		done = 1 } { print }' kern_lock.c
 }
 
-# rt_mutant NAME SED FILE...: this checkout with each FILE edited by
-# SED (which must change it), patched into a fresh snapshot in MT.
+# rt_seed SED FILE...: each FILE of the mutant's checkout edited by SED,
+# which must change it.
+rt_seed() {
+	_ms=$1
+	shift
+	for _f; do
+		sed "$_ms" "$ROOT/$_f" >"$MT/root/$_f" || return 1
+		! cmp -s "$ROOT/$_f" "$MT/root/$_f" ||
+		    { echo "rt_seed: $_ms no longer changes $_f"; return 1; }
+	done
+}
+
+# rt_mutant: once, this checkout with both seeded bugs, each caught by
+# its own message, patched into a fresh snapshot in MT: a call to an
+# undeclared function in the default backend's header; mpl_lock_obj
+# renamed in our files, built with another backend.
+MT=$OBJ/realtree/mutant
 rt_mutant() {
-	_mn=$1 _ms=$2
-	shift 2
-	MT=$OBJ/realtree/mutant-$_mn
+	[ -f "$MT/t/i386/ours" ] && return 0
 	rm -rf "$MT"
 	mkdir -p "$MT/root/share" "$MT/root/regress/sys" || return 1
 	cp -R "$ROOT/sys" "$MT/root/sys" &&
 	    cp -R "$ROOT/share/man" "$MT/root/share/man" &&
-	    cp -R "$ROOT/regress/sys/kern" "$MT/root/regress/sys/kern" ||
-	    return 1
-	for _f; do
-		sed "$_ms" "$ROOT/$_f" >"$MT/root/$_f" || return 1
-		! cmp -s "$ROOT/$_f" "$MT/root/$_f" ||
-		    { echo "rt_mutant: $_mn no longer changes $_f"; return 1; }
-	done
-	MPLOCK_ROOT=$MT/root realtree_setup "$MT/t" || return 1
+	    cp -R "$ROOT/regress/sys/kern" "$MT/root/regress/sys/kern" &&
+	    rt_seed '/^{$/a\
+	mpl_undeclared_function();' sys/kern/kern_mplock_$DEFAULT_BACKEND.h &&
+	    rt_seed 's/mpl_lock_obj/mpl_witness_obj/g' $(cd "$ROOT" &&
+	    grep -l mpl_lock_obj sys/sys/mplock.h sys/kern/*.c) &&
+	    MPLOCK_ROOT=$MT/root realtree_setup "$MT/t" || return 1
+	(cd "$ROOT/sys" && grep -l mpl_lock_obj kern/*.c) >"$MT/t/renamed"
 	for _a in amd64 i386; do
 		realtree_arch "$MT/t" "$_a" || return 1
 	done
@@ -307,6 +323,7 @@ rt_mutant() {
 # rt_caught NAME REGEX MODE FILE COMBO: FILE must fail under COMBO in
 # the mutant's tree, amd64 and i386, with a message matching REGEX.
 rt_caught() {
+	rt_mutant || return 1
 	echo "$4" >"$MT/t/one"
 	for _a in amd64 i386; do
 		realtree_jobs "$MT/t" "$_a" "$3" "$MT/t/one" "$5" |
@@ -317,24 +334,22 @@ rt_caught() {
 		    { echo "$1: $4 failed, but not with /$2/"; return 1; }
 		echo "$1: caught on $_a: $_l"
 	done
-	rm -rf "$MT"
 }
 
 rt_seed_undeclared() {
-	rt_mutant undeclared '/^{$/a\
-	mpl_undeclared_function();' sys/kern/kern_mplock_$DEFAULT_BACKEND.h &&
-	    rt_caught undeclared \
+	rt_caught undeclared \
 	    "implicit declaration of function .mpl_undeclared_function." \
 	    obj kern/kern_mplock.c "$DEFAULT_BACKEND,MULTIPROCESSOR"
 }
 
-# Our own files still compile renamed: only the tree's code can notice.
+# Our files the rename edits still compile: only the tree's code can
+# notice.
 rt_seed_member() {
-	_sc=$DEFAULT_BACKEND,MULTIPROCESSOR,WITNESS,DDB
-	rt_mutant member 's/mpl_lock_obj/mpl_witness_obj/g' $(cd "$ROOT" &&
-	    grep -l mpl_lock_obj sys/sys/mplock.h sys/kern/*.c) || return 1
+	_sc=$(echo $BACKENDS | tr ' ' '\n' | grep -vxFm1 "$DEFAULT_BACKEND")
+	_sc=$_sc,MULTIPROCESSOR,WITNESS,DDB
+	rt_mutant || return 1
 	for _a in amd64 i386; do
-		realtree_jobs "$MT/t" "$_a" obj "$MT/t/patched" "$_sc" |
+		realtree_jobs "$MT/t" "$_a" obj "$MT/t/renamed" "$_sc" |
 		    realtree_run "$MT/t" "member-own-$_a" || {
 			echo "member: our own files do not compile renamed"
 			return 1
@@ -374,6 +389,7 @@ else
 		else
 			t_skip "kcompile/real/sizeof" "llvm-nm not installed"
 		fi
+		rm -rf "$MT"
 		t_check "kcompile/real/seeded/undeclared-function" \
 		    rt_seed_undeclared
 		t_check "kcompile/real/seeded/witness-member-renamed" \

@@ -22,21 +22,20 @@ lint_copy() {
 	done
 }
 
-# lint_seeded CHECK SEED PATH...: "lint.sh CHECK" passes on a copy of
-# PATHs (lint_copy); seed_SEED DIR then seeds faults into it and prints
-# a pattern for each line the check must then print, failing (no
-# pattern: the check must still pass).
+# lint_seeded CHECK PATH...: "lint.sh CHECK" passes on a copy of PATHs
+# (lint_copy); seed_CHECK DIR then seeds a fault of each of its rules
+# into it and prints a pattern for each line the check must then print,
+# failing.
 lint_seeded() {
-	_c=$1 _sf=seed_$(echo "$2" | tr - _)
-	shift 2
+	_c=$1
+	shift
 	_d=$OBJ/lint-selftest
 	lint_copy "$_d" "$@" || return 1
 	_lint_copy || { echo "fails on a clean copy"; return 1; }
-	_want=$($_sf "$_d") || { echo "$_want"; return 1; }
+	_want=$(seed_$_c "$_d") || { echo "$_want"; return 1; }
 	_out=$(_lint_copy)
 	_rc=$?
 	echo "$_out"
-	[ -n "$_want" ] || return $_rc
 	[ $_rc -ne 0 ] || { echo "seeded faults not caught"; return 1; }
 	echo "$_want" | while IFS= read -r _w; do
 		echo "$_out" | grep -q -- "$_w" || { echo "missed: $_w"; exit 1; }
@@ -90,19 +89,14 @@ _notice_drop() {
 	sed "$((_s - 1)),$((_e + 1))d" "$ROOT/$2" >"$1/$2"
 }
 
-seed_stock_notice() {
+# A stock notice dropped; kern_mplock.c, which takes the lock's
+# functions out of kern_lock.c, without its notice; our ISC block in
+# amd64's public-domain <machine/mplock.h>.
+seed_notices() {
 	_notice_drop "$1" sys/sys/mplock.h "2004 Niklas" &&
-	    echo "^sys/sys/mplock.h:[0-9]*: stock notice"
-}
-
-# kern_mplock.c takes the lock's functions out of kern_lock.c.
-seed_moved_code() {
-	_notice_drop "$1" sys/kern/kern_mplock.c "2017 Visa" && echo \
-	    "^sys/kern/kern_mplock.c: takes code from sys/kern/kern_lock.c"
-}
-
-# Our ISC block in amd64's public-domain <machine/mplock.h>.
-seed_public_domain() {
+	    _notice_drop "$1" sys/kern/kern_mplock.c "2017 Visa" || return 1
+	echo "^sys/sys/mplock.h:[0-9]*: stock notice"
+	echo "^sys/kern/kern_mplock.c: takes code from sys/kern/kern_lock.c"
 	_p=sys/arch/amd64/include/mplock.h
 	awk 'NR == FNR { isc = isc $0 "\n"; next } { print }
 	    /^\/\* public domain \*\/$/ { printf "\n%s", isc }' \
@@ -116,8 +110,7 @@ seed_public_domain() {
 }
 
 # Figures no results file holds, in the README and a doc/ page (the
-# test is void if a results file holds one); with a results file that
-# holds them, the check passes.
+# test is void if a results file holds one).
 seed_figures() {
 	if cat "$1"/doc/results/*.txt | grep -E \
 	    '54\.37|3\.917|8881|173\.9|2,?071,?313'; then
@@ -133,16 +126,10 @@ seed_figures() {
 	    'doc/bench.md:.*"2,071,313"'
 }
 
-seed_figures_held() {
-	seed_figures "$1" >/dev/null || return 1
-	printf '# date: 2026-01-01T00:00Z\n# machine: seeded\n# command: none\n54.37 3.917 8881 173.9 2071313\n' \
-	    >"$1/doc/results/seeded-2026-01-01.txt"
-}
-
 # README.md: the make test row quoting a figure of another results file
 # than the one it links (so lint_figures passes it), a make target
 # there is not, more than 160 lines.
-seed_readme_row() {
+seed_readme() {
 	_r=$(grep -m 1 '^| `make test`' "$ROOT/README.md")
 	_s=$(echo "$_r" | sed -n 's/^|[^|]*| \([0-9][0-9]*\) s, .*/\1/p')
 	_f=$(echo "$_r" |
@@ -153,40 +140,26 @@ seed_readme_row() {
 	    ! grep -q '1180' "$ROOT/$_f" ||
 	    { echo "the seeded figure is not where the seed needs it"
 	    return 1; }
-	sed "s/| $_s s, /| 1180 s, /" "$ROOT/README.md" >"$1/README.md"
-	echo '"1180 s" is in no file'
-}
-
-seed_readme_target() {
-	sed '/^make bench /s/make bench/make benchmark/' "$ROOT/README.md" \
+	sed -e "s/| $_s s, /| 1180 s, /" \
+	    -e '/^make bench /s/make bench/make benchmark/' "$ROOT/README.md" \
 	    >"$1/README.md"
-	echo "make benchmark: no such"
-}
-
-seed_readme_long() {
 	yes '' | head -n 161 >>"$1/README.md"
-	echo "lines, more than 160"
+	printf '%s\n' '"1180 s" is in no file' "make benchmark: no such" \
+	    "lines, more than 160"
 }
 
 . "$ROOT/tools/lib/vendor.sh"
 LINT_SRC=$(vendor_tree openbsd-src)
 _notices="tools/mplock-patch tools/lib sys share regress/sys/kern/mplock"
-while read -r _c _s _p; do
-	_n=lint/$_c-selftest
-	[ "$_s" = "$_c" ] || _n=$_n/$_s
-	t_check "$_n" lint_seeded "$_c" "$_s" $_p
+while read -r _c _p; do
+	t_check "lint/$_c-selftest" lint_seeded "$_c" $_p
 done <<EOT
-style style sys
-backends backends sys share/man/man9/mplock.9
-litmus litmus tools/lib/litmus.sh litmus sys tools/series/mlock.awk
-notices stock-notice $_notices
-notices public-domain $_notices
-notices moved-code $_notices
-figures figures README.md doc
-figures figures-held README.md doc
-readme readme-row README.md Makefile doc/results
-readme readme-target README.md Makefile doc/results
-readme readme-long README.md Makefile doc/results
+style sys
+backends sys share/man/man9/mplock.9
+litmus tools/lib/litmus.sh litmus sys tools/series/mlock.awk
+notices $_notices
+figures README.md doc
+readme README.md Makefile doc/results
 EOT
 
 # mplock(9): the space of each backend in its table is what
