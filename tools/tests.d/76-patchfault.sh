@@ -63,7 +63,8 @@ for a; do
 	esac
 done
 [ -n "$hit" ] || exec "$c" "$@"
-n=$(($(cat "$FAULT_COUNT") + 1))
+read -r n <"$FAULT_COUNT"
+n=$((n + 1))
 echo "$n" >"$FAULT_COUNT"
 [ "$n" = "${FAULT_AT:-0}" ] || exec "$c" "$@"
 case $FAULT_MODE in
