@@ -54,6 +54,21 @@ fixture_tree() {
 	)
 }
 
+# small_root DIR [FILE...]: DIR a checkout to install from (MPLOCK_ROOT)
+# of a few of this one's files, FILEs too: each kind of change apply
+# makes, for a fraction of the forks.
+small_root() {
+	_sr=$1
+	shift
+	for _f in sys/sys/mplock.h sys/kern/kern_mplock.c \
+	    sys/kern/kern_mplock.h sys/kern/kern_mplock_mlock.h \
+	    sys/kern/kern_mplock_debug.c sys/arch/amd64/include/mplock.h \
+	    share/man/man9/mplock.9 regress/sys/kern/mplock/Makefile \
+	    regress/sys/kern/mplock/Makefile.backends "$@"; do
+		mkdir -p "$_sr/${_f%/*}" && cp "$ROOT/$_f" "$_sr/$_f" || return
+	done
+}
+
 # ft_sed FILE SCRIPT: FILE edited in place by sed SCRIPT.
 ft_sed() {
 	sed "$2" "$1" >"$1.new" && cat "$1.new" >"$1" && rm "$1.new"

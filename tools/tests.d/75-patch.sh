@@ -180,7 +180,8 @@ int	__mp_release_all_but_one(struct __mp_lock *);' &&
 
 # refusals: for each line "NAME|WANT|FILE|SED", a fixture with FILE
 # edited by SED (FILE "-": SED a command run in it): check, apply (and
-# with NAME+ diff) refuse saying WANT, changing nothing.
+# with NAME+ diff) refuse saying WANT, changing nothing.  From a small
+# checkout: what is refused is the tree.
 refuse_case() {
 	_t=$(fresh "refuse-${1##*/}")
 	if [ "$3" = - ]; then
@@ -196,6 +197,8 @@ refuse_case() {
 		unchanged "$_t" || return 1
 	done
 }
+PT_ROOT=$PT/small-root
+small_root "$PT_ROOT" sys/kern/kern_mplock_torture.c
 while IFS='|' read -r _n _w _f _s; do
 	_d=
 	case $_n in
@@ -246,6 +249,7 @@ ext/ddb-no-terminator|has no { NULL, ... } terminator|sys/ddb/db_command.c|/^	{ 
 ext/ddb-missing|sys/ddb/db_command.c: missing|-|rm sys/ddb/db_command.c
 openbsd-7.5-tree|OpenBSD 7.5 or older (sys/sys/mplock.h declares __mp_release_all_but_one, sys/kern/kern_lock.c gives sched_lock WITNESS flags, sys/sys/sched.h declares sched_lock a struct __mp_lock): sched_lock is a second __mp_lock there; not supported|-|fixture_old
 EOF
+unset PT_ROOT
 
 # revert: refuses what it cannot restore without losing changes.
 revert_cases() {

@@ -36,14 +36,7 @@ LONG=${MPLOCK_FULL:-0}
 PT_ROOT=$ROOT
 if [ "$LONG" != 1 ]; then
 	PT_ROOT="$PF/the root"
-	for _f in sys/sys/mplock.h sys/kern/kern_mplock.c \
-	    sys/kern/kern_mplock.h sys/kern/kern_mplock_mlock.h \
-	    sys/kern/kern_mplock_debug.c sys/arch/amd64/include/mplock.h \
-	    share/man/man9/mplock.9 regress/sys/kern/mplock/Makefile \
-	    regress/sys/kern/mplock/Makefile.backends; do
-		mkdir -p "$PT_ROOT/${_f%/*}"
-		cp "$ROOT/$_f" "$PT_ROOT/$_f"
-	done
+	small_root "$PT_ROOT"
 fi
 
 # The stand-in for cp, mv, mkdir, rm and rmdir: it counts the calls on
@@ -63,7 +56,8 @@ for a; do
 	esac
 done
 [ -n "$hit" ] || exec "$c" "$@"
-n=$(($(cat "$FAULT_COUNT") + 1))
+read -r n <"$FAULT_COUNT"
+n=$((n + 1))
 echo "$n" >"$FAULT_COUNT"
 [ "$n" = "${FAULT_AT:-0}" ] || exec "$c" "$@"
 case $FAULT_MODE in
