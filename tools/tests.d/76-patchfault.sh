@@ -30,6 +30,7 @@ trap 'pf_umount; exit 143' TERM
 [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=256m tmpfs "$PF" 2>/dev/null
 fixture_setup "$PF" patchfault || return 0
 LONG=${MPLOCK_FULL:-0}
+_w=	# the fault sweep's second worker's suffix (sweep)
 
 # The checkout installed from (pt's PT_ROOT): every kind of file, so
 # every kind of step, and a blank in its path.
@@ -85,9 +86,9 @@ done
 fpt() {
 	_fm=$1 _fn=$2
 	shift 2
-	echo 0 >"$PF/calls"
+	echo 0 >"$PF/calls$_w"
 	FAULT_PATH=$PATH FAULT_TREE=$(cd "$_t" && pwd -P) \
-	    FAULT_COUNT=$PF/calls FAULT_MODE=$_fm FAULT_AT=$_fn \
+	    FAULT_COUNT=$PF/calls$_w FAULT_MODE=$_fm FAULT_AT=$_fn \
 	    PATH=$PF/bin:$PATH MPLOCK_ROOT=$PT_ROOT setsid -w ${PTSH:-sh} \
 	    "$TOOL" "$@"
 }
@@ -130,18 +131,33 @@ sweep() {
 	echo "$_cmd: $_steps steps"
 	_at=$(seq "$_steps")
 	[ -z "${3:-}" ] || _at="1 $(((_steps + 1) / 2)) $_steps"
-	for _i in $_at; do
+	# Two points at a time, each with its own tree, TMPDIR and files
+	# ($_w): the odd ones in the background.
+	(_w=1 TMPDIR=$PF/tmp1
+	mkdir -p "$TMPDIR" && fault_points $(echo $_at | awk '{
+	    for (i = 1; i <= NF; i += 2) print $i }')) >"$PF/w1" 2>&1 &
+	_wp=$!
+	fault_points $(echo $_at | awk '{ for (i = 2; i <= NF; i += 2) print $i }')
+	_rc=$?
+	wait "$_wp" || _rc=1
+	cat "$PF/w1"
+	[ "$_rc" -eq 0 ] || return 1
+	echo $_at | wc -w >>"$PF/points"
+}
+
+# fault_points N...: fault_at each step N.
+fault_points() {
+	for _i; do
 		fault_at "$_i" || { echo "$_cmd, $_mode at step $_i of $_steps"
 			return 1; }
 	done
-	echo $_at | wc -w >>"$PF/points"
 }
 
 # fault_at N: $_args from $_stage with $_mode at step N, and after.
 fault_at() {
-	_t=$(fresh f "$_stage")
+	_t=$(fresh "f$_w" "$_stage")
 	rm -rf "${TMPDIR:?}"/*
-	fpt "$_mode" "$1" $_args "$_t" $_tail >"$PF/out" 2>"$PF/err"
+	fpt "$_mode" "$1" $_args "$_t" $_tail >"$PF/out$_w" 2>"$PF/err$_w"
 	_rc=$?
 	case $_mode in
 	fail|term)
@@ -151,7 +167,7 @@ fault_at() {
 	case $_cmd:$_mode in
 	apply:fail|apply:term)
 		# Undone at once.
-		grep -q "nothing changed" "$PF/err" || { cat "$PF/err"
+		grep -q "nothing changed" "$PF/err$_w" || { cat "$PF/err$_w"
 			return 1; }
 		pristine "$_t"
 		return ;;
@@ -160,11 +176,11 @@ fault_at() {
 		# (killed after its last step) patched in full.
 		[ -d "$_t/.mplock-patch" ] || { pristine "$_t"; return; }
 		if ! pt status "$_t" >/dev/null; then
-			pt check "$_t" 2>"$PF/err2" && return 1
-			one_line "$PF/err2" "mplock-patch revert" || return 1
+			pt check "$_t" 2>"$PF/err2$_w" && return 1
+			one_line "$PF/err2$_w" "mplock-patch revert" || return 1
 		fi ;;
 	revert*:fail|revert*:term)
-		grep -q "mplock-patch revert" "$PF/err" || { cat "$PF/err"
+		grep -q "mplock-patch revert" "$PF/err$_w" || { cat "$PF/err$_w"
 			return 1; } ;;
 	config:*)
 		# Config runs again, to the same file.
@@ -177,9 +193,9 @@ fault_at() {
 	rm -rf "${TMPDIR:?}"/*
 	# A plain revert finishes; after an interrupted revert -f too,
 	# unless the fault came before it recorded its start.
-	if ! pt revert "$_t" >"$PF/out2" 2>"$PF/err2"; then
+	if ! pt revert "$_t" >"$PF/out2$_w" 2>"$PF/err2$_w"; then
 		[ "$_cmd" = revert-f ] && grep -q "nothing reverted; -f" \
-		    "$PF/err2" || { cat "$PF/err2"; return 1; }
+		    "$PF/err2$_w" || { cat "$PF/err2$_w"; return 1; }
 		pt revert -f "$_t" >/dev/null || return 1
 	fi
 	tmp_clean && pristine "$_t"
