@@ -560,20 +560,6 @@ real_roundtrip() {
 }
 t_check patch/realtree/roundtrip real_roundtrip
 
-# Every config that config can write, the same for the same choices in
-# another order (tools/lib/configcheck.sh; config(8) reads them in suite
-# kernel's kernel/config8).
-. "$ROOT/tools/lib/configcheck.sh"
-config_every() {
-	config_check_all true "$1" amd64 >"$PT/configcheck.out"
-	_rc=$?
-	cat "$PT/configcheck.out"
-	[ "$_rc" -eq 0 ] && ! grep -q '^FAIL' "$PT/configcheck.out"
-}
-_t=$(fresh config-every)
-pt apply "$_t" >/dev/null &&
-    t_check patch/config/every-variant-deterministic config_every "$_t"
-
 # conv WANT ARGS...: misuse: exit 1, nothing on stdout; on stderr
 # "mplock-patch: WANT" (any reason, if WANT is empty) then the usage.
 conv() {
