@@ -6,41 +6,41 @@
 # are tools/buildtime's (stats_awk), passed first; why the median
 # decides: doc/bench.md.
 
-# Median of the values of kind for key k, LO and HI their extremes;
+# Median of the values for key k, LO and HI their extremes;
 # "" if none.
-function median(kind, k,    a, i, m) {
+function median(k,    a, i, m) {
 	LO = HI = ""
-	if ((m = N[kind, k]) == 0)
+	if ((m = N[k]) == 0)
 		return ""
 	for (i = 1; i <= m; i++)
-		a[i] = V[kind, k, i]
+		a[i] = V[k, i]
 	isort(a, m)
 	LO = a[1]
 	HI = a[m]
 	return mid(a, m)
 }
 
-function add(kind, k, val, rep) {
+function add(k, val, rep) {
 	if (val == "" || val == "-")
 		return
 	val += 0
-	V[kind, k, ++N[kind, k]] = val
+	V[k, ++N[k]] = val
 	if (rep != "" && val > 0) {
-		P[kind, k, rep + 0] = val
+		P[k, rep + 0] = val
 		if (rep + 0 > MAXREP)
 			MAXREP = rep + 0
 	}
 }
 
-# The ratio of key k to base key kb in kind, from the paired
+# The ratio of key k to base key kb, from the paired
 # repetitions: sets RR (the median ratio), RLO and RHI (its
 # interval), RV (the verdict), GR (the geometric mean), GLO and GHI (its
 # t interval, "" with fewer than two pairs); 0 when there is no pair.
-function ratio(kind, k, kb,    r, n, q, d, h, s) {
+function ratio(k, kb,    r, n, q, d, h, s) {
 	n = 0
 	for (r = 1; r <= MAXREP; r++)
-		if ((kind, k, r) in P && (kind, kb, r) in P) {
-			q[++n] = P[kind, k, r] / P[kind, kb, r]
+		if ((k, r) in P && (kb, r) in P) {
+			q[++n] = P[k, r] / P[kb, r]
 			d[n] = log(q[n])
 		}
 	RLO = RHI = GLO = GHI = ""
@@ -95,8 +95,8 @@ function K(lock, m) {
 }
 
 # One cell: median and spread.
-function cell(kind, lock, m,    med, s) {
-	med = median(kind, K(lock, m))
+function cell(lock, m,    med, s) {
+	med = median(K(lock, m))
 	if (med == "")
 		return sprintf(" %14s", "-")
 	s = med > 0 ? (HI - LO) * 100 / med : "-"
@@ -106,13 +106,13 @@ function cell(kind, lock, m,    med, s) {
 
 # One line of a verdict table: lock against base in measure m.
 function vline(m, lock, base) {
-	if (ratio("ns", K(lock, m), K(base, m)))
+	if (ratio(K(lock, m), K(base, m)))
 		printf VF, MN[m], lock, rfmt(RR), "[" rfmt(RLO) ", " rfmt(RHI) \
 		    "]", rfmt(GR), "[" rfmt(GLO) ", " rfmt(GHI) "]", RV
 }
 
-# A table of kind for workload w: a column per thread count.
-function table(kind, title, w,    i, j) {
+# The table of workload w: a column per thread count.
+function table(title, w,    i, j) {
 	print ""
 	print title
 	printf "%-17s", "lock"
@@ -122,7 +122,7 @@ function table(kind, title, w,    i, j) {
 	for (i = 1; i <= nr; i++) {
 		printf "%-17s", (R[i] == "pingpong" ? "pingpong (floor)" : R[i])
 		for (j = 1; j <= nt; j++)
-			printf "%s", cell(kind, R[i], MW[w] + j)
+			printf "%s", cell(R[i], MW[w] + j)
 		printf "\n"
 	}
 }
@@ -160,7 +160,7 @@ BEGIN {
 		f[substr($i, 1, p - 1)] = substr($i, p + 1)
 	}
 	k = mkey(f["backend"], f["mode"], f["threads"], f["cs"], f["ncs"])
-	add("ns", k, f["ns"], f["rep"])
+	add(k, f["ns"], f["rep"])
 }
 
 END {
@@ -169,10 +169,10 @@ END {
 	printf "%-17s %9s %4s\n", "lock", "ns", "spr"
 	for (i = 1; i <= nr; i++)
 		if (R[i] != "pingpong")
-			printf "%-17s%s\n", R[i], cell("ns", R[i], 1)
+			printf "%-17s%s\n", R[i], cell(R[i], 1)
 	for (w = 1; w <= nw; w++) {
 		split(W[w], cn, "/")
-		table("ns", sprintf("Contended, critical section %d ns," \
+		table(sprintf("Contended, critical section %d ns," \
 		    " outside it %d ns: ns per acquisition (1 / throughput)",
 		    cn[1], cn[2]), w)
 	}
