@@ -289,8 +289,8 @@ static const char *progname = "bench";
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-c cs_ns] [-d seconds] [-l lock] "
-	    "[-p ncs_ns] [-t threads]\n"
+	fprintf(stderr, "usage: %s [-c cs_ns] [-d seconds] [-p ncs_ns] "
+	    "[-t threads]\n"
 	    "           uncontended | contended | pingpong\n"
 	    "       %s -i\n", progname, progname);
 	exit(1);
@@ -311,12 +311,12 @@ number(const char *s, char opt, unsigned long max)
 
 int
 bench_main(int argc, char *argv[], const char *src,
-    const struct bench_lock *locks, int nlocks, int maxthreads)
+    const struct bench_lock *lock, int maxthreads)
 {
-	const char *name = NULL, *mode;
+	const char *mode;
 	unsigned long total;
 	char *ep;
-	int ch, i, info = 0;
+	int ch, info = 0;
 
 	if (argc > 0 && (progname = strrchr(argv[0], '/')) != NULL)
 		progname++;
@@ -324,7 +324,7 @@ bench_main(int argc, char *argv[], const char *src,
 		progname = argv[0];
 	if (maxthreads > BENCH_MAXTHREADS)
 		maxthreads = BENCH_MAXTHREADS;
-	while ((ch = getopt(argc, argv, "c:d:il:p:t:")) != -1) {
+	while ((ch = getopt(argc, argv, "c:d:ip:t:")) != -1) {
 		switch (ch) {
 		case 'c':
 			cs_ns = number(optarg, ch, 1000000);
@@ -337,9 +337,6 @@ bench_main(int argc, char *argv[], const char *src,
 			break;
 		case 'i':
 			info = 1;
-			break;
-		case 'l':
-			name = optarg;
 			break;
 		case 'p':
 			ncs_ns = number(optarg, ch, 1000000);
@@ -357,22 +354,13 @@ bench_main(int argc, char *argv[], const char *src,
 	argv += optind;
 
 	if (info) {
-		printf("src=%s maxthreads=%d locks=", src, maxthreads);
-		for (i = 0; i < nlocks; i++)
-			printf("%s%s", i ? "," : "", locks[i].bl_name);
-		printf("\n");
+		printf("maxthreads=%d\n", maxthreads);
 		return (0);
 	}
 	if (argc != 1)
 		usage();
 	mode = argv[0];
-
-	for (i = 0; i < nlocks; i++)
-		if (name == NULL || strcmp(name, locks[i].bl_name) == 0)
-			break;
-	if (i == nlocks)
-		errx(1, "no lock %s here (-i lists them)", name);
-	lk = &locks[i];
+	lk = lock;
 
 	ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (ncpu < 1)

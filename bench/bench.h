@@ -15,10 +15,9 @@
  */
 
 /*
- * The measuring core of the lock benchmark (bench.c), shared by the
- * program that measures our backends (mplockbench.c) and the one that
- * measures other implementations (ckbench.c).  An adapter describes its
- * locks with struct bench_lock and hands over to bench_main().
+ * The measuring core of the lock benchmark (bench.c).  An adapter
+ * (mplockbench.c) describes its lock with struct bench_lock and hands
+ * over to bench_main().
  */
 
 #ifndef _BENCH_H_
@@ -45,11 +44,12 @@ struct bench_lock {
 };
 
 /*
- * Parse the command line, run one measurement of one lock, print it as
+ * Parse the command line, run one measurement of the lock, print it as
  * one line of key=value pairs.  src says where the lock comes from
- * ("ours", "ck"); maxthreads is the most threads the adapter handles.
+ * ("ours", "openbsd"); maxthreads is the most threads the adapter
+ * handles.
  */
 int	bench_main(int, char *[], const char *, const struct bench_lock *,
-	    int, int);
+	    int);
 
 #endif /* _BENCH_H_ */

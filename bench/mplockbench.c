@@ -78,5 +78,5 @@ int
 main(int argc, char *argv[])
 {
 	/* The last CPU is main's. */
-	return (bench_main(argc, argv, MPL_BENCH_SRC, &mpl, 1, MAXCPUS - 1));
+	return (bench_main(argc, argv, MPL_BENCH_SRC, &mpl, MAXCPUS - 1));
 }

@@ -1,8 +1,8 @@
 #!/bin/sh
 #
 # make bench: every kernel lock backend side by side with OpenBSD's
-# ticket lock as shipped, the tech@ series' steps and other peers, in
-# interleaved runs; tools/lib/bench-report.awk makes the report.
+# ticket lock as shipped and the tech@ series' steps, in interleaved
+# runs; tools/lib/bench-report.awk makes the report.
 # Options, output and method: doc/bench.md.
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -122,37 +122,7 @@ build "$ng" harness_build "$out/$ng" "$DEFAULT_BACKEND" -DMPLOCK_NOGUEST \
 ngnote="$ng: $DEFAULT_BACKEND built with option MPLOCK_NOGUEST (no guest"
 ngnote="$ngnote mode)"
 
-# info PROGRAM KEY: what PROGRAM -i says of KEY.
-info() {
-	"$1" -i | sed -n "s/.* $2=\([^ ]*\).*/\1/p"
-}
-max=$(info "$out/$first/mplockbench" maxthreads)
-
-# The peers: Concurrency Kit's locks through their public headers,
-# compiled into one adapter program.
-ckbin=$out/ck/ckbench
-ckrows=
-why=
-if ! echo '#include <ck_spinlock.h>' | $CC $CK_CFLAGS -E - \
-    >/dev/null 2>&1; then
-	why="skipped, no <ck_spinlock.h> (Debian: libck-dev)"
-else
-	echo "bench: building Concurrency Kit peers ..." >&2
-	mkdir -p "$out/ck"
-	if $CC -std=gnu99 -O2 -pthread $CK_CFLAGS -I"$BENCH" \
-	    -o "$ckbin" "$BENCH/ckbench.c" "$BENCH/bench.c" \
-	    >"$out/ck/build.log" 2>&1; then
-		ckrows=$(info "$ckbin" locks | tr , ' ')
-		m=$(info "$ckbin" maxthreads)
-		[ "$m" -lt "$max" ] && max=$m
-	elif grep -q 'x86 only' "$out/ck/build.log"; then
-		why="skipped, libck's installed configuration is for x86 only"
-	else
-		why="skipped, build failed (see $out/ck/build.log)"
-	fi
-fi
-peernote=${why:+Concurrency Kit peers: $why}
-[ -n "$peernote" ] && echo "bench: $peernote" >&2
+max=$("$out/$first/mplockbench" -i | sed -n 's/^maxthreads=//p')
 
 if [ -z "$threads" ]; then
 	# 1, 2, 4, ... below N, N itself, and 2N oversubscribed.
@@ -183,7 +153,7 @@ for c in $cslist; do
 done
 workloads=${workloads# }
 
-rows="$ours $ng $stock$steps $ckrows"
+rows="$ours $ng $stock$steps"
 nrows=$(echo $rows | wc -w)
 nt=$(echo $threads | wc -w)
 nw=$(echo $workloads | wc -w)
@@ -208,16 +178,12 @@ run_one() {
 	_l=$1
 	shift
 	run=$((run + 1))
-	case " $ckrows " in
-	*" $_l "*)	_b=$ckbin ;;
-	*)		_b=$out/$_l/mplockbench ;;	# ours, stock, steps
-	esac
 	if [ -t 2 ]; then
 		printf '\r[%d/%d] rep %d/%d %-12s %-24s ~%ds left ' $run \
 		    $nruns $r $reps "$_l" "$*" \
 		    $(((nruns - run) * ms / 1000)) >&2
 	fi
-	"$_b" -l "$_l" -d "$secs" "$@" >"$out/run.txt" 2>"$out/run.err" || {
+	"$out/$_l/mplockbench" -d "$secs" "$@" >"$out/run.txt" 2>"$out/run.err" || {
 		[ -t 2 ] && echo >&2
 		cat "$out/run.err" >&2
 		die "$_l $* failed"
@@ -285,7 +251,6 @@ results=$out/results-$stamp.txt
 	echo "$stocknote"
 	[ -n "$steps" ] && echo "$stepnote"
 	echo "$ngnote"
-	[ -n "$peernote" ] && echo "$peernote"
 	echo "$loadnote"
 	echo "$pinnote"
 	stats_awk "$out/stats.awk" &&

@@ -13,16 +13,11 @@ BENCH_OUT=$OBJ/bench-smoke
 BENCH_VTREE=$(vendor_tree openbsd-src 2>/dev/null) || BENCH_VTREE=
 
 # The rows the run must have: our backends, the default one without its
-# guest mode, stock with the vendored tree, the Concurrency Kit peers
-# when their headers can be used here, the floor with two CPUs.
+# guest mode, stock and the tech@ steps with the vendored tree, the
+# floor with two CPUs.
 bench_rows() {
 	echo $BACKENDS $DEFAULT_BACKEND-noguest
 	[ -n "$BENCH_VTREE" ] && echo stock stock-fix mlock-diff
-	if echo '#include <ck_spinlock.h>' | $CC -E - >/dev/null 2>&1; then
-		case $(uname -m) in
-		x86_64|amd64|i?86) echo ck-ticket ck-mcs ck-clh ck-anderson ;;
-		esac
-	fi
 	[ "$(ncpu_online)" -ge 2 ] && echo pingpong
 }
 
@@ -229,19 +224,6 @@ else
 	t_skip "bench/stock-extract" "no vendored OpenBSD tree"
 fi
 
-# The peers' adapter refuses machines libck's configuration is not for.
-if command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 &&
-    echo '#include <ck_spinlock.h>' | cc -E - >/dev/null 2>&1; then
-	bench_ck_x86_only() {
-		! aarch64-linux-gnu-gcc -fsyntax-only -I"$BENCH" \
-		    -I/usr/include "$BENCH/ckbench.c" >"$OBJ/ck-arm.log" \
-		    2>&1 && grep -q 'x86 only' "$OBJ/ck-arm.log"
-	}
-	t_check "bench/ck-x86-only" bench_ck_x86_only
-else
-	t_skip "bench/ck-x86-only" "no aarch64 cross compiler or no libck"
-fi
-
 # The measuring core checks mutual exclusion: a "lock" that takes
 # nothing must fail the run (lost updates of the counter it protects;
 # tried five times, in case the machine is too busy to overlap them).
@@ -256,7 +238,7 @@ bench_catches_nolock() {
 		"nolock", nl_init, NULL, nl_lock, nl_lock
 	};
 	int main(int argc, char *argv[])
-	{ return (bench_main(argc, argv, "test", &nl, 1, 8)); }
+	{ return (bench_main(argc, argv, "test", &nl, 8)); }
 	EOF
 	$CC -std=gnu99 -O2 -pthread -I"$BENCH" -o "$_d/nolock" \
 	    "$_d/nolock.c" "$BENCH/bench.c" || return 1
