@@ -21,7 +21,7 @@ function median(k,    a, i, m) {
 }
 
 function add(k, val, rep) {
-	if (val == "" || val == "-")
+	if (val == "")
 		return
 	val += 0
 	V[k, ++N[k]] = val
@@ -34,28 +34,16 @@ function add(k, val, rep) {
 
 # The ratio of key k to base key kb, from the paired
 # repetitions: sets RR (the median ratio), RLO and RHI (its
-# interval), RV (the verdict), GR (the geometric mean), GLO and GHI (its
-# t interval, "" with fewer than two pairs); 0 when there is no pair.
-function ratio(k, kb,    r, n, q, d, h, s) {
+# interval), RV (the verdict); 0 when there is no pair.
+function ratio(k, kb,    r, n, q, s) {
 	n = 0
 	for (r = 1; r <= MAXREP; r++)
-		if ((k, r) in P && (kb, r) in P) {
+		if ((k, r) in P && (kb, r) in P)
 			q[++n] = P[k, r] / P[kb, r]
-			d[n] = log(q[n])
-		}
-	RLO = RHI = GLO = GHI = ""
+	RLO = RHI = ""
 	RV = "no difference proven"
-	if (n == 0) {
-		RR = GR = ""
+	if (n == 0)
 		return 0
-	}
-	GR = meansd(d, n)
-	if (n > 1) {
-		h = student(n - 1, 95) * SD / sqrt(n)
-		GLO = exp(GR - h)
-		GHI = exp(GR + h)
-	}
-	GR = exp(GR)
 	isort(q, n)
 	RR = mid(q, n)
 	if ((s = signk(n)) > 0) {
@@ -108,7 +96,7 @@ function cell(lock, m,    med, s) {
 function vline(m, lock, base) {
 	if (ratio(K(lock, m), K(base, m)))
 		printf VF, MN[m], lock, rfmt(RR), "[" rfmt(RLO) ", " rfmt(RHI) \
-		    "]", rfmt(GR), "[" rfmt(GLO) ", " rfmt(GHI) "]", RV
+		    "]", RV
 }
 
 # The table of workload w: a column per thread count.
@@ -128,7 +116,7 @@ function table(title, w,    i, j) {
 }
 
 BEGIN {
-	VF = "%-16s %-13s %7s  %-16s  %7s  %-16s  %s\n"
+	VF = "%-16s %-13s %7s  %-16s  %s\n"
 	MAXREP = 0
 	nb = split(bases, BS, " ")
 	nr = split(rows, R, " ")
@@ -183,11 +171,8 @@ END {
 		printf "\nVerdicts against %s%s: ns per acquisition, the" \
 		    " ratio with its 95%% confidence interval\n", BS[b], what
 		printf "(below 1 is faster; ratio: median of the paired" \
-		    " per-repetition ratios, 95%% CI from the sign test, the" \
-		    " verdict's;\n gmean: their geometric mean, with" \
-		    " Student's t interval on their logs)\n"
-		printf VF, "measure", "lock", "ratio", "95% CI", "gmean",
-		    "t 95% CI", "verdict"
+		    " per-repetition ratios,\n 95%% CI from the sign test)\n"
+		printf VF, "measure", "lock", "ratio", "95% CI", "verdict"
 		for (m = 1; m <= nm; m++)
 			for (i = 1; i <= nr; i++)
 				if (R[i] != "pingpong" && R[i] != BS[b])
