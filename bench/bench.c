@@ -39,11 +39,9 @@
 
 static const struct bench_lock *lk;
 static double duration = 0.5;
-static unsigned int cs_ns, ncs_ns;
 static int nthreads = 2, ncpu;
 static struct bench_thread *threads;
 static double body_secs;		/* of a body that times itself */
-static double loops_per_ns;
 
 static volatile int ready, go, started, stop;
 
@@ -85,26 +83,6 @@ relax(unsigned int *spins)
 		sched_yield();
 }
 
-/* Busy work of about ns nanoseconds, calibrated at start. */
-static void
-work(unsigned int ns)
-{
-	unsigned long i, n = (unsigned long)(ns * loops_per_ns);
-
-	for (i = 0; i < n; i++)
-		__asm volatile("" ::: "memory");
-}
-
-static void
-calibrate(void)
-{
-	double t0 = bench_now();
-
-	loops_per_ns = 1;
-	work(10000000);
-	loops_per_ns = 1e7 / ((bench_now() - t0) * 1e9);
-}
-
 static void
 uncontended_body(struct bench_thread *bt)
 {
@@ -135,12 +113,8 @@ contended_body(struct bench_thread *bt)
 	do {
 		lk->bl_lock(bt);
 		prot.count++;
-		if (cs_ns)
-			work(cs_ns);
 		lk->bl_unlock(bt);
 		n++;
-		if (ncs_ns)
-			work(ncs_ns);
 	} while (!stop);
 	bt->bt_acq = n;
 }
@@ -277,9 +251,9 @@ report(const char *name, const char *src, const char *mode, int n,
 		total += threads[i].bt_acq;
 	if (total == 0)
 		errx(1, "%s: no acquisitions in %.3f s", name, secs);
-	printf("backend=%s src=%s mode=%s threads=%d cs=%u ncs=%u acq=%lu "
-	    "secs=%.3f ns=%.2f pin=%s\n", name, src, mode, n, cs_ns, ncs_ns,
-	    total, secs, secs * 1e9 / total,
+	printf("backend=%s src=%s mode=%s threads=%d acq=%lu secs=%.3f "
+	    "ns=%.2f pin=%s\n", name, src, mode, n, total, secs,
+	    secs * 1e9 / total,
 	    pin_failed ? "no-pthread_setaffinity_np-failed" : pin_state);
 	return (total);
 }
@@ -289,24 +263,10 @@ static const char *progname = "bench";
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-c cs_ns] [-d seconds] [-p ncs_ns] "
-	    "[-t threads]\n"
+	fprintf(stderr, "usage: %s [-d seconds] [-t threads]\n"
 	    "           uncontended | contended | pingpong\n"
 	    "       %s -i\n", progname, progname);
 	exit(1);
-}
-
-static unsigned int
-number(const char *s, char opt, unsigned long max)
-{
-	unsigned long v;
-	char *ep;
-
-	errno = 0;
-	v = strtoul(s, &ep, 10);
-	if (*s == '\0' || *ep != '\0' || errno != 0 || v > max)
-		errx(1, "-%c: not a number up to %lu: %s", opt, max, s);
-	return ((unsigned int)v);
 }
 
 int
@@ -316,6 +276,7 @@ bench_main(int argc, char *argv[], const char *src,
 	const char *mode;
 	unsigned long total;
 	char *ep;
+	long v;
 	int ch, info = 0;
 
 	if (argc > 0 && (progname = strrchr(argv[0], '/')) != NULL)
@@ -324,11 +285,8 @@ bench_main(int argc, char *argv[], const char *src,
 		progname = argv[0];
 	if (maxthreads > BENCH_MAXTHREADS)
 		maxthreads = BENCH_MAXTHREADS;
-	while ((ch = getopt(argc, argv, "c:d:ip:t:")) != -1) {
+	while ((ch = getopt(argc, argv, "d:it:")) != -1) {
 		switch (ch) {
-		case 'c':
-			cs_ns = number(optarg, ch, 1000000);
-			break;
 		case 'd':
 			duration = strtod(optarg, &ep);
 			if (*ep != '\0' || !(duration > 0 && duration < 3600))
@@ -338,13 +296,13 @@ bench_main(int argc, char *argv[], const char *src,
 		case 'i':
 			info = 1;
 			break;
-		case 'p':
-			ncs_ns = number(optarg, ch, 1000000);
-			break;
 		case 't':
-			nthreads = number(optarg, ch, maxthreads);
-			if (nthreads < 1)
-				errx(1, "-t: 1 to %d threads", maxthreads);
+			v = strtol(optarg, &ep, 10);
+			if (*optarg == '\0' || *ep != '\0' || v < 1 ||
+			    v > maxthreads)
+				errx(1, "-t: 1 to %d threads: %s", maxthreads,
+				    optarg);
+			nthreads = (int)v;
 			break;
 		default:
 			usage();
@@ -378,8 +336,6 @@ bench_main(int argc, char *argv[], const char *src,
 	if ((threads = calloc(nthreads, sizeof(*threads))) == NULL)
 		err(2, NULL);
 	pin_setup();
-	if (cs_ns || ncs_ns)
-		calibrate();
 
 	if (body == pingpong_body) {
 		report("pingpong", "floor", mode, 2, run(2));

@@ -16,20 +16,15 @@ MDARCH=${MDARCH-$HOST_MDARCH}	# measure the shipped MD header; MDARCH= for MI
 reps=15
 secs=		# 0.3, less when the runs would take over $budget s
 threads=	# 1 2 4 ... the online CPUs, and twice them
-cslist=0
-ncslist=0
 out=$OBJ/bench
 budget=90
 PROG=bench
-USAGE='usage: tools/bench.sh [-r reps] [-d seconds] [-t "threads ..."]
-           [-c "cs_ns ..."] [-p "ncs_ns ..."] [-o dir]'
+USAGE='usage: tools/bench.sh [-r reps] [-d seconds] [-t "threads ..."] [-o dir]'
 
-while getopts :c:d:o:p:r:t: ch; do
+while getopts :d:o:r:t: ch; do
 	case $ch in
-	c)	cslist=$OPTARG ;;
 	d)	secs=$OPTARG ;;
 	o)	out=$OPTARG ;;
-	p)	ncslist=$OPTARG ;;
 	r)	reps=$OPTARG ;;
 	t)	threads=$OPTARG ;;
 	*)	badopt "$ch" ;;
@@ -40,9 +35,6 @@ shift $((OPTIND - 1))
 optnum -r "$reps" 1 9999
 for v in $threads; do
 	optnum -t "$v" 1 9999
-done
-for v in $cslist $ncslist; do
-	optnum -c/-p "$v" 0 1000000
 done
 [ -z "$secs" ] || seconds_ok "$secs" ||
     usage "-d: not a number of seconds over 0: $secs"
@@ -145,20 +137,11 @@ done
 threads=${tl# }
 [ -n "$threads" ] || die "no thread counts left"
 
-workloads=
-for c in $cslist; do
-	for p in $ncslist; do
-		workloads="$workloads $c/$p"
-	done
-done
-workloads=${workloads# }
-
 rows="$ours $ng $stock$steps"
 nrows=$(echo $rows | wc -w)
 nt=$(echo $threads | wc -w)
-nw=$(echo $workloads | wc -w)
 pingpong=$((online >= 2))
-nruns=$((reps * (nrows * (1 + nw * nt) + pingpong)))
+nruns=$((reps * (nrows * (1 + nt) + pingpong)))
 if [ -z "$secs" ]; then
 	# A run costs its duration and about 20 ms to start and calibrate.
 	secs=$(awk -v n=$nruns -v b=$budget 'BEGIN {
@@ -200,12 +183,9 @@ while [ "$r" -le "$reps" ]; do
 	done
 	# The floor: mplockbench's, whichever lock it has.
 	[ "$pingpong" -eq 1 ] && run_one "$first" pingpong
-	for w in $workloads; do
-		for t in $threads; do
-			for l in $order; do
-				run_one "$l" -t "$t" -c "${w%/*}" \
-				    -p "${w#*/}" contended
-			done
+	for t in $threads; do
+		for l in $order; do
+			run_one "$l" -t "$t" contended
 		done
 	done
 	# Rotate: the first lock of this repetition goes last.
@@ -254,9 +234,8 @@ results=$out/results-$stamp.txt
 	echo "$loadnote"
 	echo "$pinnote"
 	stats_awk "$out/stats.awk" &&
-	awk -v rows="$rows" -v threads="$threads" \
-	    -v workloads="$workloads" -v ncpu="$online" -v bases="$bases" \
-	    -f "$out/stats.awk" -f "$ROOT/tools/lib/bench-report.awk" "$raw"
+	awk -v rows="$rows" -v threads="$threads" -v ncpu="$online" \
+	    -v bases="$bases" -f "$out/stats.awk" -f "$ROOT/tools/lib/bench-report.awk" "$raw"
 } >"$out/bench.txt" || die "the report failed (tools/lib/bench-report.awk)"
 cat "$out/bench.txt"
 {

@@ -1,10 +1,9 @@
 # The tables of tools/bench.sh from its raw file (a line of key=value
 # pairs per run, bench.c's, with rep=N in front).  -v: rows (the locks,
-# in table order), threads, workloads ("cs/ncs ..."), ncpu (more
-# threads are oversubscribed) and bases (the locks ratios refer to).
-# The statistics
-# are tools/buildtime's (stats_awk), passed first; why the median
-# decides: doc/bench.md.
+# in table order), threads, ncpu (more threads are oversubscribed) and
+# bases (the locks ratios refer to).  The statistics are
+# tools/buildtime's (stats_awk), passed first; why the median decides:
+# doc/bench.md.
 
 # Median of the values for key k, LO and HI their extremes;
 # "" if none.
@@ -70,16 +69,11 @@ function num(x, fmt) {
 	return sprintf(fmt, x)
 }
 
-function mkey(lock, mode, t, cs, ncs) {
-	return lock SUBSEP mode SUBSEP t SUBSEP cs SUBSEP ncs
-}
-
-# The key of lock in measure m; the ping-pong has a measure of its own,
-# two threads, no lock, no sections.
+# The key of lock in measure m (1 uncontended, 1 + j contended at T[j]
+# threads); the ping-pong has a measure of its own, two threads, no lock.
 function K(lock, m) {
-	if (lock == "pingpong")
-		return mkey(lock, "pingpong", MT[m], 0, 0)
-	return mkey(lock, MM[m], MT[m], MC[m], MP[m])
+	return lock SUBSEP (lock == "pingpong" ? "pingpong" : m == 1 ? \
+	    "uncontended" : "contended") SUBSEP (m == 1 ? 1 : T[m - 1])
 }
 
 # One cell: median and spread.
@@ -99,46 +93,15 @@ function vline(m, lock, base) {
 		    "]", RV
 }
 
-# The table of workload w: a column per thread count.
-function table(title, w,    i, j) {
-	print ""
-	print title
-	printf "%-17s", "lock"
-	for (j = 1; j <= nt; j++)
-		printf " %9s %4s", T[j] " thr" (T[j] > ncpu ? "*" : " "), "spr"
-	printf "\n"
-	for (i = 1; i <= nr; i++) {
-		printf "%-17s", (R[i] == "pingpong" ? "pingpong (floor)" : R[i])
-		for (j = 1; j <= nt; j++)
-			printf "%s", cell(R[i], MW[w] + j)
-		printf "\n"
-	}
-}
-
 BEGIN {
 	VF = "%-16s %-13s %7s  %-16s  %s\n"
 	MAXREP = 0
 	nb = split(bases, BS, " ")
 	nr = split(rows, R, " ")
 	nt = split(threads, T, " ")
-	nw = split(workloads, W, " ")
-	# The measures: 1 uncontended, then each workload's thread counts
-	# (MW[w] + j: workload w at T[j] threads).
-	MM[1] = MN[1] = "uncontended"
-	MT[1] = nm = 1
-	MC[1] = MP[1] = 0
-	for (w = 1; w <= nw; w++) {
-		split(W[w], cn, "/")
-		MW[w] = nm
-		for (j = 1; j <= nt; j++) {
-			MM[++nm] = "contended"
-			MT[nm] = T[j]
-			MC[nm] = cn[1]
-			MP[nm] = cn[2]
-			MN[nm] = sprintf("%d thr%s cs%d/%d", T[j],
-			    T[j] > ncpu ? "*" : "", cn[1], cn[2])
-		}
-	}
+	MN[1] = "uncontended"
+	for (j = 1; j <= nt; j++)
+		MN[1 + j] = T[j] " thr" (T[j] > ncpu ? "*" : "")
 }
 
 {
@@ -147,8 +110,8 @@ BEGIN {
 		p = index($i, "=")
 		f[substr($i, 1, p - 1)] = substr($i, p + 1)
 	}
-	k = mkey(f["backend"], f["mode"], f["threads"], f["cs"], f["ncs"])
-	add(k, f["ns"], f["rep"])
+	add(f["backend"] SUBSEP f["mode"] SUBSEP f["threads"], f["ns"],
+	    f["rep"])
 }
 
 END {
@@ -158,11 +121,17 @@ END {
 	for (i = 1; i <= nr; i++)
 		if (R[i] != "pingpong")
 			printf "%-17s%s\n", R[i], cell(R[i], 1)
-	for (w = 1; w <= nw; w++) {
-		split(W[w], cn, "/")
-		table(sprintf("Contended, critical section %d ns," \
-		    " outside it %d ns: ns per acquisition (1 / throughput)",
-		    cn[1], cn[2]), w)
+	print ""
+	print "Contended: ns per acquisition (1 / throughput)"
+	printf "%-17s", "lock"
+	for (j = 1; j <= nt; j++)
+		printf " %9s %4s", T[j] " thr" (T[j] > ncpu ? "*" : " "), "spr"
+	printf "\n"
+	for (i = 1; i <= nr; i++) {
+		printf "%-17s", (R[i] == "pingpong" ? "pingpong (floor)" : R[i])
+		for (j = 1; j <= nt; j++)
+			printf "%s", cell(R[i], 1 + j)
+		printf "\n"
 	}
 	for (b = 1; b <= nb; b++) {
 		what = BS[b] == "stock" ? \
@@ -173,7 +142,7 @@ END {
 		printf "(below 1 is faster; ratio: median of the paired" \
 		    " per-repetition ratios,\n 95%% CI from the sign test)\n"
 		printf VF, "measure", "lock", "ratio", "95% CI", "verdict"
-		for (m = 1; m <= nm; m++)
+		for (m = 1; m <= nt + 1; m++)
 			for (i = 1; i <= nr; i++)
 				if (R[i] != "pingpong" && R[i] != BS[b])
 					vline(m, R[i], BS[b])

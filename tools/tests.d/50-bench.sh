@@ -34,8 +34,8 @@ bench_smoke() {
 		*) _want="uncontended,1 contended,1 contended,2" ;;
 		esac
 		for _w in $_want; do
-			_n=$(grep -c " backend=$_l src=[^ ]* mode=${_w%,*} threads=${_w#*,} cs=0 ncs=0 " \
-			    "$_raw")
+			_k="mode=${_w%,*} threads=${_w#*,}"
+			_n=$(grep -c " backend=$_l src=[^ ]* $_k " "$_raw")
 			[ "$_n" -eq 6 ] ||
 			    { echo "$_l $_w: $_n runs in raw.txt, not 6"; return 1; }
 		done
@@ -86,7 +86,7 @@ bench_smoke() {
 		' "$_txt")
 		echo "$_got"
 		_n=$(echo "$_got" | grep -Ec \
-		    '^(uncontended|[12] thr\*? cs0/0) +[a-z-]+( +([0-9.]+|>999) +\[[0-9.]+, ([0-9.]+|>999)\]) +(faster|slower|no difference proven)$')
+		    '^(uncontended|[12] thr\*?) +[a-z-]+( +([0-9.]+|>999) +\[[0-9.]+, ([0-9.]+|>999)\]) +(faster|slower|no difference proven)$')
 		[ "$_n" -eq $(((_nl - 1) * 3)) ] || {
 			echo "against $_b: $_n verdict lines, not" \
 			    "$(((_nl - 1) * 3))"
@@ -124,7 +124,7 @@ t_check "bench/smoke" bench_smoke
 bench_stats() {
 	stats_awk "$OBJ/stats.awk" || return 1
 	_out=$(awk -v rows="base same fast slow noisy six five eight one bimodal" \
-	    -v threads=2 -v workloads=0/0 -v ncpu=2 -v bases=base \
+	    -v threads=2 -v ncpu=2 -v bases=base \
 	    -f "$OBJ/stats.awk" \
 	    -f "$ROOT/tools/lib/bench-report.awk" \
 	    "$ROOT/tools/fixtures/bench-report.raw") || return 1
@@ -138,7 +138,7 @@ bench_stats() {
 	    "uncontended five 0.500 [-, -] no difference proven" \
 	    "uncontended eight 0.498 [0.490, 0.525] faster" \
 	    "uncontended one 0.510 [-, -] no difference proven" \
-	    "2 thr cs0/0 bimodal 0.922 [0.884, 0.967] faster"; do
+	    "2 thr bimodal 0.922 [0.884, 0.967] faster"; do
 		echo "$_out" | tr -s ' ' | grep -qxF "$_want" ||
 		    { echo "missing: $_want"; return 1; }
 	done
@@ -150,7 +150,7 @@ t_check "bench/statistics" bench_stats
 # before anything is built or written.
 bench_usage() {
 	t_usage bench tools/bench.sh "-x" "-r" "-r x" "-r 0" "-r ''" \
-	    "-t x" "-t 0" "-d x" "-d 0" "-d 1.2.3" "-c x" "operand"
+	    "-t x" "-t 0" "-d x" "-d 0" "-d 1.2.3" "operand"
 }
 t_check "bench/usage" bench_usage
 
