@@ -35,8 +35,8 @@ struct bench_thread {
 
 struct bench_lock {
 	const char	*bl_name;
-	/* Before the run: set up for this many threads; non-zero fails. */
-	int		(*bl_init)(int);
+	/* Before the run: set up for this many threads. */
+	void		(*bl_init)(int);
 	/* In each thread, before it takes the lock. */
 	void		(*bl_thread_init)(struct bench_thread *);
 	void		(*bl_lock)(struct bench_thread *);

@@ -38,7 +38,7 @@
 
 static struct __mp_lock L;
 
-static int
+static void
 mpl_init(int nthreads)
 {
 	/*
@@ -49,7 +49,6 @@ mpl_init(int nthreads)
 	shim_yield_ns = nthreads > shim_ncpu_online() ? 5000 : 0;
 	shim_cpu_attach(MAXCPUS - 1);
 	__mp_lock_init(&L);
-	return (0);
 }
 
 static void

@@ -230,7 +230,7 @@ bench_catches_nolock() {
 	mkdir -p "$_d"
 	cat >"$_d/nolock.c" <<-'EOF'
 	#include "bench.h"
-	static int nl_init(int n) { return (0); }
+	static void nl_init(int n) { }
 	static void nl_lock(struct bench_thread *bt) { }
 	static const struct bench_lock nl = {
 		"nolock", nl_init, NULL, nl_lock, nl_lock
