@@ -155,19 +155,12 @@ echo "bench: $nruns runs of ${secs}s, about $((nruns * ms / 1000))s" >&2
 
 raw=$out/raw.txt
 : >"$raw"
-run=0
 # run_one LOCK ARG...: one run, its line into the raw file.
 run_one() {
 	_l=$1
 	shift
-	run=$((run + 1))
-	if [ -t 2 ]; then
-		printf '\r[%d/%d] rep %d/%d %-12s %-24s ~%ds left ' $run \
-		    $nruns $r $reps "$_l" "$*" \
-		    $(((nruns - run) * ms / 1000)) >&2
-	fi
-	"$out/$_l/mplockbench" -d "$secs" "$@" >"$out/run.txt" 2>"$out/run.err" || {
-		[ -t 2 ] && echo >&2
+	"$out/$_l/mplockbench" -d "$secs" "$@" >"$out/run.txt" \
+	    2>"$out/run.err" || {
 		cat "$out/run.err" >&2
 		die "$_l $* failed"
 	}
@@ -177,7 +170,7 @@ run_one() {
 order=$rows
 r=1
 while [ "$r" -le "$reps" ]; do
-	[ -t 2 ] || echo "bench: repetition $r of $reps" >&2
+	echo "bench: repetition $r of $reps" >&2
 	for l in $order; do
 		run_one "$l" uncontended
 	done
@@ -195,7 +188,6 @@ while [ "$r" -le "$reps" ]; do
 	order="$* $f"
 	r=$((r + 1))
 done
-[ -t 2 ] && printf '\r%78s\r' '' >&2
 rm -f "$out/run.txt" "$out/run.err"
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null |
