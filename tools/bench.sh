@@ -19,7 +19,8 @@ threads=	# 1 2 4 ... the online CPUs, and twice them
 out=$OBJ/bench
 budget=90
 PROG=bench
-USAGE='usage: tools/bench.sh [-r reps] [-d seconds] [-t "threads ..."] [-o dir]'
+USAGE='usage: tools/bench.sh [-r reps] [-d seconds] [-t "threads ..."]
+           [-o dir]'
 
 while getopts :d:o:r:t: ch; do
 	case $ch in
