@@ -63,12 +63,6 @@ function rfmt(x) {
 	    ">999"
 }
 
-function num(x, fmt) {
-	if (x == "")
-		return "-"
-	return sprintf(fmt, x)
-}
-
 # The key of lock in measure m (1 uncontended, 1 + j contended at T[j]
 # threads); the ping-pong has a measure of its own, two threads, no lock.
 function K(lock, m) {
@@ -83,7 +77,7 @@ function cell(lock, m,    med, s) {
 		return sprintf(" %14s", "-")
 	s = med > 0 ? (HI - LO) * 100 / med : "-"
 	s = s == "-" ? s : s > 999 ? ">999" : sprintf("%.0f%%", s)
-	return sprintf(" %9s %4s", num(med, med < 1e5 ? "%.1f" : "%.0f"), s)
+	return sprintf(" %9s %4s", sprintf(med < 1e5 ? "%.1f" : "%.0f", med), s)
 }
 
 # One line of a verdict table: lock against base in measure m.
