@@ -46,18 +46,29 @@ bench_smoke() {
 		[ "$_n" -eq 2 ] ||
 		    { echo "$_l: in $_n tables of bench.txt, not 2"; return 1; }
 	done
-	# Every figure a number; in the verdict tables each ratio inside
-	# its interval (six runs: six pairs, the fewest that have a
-	# sign-test interval).
-	awk -v rows="$(bench_rows)" '
+	# Every figure a number; the verdict tables, one per base, a line
+	# for every lock but the base and the floor in every measure
+	# (uncontended, 1 and 2 threads), each ratio inside its interval
+	# (six runs: six pairs, the fewest that have a sign-test interval).
+	_bases=ticket
+	[ -n "$BENCH_VTREE" ] && _bases="stock ticket"
+	_nl=$(bench_rows | wc -w)
+	[ "$(ncpu_online)" -ge 2 ] && _nl=$((_nl - 1))
+	awk -v rows="$(bench_rows)" -v bases="$_bases" \
+	    -v want=$(((_nl - 1) * 3)) '
 	BEGIN { split(rows, r, " "); for (i in r) R[r[i]] = 1
-		num = "^[0-9]+(\\.[0-9]+)?$" }
+		num = "^[0-9]+(\\.[0-9]+)?$"
+		vl = "^(uncontended|[12] thr[*]?) +[a-z-]+ +([0-9.]+|>999) +" \
+		    "[[][0-9.]+, ([0-9.]+|>999)[]] +" \
+		    "(faster|slower|no difference proven)$" }
 	function bad(why) { print why ": " $0; err = 1 }
 	/^Uncontended/ { k = "u"; next }
 	/^Contended/ { k = "c"; next }
-	/^Verdicts/ { k = "v"; next }
+	/^Verdicts against / { k = "v"; b = $3; next }
 	/^$/ { k = ""; next }
-	k == "v" && sub(/ +(faster|slower|no difference proven)$/, "") {
+	k == "v" && $0 ~ vl {
+		n[b]++
+		sub(/ +(faster|slower|no difference proven)$/, "")
 		gsub(/\[|\]|,/, "")
 		gsub(/>999/, "1e9")
 		if (!($(NF - 1) <= $(NF - 2) && $(NF - 2) <= $NF))
@@ -70,29 +81,15 @@ bench_smoke() {
 	    k == "c" && ($(NF - 1) !~ num || $1 != "pingpong" && $2 !~ num) {
 		bad("not a number")
 	}
-	END { exit err }' "$_txt" || return 1
-	_bases=ticket
-	[ -n "$BENCH_VTREE" ] && _bases="stock ticket"
-	# The verdict tables: one per base, a line for every lock but the
-	# base and the floor in every measure (uncontended, 1 and 2
-	# threads), each with ratio, interval and verdict.
-	_nl=$(bench_rows | wc -w)
-	[ "$(ncpu_online)" -ge 2 ] && _nl=$((_nl - 1))
-	for _b in $_bases; do
-		_got=$(awk -v b="$_b" '
-		/^Verdicts against / { on = ($3 == b); next }
-		/^$/ { on = 0 }
-		on && $1 != "measure" && !/^[( ]/ { print }
-		' "$_txt")
-		echo "$_got"
-		_n=$(echo "$_got" | grep -Ec \
-		    '^(uncontended|[12] thr\*?) +[a-z-]+( +([0-9.]+|>999) +\[[0-9.]+, ([0-9.]+|>999)\]) +(faster|slower|no difference proven)$')
-		[ "$_n" -eq $(((_nl - 1) * 3)) ] || {
-			echo "against $_b: $_n verdict lines, not" \
-			    "$(((_nl - 1) * 3))"
-			return 1
-		}
-	done
+	END {
+		for (i = split(bases, B, " "); i > 0; i--)
+			if (n[B[i]] != want) {
+				print "against " B[i] ": " n[B[i]] + 0 \
+				    " verdict lines, not " want
+				err = 1
+			}
+		exit err
+	}' "$_txt" || return 1
 	# Pinned, or said that it is not.
 	grep -Eq '^(threads pinned|pinning: UNAVAILABLE)' "$_txt" ||
 	    { echo "no word on pinning"; return 1; }
