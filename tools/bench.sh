@@ -101,12 +101,10 @@ stepnote="$stepnote (the __mp_release_all() fix) and after its second (the"
 stepnote="$stepnote M-lock in kern_lock.c)"
 
 # Our backends, and the default one without its guest mode.
-ours=
 for be in $BACKENDS; do
 	build "$be" harness_build "$out/$be" "$be"
-	ours="$ours $be"
 done
-set -- $ours
+set -- $BACKENDS
 first=$1
 [ -n "$first" ] || die "no backends in $REGRESS/Makefile.backends"
 ng=$DEFAULT_BACKEND-noguest
@@ -138,13 +136,13 @@ done
 threads=${tl# }
 [ -n "$threads" ] || die "no thread counts left"
 
-rows="$ours $ng $stock$steps"
+rows="$BACKENDS $ng $stock$steps"
 nrows=$(echo $rows | wc -w)
 nt=$(echo $threads | wc -w)
 pingpong=$((online >= 2))
 nruns=$((reps * (nrows * (1 + nt) + pingpong)))
 if [ -z "$secs" ]; then
-	# A run costs its duration and about 20 ms to start and calibrate.
+	# A run costs its duration and about 20 ms to start.
 	secs=$(awk -v n=$nruns -v b=$budget 'BEGIN {
 		d = b / n - 0.02
 		if (d > 0.3) d = 0.3
@@ -219,7 +217,7 @@ results=$out/results-$stamp.txt
 	    "$($CC --version 2>/dev/null | head -n 1)"
 	echo "$reps repetitions of ${secs}s per run; threads: $threads" \
 	    "(* more threads than CPUs)"
-	echo "our backends:$ours; the other rows, and the method (runs" \
+	echo "our backends: $BACKENDS; the other rows, and the method (runs" \
 	    "interleaved, cells median and spread, paired ratios): doc/bench.md"
 	echo "$stocknote"
 	[ -n "$steps" ] && echo "$stepnote"
