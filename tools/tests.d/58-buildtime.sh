@@ -338,7 +338,6 @@ bt_usage() {
 bogus|bogus: unknown
 --help|
 -x|
-run -q|
 run -x|-x: unknown option
 run -C|-C: 
 import -z|
