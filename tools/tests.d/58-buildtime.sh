@@ -447,8 +447,8 @@ bt_import_generated() {
 t_check "buildtime/import/every-format" bt_import_generated
 
 # Malformed reports in a good log: one line naming the line to blame (5
-# unless said), nothing written, an existing file kept; so for a report
-# cut at the end, a log without reports and a missing log.
+# unless said), the file -f would replace kept; a report cut at the end,
+# a log without reports, a missing log: nothing written.
 bt_import_malformed() {
 	bt_dir malformed
 	printf 'real 1.00\nuser 2.00\nsys 3.00\ncc -c x.c\n' >"$_d/head"
@@ -457,15 +457,12 @@ bt_import_malformed() {
 	while IFS='|' read -r _line _m; do
 		{ cat "$_d/head"; printf "$_m\n"; cat "$_d/tail"; } \
 		    >"$_d/bad.log"
-		for _o in "-o $_d/new.txt" "-f -o $_d/keep.txt"; do
-			rm -f "$_d/new.txt"
-			bt_fails sh "$BT" import $_o "$_d/bad.log" || return 1
-			grep -q "^buildtime: $_d/bad.log, line ${_line:-5}: " \
-			    "$BTD/err" || { echo "not line ${_line:-5}"; return 1; }
-			[ ! -e "$_d/new.txt" ] &&
-			    [ "$(cat "$_d/keep.txt")" = "my results" ] ||
-			    { echo "wrote something"; return 1; }
-		done
+		bt_fails sh "$BT" import -f -o "$_d/keep.txt" "$_d/bad.log" ||
+		    return 1
+		grep -q "^buildtime: $_d/bad.log, line ${_line:-5}: " \
+		    "$BTD/err" || { echo "not line ${_line:-5}"; return 1; }
+		[ "$(cat "$_d/keep.txt")" = "my results" ] ||
+		    { echo "wrote over it"; return 1; }
 	done <<'EOT'
 |real 55.1x
 |real 1,5
@@ -491,7 +488,7 @@ EOT
 	printf 'real 1.00\nuser 2.00\nsys 3.00\nreal 4.00\n' >"$_d/cut.log"
 	printf '\000\001\377real\n' >"$_d/binary.log"
 	: >"$_d/empty.log"
-	for _l in cut binary empty nosuch; do
+	for _l in bad cut binary empty nosuch; do
 		bt_fails sh "$BT" import -o "$_d/new.txt" "$_d/$_l.log" &&
 		    [ ! -e "$_d/new.txt" ] || return 1
 	done
