@@ -367,8 +367,8 @@ crashes=$(awk '{ for (i = 5; i <= NF; i++) if ($i ~ /^crashes=/)
 	    ($1 == $2 ? $1 : $2) }' "$out/peers.txt" 2>/dev/null)"
 	echo "# method: $nboots boots in $secs s; each round boots every" \
 	    "peer at every -smp, order rotated per round; qemu TCG" \
-	    "(KERNEL_ACCEL=${KERNEL_ACCEL:-tcg}); build-like load: 1 warm-up round, then $rounds rounds of" \
-	    "$tasks execs, the median"
+	    "(KERNEL_ACCEL=${KERNEL_ACCEL:-tcg}); build-like load: 1 warm-up" \
+	    "round, then $rounds rounds of $tasks execs, the median"
 	echo "# qemu crashes: $crashes (each booted again once)"
 	echo "# statistics: tools/buildtime compare, Student's t" \
 	    "at 95%, each peer against the base (the first peer with the" \
