@@ -300,7 +300,6 @@ verdict() {
 # stats FILE [MEAN]: boots, mean, standard deviation, coefficient of
 # variation (sd over mean) of its data lines, their mean over MEAN.
 stats() {
-	[ -f "$1" ] || { echo "0 - - - -"; return; }
 	awk -v t="${2:-0}" "$STATS"'
 	!/^#/ && NF { a[++n] = $1 + 0 }
 	END {
