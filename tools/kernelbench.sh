@@ -19,7 +19,7 @@
 # kernel under qemu at several CPU counts in interleaved rounds, and
 # compare the figures the boots print.  Exit 0, 1 a failure (the other
 # boots still compared) or usage, 77 a missing tool or OpenBSD snapshot.
-# Tests set KBENCH_KERNEL_SH (for tools/kernel.sh) and KBENCH_OTHERS.
+# Tests set KBENCH_KERNEL_SH (for tools/kernel.sh).
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
@@ -30,15 +30,14 @@ PEERS_DEFAULT="stock ticket mlockspin=mlock+MPLOCK_NOGUEST mlock"
 FIGURES="build nsacq maxwait"
 
 PROG=kernelbench
-USAGE='usage: tools/kernelbench.sh [-L cpus] [-n runs] [-o dir]
-           [-p "peer ..."] [-r rounds] [-s "ncpu ..."] [-t tasks] [-W seconds]
+USAGE='usage: tools/kernelbench.sh [-n runs] [-o dir] [-p "peer ..."]
+           [-r rounds] [-s "ncpu ..."] [-t tasks]
        tools/kernelbench.sh -l dir'
 
 runs=5 peers=$PEERS_DEFAULT smps="2 4 8"
-rounds=5 tasks=96 limit=0.3 maxwait=600 out= logsonly=
-while getopts :L:l:n:o:p:r:s:t:W: ch; do
+rounds=5 tasks=96 out= logsonly=
+while getopts :l:n:o:p:r:s:t: ch; do
 	case $ch in
-	L)	limit=$OPTARG ;;
 	l)	logsonly=1 out=$OPTARG ;;
 	n)	runs=$OPTARG ;;
 	o)	out=$OPTARG ;;
@@ -46,7 +45,6 @@ while getopts :L:l:n:o:p:r:s:t:W: ch; do
 	r)	rounds=$OPTARG ;;
 	s)	smps=$OPTARG ;;
 	t)	tasks=$OPTARG ;;
-	W)	maxwait=$OPTARG ;;
 	*)	badopt "$ch" ;;
 	esac
 done
@@ -55,8 +53,6 @@ shift $((OPTIND - 1))
 optnum -n "$runs" 1 9999
 optnum -r "$rounds" 1 64
 optnum -t "$tasks" 1 100000
-optnum -W "$maxwait" 0 999999
-seconds_ok "$limit" || usage "-L $limit: a number of CPUs over 0"
 [ -n "$smps" ] || usage "-s: no CPU count"
 for s in $smps; do
 	# qemu and MAXCPUS allow more, init's MAXPROCS (64) not.
@@ -127,32 +123,6 @@ failed() {
 }
 : >"$out/failures.txt"
 
-# --- The host's load.  cpustat: busy and total jiffies.  others SECS:
-# the CPUs others use (else the load average).  kidcpu: our children's
-# CPU seconds in kc (a subshell's "times" would see no children).
-cpustat() {
-	awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, \
-	    $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat 2>/dev/null
-}
-others() {
-	[ -z "${KBENCH_OTHERS:-}" ] || { echo "$KBENCH_OTHERS"; return; }
-	_c0=$(cpustat)
-	sleep "$1"
-	_c1=$(cpustat)
-	if [ -z "$_c0" ] || [ -z "$_c1" ]; then
-		uptime | sed 's/.*load averages*: *//; s/,.*//'
-		return
-	fi
-	echo "$_c0 $_c1" | awk -v n="$(ncpu_online)" '{
-		t = $4 - $2
-		printf "%.2f\n", (t > 0 ? n * ($3 - $1) / t : 0) }'
-}
-kidcpu() {
-	times >"$out/.times"
-	kc=$(awk 'NR == 2 { gsub(/[ms]/, " ")
-	    printf "%.2f\n", $1 * 60 + $2 + $3 * 60 + $4 }' "$out/.times")
-}
-HZ=$(getconf CLK_TCK 2>/dev/null || echo 100)
 KSH=${KBENCH_KERNEL_SH:-$ROOT/tools/kernel.sh}
 
 load_before=$(uptime | sed 's/.*load averages*: *//')
@@ -202,34 +172,10 @@ if [ -z "$logsonly" ]; then
 			log=$out/logs/r$r-$n-smp$s.log
 			echo "kernelbench: boot $k of $((np * runs)): round $r, $n," \
 			    "-smp $s" >&2
-			# A busy host: wait, up to maxwait, then refuse.
-			waited=0
-			while ob=$(others 3) && awk -v o="$ob" -v l="$limit" \
-			    'BEGIN { exit !(o > l) }'; do
-				if [ "$waited" -ge "$maxwait" ]; then
-					ob=refused
-					break
-				fi
-				[ "$waited" -gt 0 ] || echo "kernelbench:" \
-				    "the host is busy ($ob CPUs used by" \
-				    "others, -L $limit): waiting" >&2
-				sleep 15
-				waited=$((waited + 18))
-			done
-			if [ "$ob" = refused ]; then
-				failed "round $r, $n, -smp $s: boot refused:" \
-				    "the host was busy for ${waited}s" \
-				    "(-L $limit, -W $maxwait)"
-				continue
-			fi
-			kidcpu
-			c0=$(cpustat) k0=$kc b0=$(date +%s)
 			KERNEL_NCPU=$s sh "$KSH" -r \
 			    -n "kbench-$n" >"$out/logs/r$r-$n-smp$s.out" 2>&1
 			_rc=$?
-			kidcpu
-			c1=$(cpustat) k1=$kc b1=$(date +%s)
-			# The console, qemu's crashes, the verdict, the load.
+			# The console, qemu's crashes, the verdict.
 			{
 				tr -d '\r' \
 				    <"$OBJ/kernel/run/kbench-$n/serial.log" \
@@ -243,25 +189,6 @@ if [ -z "$logsonly" ]; then
 				0|1|3|4|5) ;;
 				*) echo "kernel: kbench-$n: ERROR: kernel.sh exit $_rc"
 				esac
-				# The boot's length: /proc/stat's, else date's.
-				awk -v hz="$HZ" -v ob="$ob" -v w="$waited" \
-				    -v c0="$c0" -v c1="$c1" -v k0="$k0" \
-				    -v k1="$k1" -v s="$((b1 - b0))" \
-				    -v n="$(ncpu_online)" 'BEGIN {
-					split(c0, a, " ")
-					split(c1, b, " ")
-					o = "-"
-					if (c0 != "" && c1 != "" && b[2] > a[2])
-						s = (b[2] - a[2]) / hz / n
-					q = s > 0 ? (k1 - k0) / s : 0
-					if (s > 0 && c0 != "" && c1 != "") {
-						o = (b[1] - a[1]) / hz / s - q
-						o = sprintf("%.2f", o < 0 ? 0 : o)
-					}
-					printf "kernelbench: host: others %s" \
-					    " CPUs before (waited %ds), %s" \
-					    " during; qemu %.2f CPUs; %d s\n", \
-					    ob, w, o, q, s + 0.5 }'
 			} >"$log"
 			grep '^kernel: ' "$log" | tail -n 1 |
 			    sed 's/^/kernelbench: /' >&2
@@ -313,10 +240,6 @@ for log in "$out"/logs/r*-*-smp*.log; do
 		st = $3
 		sub(/:$/, "", st)
 	}
-	/^kernelbench: host: others / {
-		others = $9
-		qemu = $12
-	}
 	END {
 		printf "%s build=%s", st == "" ? "NONE" : st, build
 		if (rounds != "") {
@@ -331,8 +254,6 @@ for log in "$out"/logs/r*-*-smp*.log; do
 		}
 		if (torture)
 			printf " nsacq=%s maxwait=%s", nsacq, maxwait
-		if (others != "")
-			printf " others=%s qemu=%s", others, qemu
 		printf " crashes=%d\n", crashes
 	}' "$log")
 	echo "$r $n $s $line" >>"$out/boots.txt"
@@ -379,7 +300,6 @@ verdict() {
 # stats FILE [MEAN]: boots, mean, standard deviation, coefficient of
 # variation (sd over mean) of its data lines, their mean over MEAN.
 stats() {
-	[ -f "$1" ] || { echo "0 - - - -"; return; }
 	awk -v t="${2:-0}" "$STATS"'
 	!/^#/ && NF { a[++n] = $1 + 0 }
 	END {
@@ -438,23 +358,16 @@ secs=$(($(date +%s) - t0))
 nboots=$(grep -c . "$out/boots.txt")
 crashes=$(awk '{ for (i = 5; i <= NF; i++) if ($i ~ /^crashes=/)
 	c += substr($i, 9) } END { print c + 0 }' "$out/boots.txt")
-host=$(awk '{ for (i = 5; i <= NF; i++) if ($i ~ /^others=[0-9.]+$/) {
-		v = substr($i, 8) + 0; n++; s += v; if (v > m) m = v } }
-	END { if (n) printf "mean %.2f, most %.2f CPUs", s / n, m
-	    else print "not measured" }' "$out/boots.txt")
 {
 	results_header "$command"
 	echo "# load: $load_before before, $load_after after (1, 5, 15" \
-	    "minutes); $(ncpu_online) host CPUs shared with the vCPUs;" \
-	    "other processes during the boots: $host"
+	    "minutes); $(ncpu_online) host CPUs shared with the vCPUs"
 	echo "# peers: $(awk '{ printf "%s%s", (NR > 1 ? ", " : ""), \
 	    ($1 == $2 ? $1 : $2) }' "$out/peers.txt" 2>/dev/null)"
 	echo "# method: $nboots boots in $secs s; each round boots every" \
 	    "peer at every -smp, order rotated per round; qemu TCG" \
-	    "(KERNEL_ACCEL=${KERNEL_ACCEL:-tcg}); a boot waits while other" \
-	    "processes use more than $limit host CPUs (at most ${maxwait}s);" \
-	    "build-like load: 1 warm-up round, then $rounds rounds of" \
-	    "$tasks execs, the median"
+	    "(KERNEL_ACCEL=${KERNEL_ACCEL:-tcg}); build-like load: 1 warm-up" \
+	    "round, then $rounds rounds of $tasks execs, the median"
 	echo "# qemu crashes: $crashes (each booted again once)"
 	echo "# statistics: tools/buildtime compare, Student's t" \
 	    "at 95%, each peer against the base (the first peer with the" \
