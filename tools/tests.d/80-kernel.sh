@@ -305,14 +305,17 @@ else
 	fi
 	echo "   figures (TCG): $FIG"
 	sed 's/^/   | /' "$FIG"
-	# configcheck.sh's configs, amd64 and i386, in the debug run's
-	# tree, which mplock-patch apply patched.
+	# configcheck.sh's configs in the debug run's tree, which
+	# mplock-patch apply patched: amd64's, and with MPLOCK_FULL=1
+	# i386's (the same lines, but the include).
 	. "$ROOT/tools/lib/config8.sh"
 	_t=$OBJ/kernel/run/$DEFAULT_BACKEND-debug/src
+	_a=amd64
+	[ "${MPLOCK_FULL:-0}" != 1 ] || _a="amd64 i386"
 	if _v=$(vendor_tree openbsd-src 2>/dev/null) &&
 	    c8=$(config8_build "$_v" 2>/dev/null) &&
 	    [ -d "$_t/.mplock-patch" ]; then
-		t_check kernel/config8 config_check_all "$c8" "$_t" amd64 i386
+		t_check kernel/config8 config_check_all "$c8" "$_t" $_a
 	else
 		t_skip kernel/config8 "no config(8) built, or no patched tree"
 	fi
