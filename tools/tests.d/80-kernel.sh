@@ -166,38 +166,6 @@ k_judge() {
 	fi
 }
 
-# A good console is late-cpu's and qemu-crash-after-poweroff's (with
-# the torture) and k_retry's (without it).
-k_judges() {
-	# The summary is read, not the first-violation line before it; its
-	# violations and its idle CPU each named.
-	k_judge first-violation FAIL 1 off 's|^mplock_torture: mlock 4 cpus 5s acq 1201/1180|mplock_torture: first violation: a CPU never took the lock (cpu1)\nmplock_torture: mlock 4 cpus 5s acq 1201/0|; s/violations=0 \(.*\) PASS/violations=1 \1 FAIL/' \
-	    'torture: violations: mplock_torture: mlock 4 cpus .*; torture: not every CPU took part \(1201/0/1222/1190\)$'
-	# A late CPU's line after the summary changes nothing.
-	k_judge late-cpu PASS 1 off 's|^mplock_init: torture reported|mplock_torture: cpu1 began 6009 ms after the start, after the test.s end: it did not run in time\n&|'
-	k_judge three-counts FAIL 1 off 's|acq 1201/1180/1222/1190|acq 1201/1180/1222|'
-	k_judge no-torture-line FAIL 1 off '/^mplock_torture/d'
-	k_judge init-no-summary FAIL 1 off 's/torture reported/no torture summary FAIL/'
-	k_judge load-fail FAIL '' off 's|300/300/300/300 errors 0 1234 ms PASS|300/299/300/300 errors 1 1234 ms FAIL|'
-	k_judge build-fail FAIL '' off 's|ok 48 errors 0 5678 ms PASS|ok 47 errors 1 5678 ms FAIL|'
-	k_judge no-build-line FAIL '' off '/^mplock_build/d'
-	k_judge build-jobs FAIL '' off 's|mplock_build: 4 jobs|mplock_build: 3 jobs|'
-	k_judge three-cpus FAIL '' off '/^cpu3 at/d'
-	k_judge witness FAIL '' off 's/^mplock_init: started/witness: lock order reversal:\n&/'
-	k_judge ddb PANIC '' stay 's/^mplock_load.*/panic: kernel diagnostic assertion failed\nStopped at db_enter+0x9: popq %rbp\nddb{2}> /;/^mplock_init: torture/d;/^mplock_init: powering/d'
-	k_judge hang HANG '' hang '/^mplock_load/,$d'
-	# qemu gone in autoconf, or on a triple fault that its -d cpu_reset
-	# log records; the verdict says which.
-	k_judge qemu-abort FAIL 1 abort '/^root on/,$d' \
-	    'exited before the power-off \(qemu: qemu-system-x86_64: stand-in aborted\)'
-	k_judge triple-fault FAIL 1 triple '/^root on/,$d' \
-	    'exited on a triple fault \(CPU state: .*qemu-reset\.log\)'
-	# qemu itself killed by a signal: no verdict on the kernel before
-	# the power-off, the usual one after it.
-	k_judge qemu-crash CRASH 1 signal '' \
-	    'qemu crashed \(signal 11\) after [0-9]+s, not a verdict on the kernel; last console line: mplock_torture: '
-	k_judge qemu-crash-after-poweroff PASS 1 signal-late ''
-}
 
 # k_retry NAME MODE EXIT STATUS CRASHES: kernel.sh -r with the stand-in
 # qemu in MODE: a qemu crash boots once more, and is counted.
@@ -227,7 +195,36 @@ k_retry() {
 	    grep -q '(booted again after qemu crashed (signal 11))$'
 }
 
-k_judges
+# A good console is late-cpu's and qemu-crash-after-poweroff's (with
+# the torture) and k_retry's (without it).
+# The summary is read, not the first-violation line before it; its
+# violations and its idle CPU each named.
+k_judge first-violation FAIL 1 off 's|^mplock_torture: mlock 4 cpus 5s acq 1201/1180|mplock_torture: first violation: a CPU never took the lock (cpu1)\nmplock_torture: mlock 4 cpus 5s acq 1201/0|; s/violations=0 \(.*\) PASS/violations=1 \1 FAIL/' \
+    'torture: violations: mplock_torture: mlock 4 cpus .*; torture: not every CPU took part \(1201/0/1222/1190\)$'
+# A late CPU's line after the summary changes nothing.
+k_judge late-cpu PASS 1 off 's|^mplock_init: torture reported|mplock_torture: cpu1 began 6009 ms after the start, after the test.s end: it did not run in time\n&|'
+k_judge three-counts FAIL 1 off 's|acq 1201/1180/1222/1190|acq 1201/1180/1222|'
+k_judge no-torture-line FAIL 1 off '/^mplock_torture/d'
+k_judge init-no-summary FAIL 1 off 's/torture reported/no torture summary FAIL/'
+k_judge load-fail FAIL '' off 's|300/300/300/300 errors 0 1234 ms PASS|300/299/300/300 errors 1 1234 ms FAIL|'
+k_judge build-fail FAIL '' off 's|ok 48 errors 0 5678 ms PASS|ok 47 errors 1 5678 ms FAIL|'
+k_judge no-build-line FAIL '' off '/^mplock_build/d'
+k_judge build-jobs FAIL '' off 's|mplock_build: 4 jobs|mplock_build: 3 jobs|'
+k_judge three-cpus FAIL '' off '/^cpu3 at/d'
+k_judge witness FAIL '' off 's/^mplock_init: started/witness: lock order reversal:\n&/'
+k_judge ddb PANIC '' stay 's/^mplock_load.*/panic: kernel diagnostic assertion failed\nStopped at db_enter+0x9: popq %rbp\nddb{2}> /;/^mplock_init: torture/d;/^mplock_init: powering/d'
+k_judge hang HANG '' hang '/^mplock_load/,$d'
+# qemu gone in autoconf, or on a triple fault that its -d cpu_reset
+# log records; the verdict says which.
+k_judge qemu-abort FAIL 1 abort '/^root on/,$d' \
+    'exited before the power-off \(qemu: qemu-system-x86_64: stand-in aborted\)'
+k_judge triple-fault FAIL 1 triple '/^root on/,$d' \
+    'exited on a triple fault \(CPU state: .*qemu-reset\.log\)'
+# qemu itself killed by a signal: no verdict on the kernel before
+# the power-off, the usual one after it.
+k_judge qemu-crash CRASH 1 signal '' \
+    'qemu crashed \(signal 11\) after [0-9]+s, not a verdict on the kernel; last console line: mplock_torture: '
+k_judge qemu-crash-after-poweroff PASS 1 signal-late ''
 for _kr in "qemu-crash-boots-again once signal-once 0 PASS 1" \
     "qemu-crash-twice twice signal 5 CRASH 2" "qemu-no-crash none off 0 PASS 0"
 do
