@@ -61,23 +61,6 @@ k_mutant() {
 	k_figures "$_kn"
 }
 
-# k_halted NAME: the torture of run NAME saw waits halt, each kicked.
-k_halted() {
-	_r=$OBJ/kernel/run/$1/serial.log
-	tr -d '\r' <"$_r" | awk '
-	    /^mplock_torture: halts / {
-		n = split($3, h, "/")
-		split($5, k, "/")
-		for (i = 1; i <= n; i++) {
-			halts += h[i]
-			if (h[i] - k[i] > 1)
-				bad = 1
-		}
-		print
-	    }
-	    END { exit !(halts > 0 && !bad) }'
-}
-
 # The figures of one run, for a results file (doc/results/).
 k_figures() {
 	_r=$OBJ/kernel/run/$1/result
@@ -279,9 +262,9 @@ else
 			k_boot "$be" -b "$be"
 		done
 		k_boot stock -S
+		# Its torture fails a halt never kicked; that waits halt at
+		# all, mlock-guest-no-kick's catch shows.
 		k_boot "$DEFAULT_BACKEND-guest" $GUEST_OPTS
-		t_check "kernel/$DEFAULT_BACKEND-guest/halted" k_halted \
-		    "$DEFAULT_BACKEND-guest"
 		k_boot "$DEFAULT_BACKEND-noguest" -o MPLOCK_NOGUEST
 		for m in $KERNEL_MUTANTS; do
 			k_mutant "$DEFAULT_BACKEND-debug-$m" "$m" -d
