@@ -181,10 +181,8 @@ key() {
 T0=$(date +%s)
 
 # --- config(8), built once from the tree's sources.
-CONFIG=$(config8_build "$TREE") || {
-	[ $? -eq 77 ] && skip "byacc or flex is not installed"
-	kdie "config(8) does not build from $TREE/usr.sbin/config"
-}
+CONFIG=$(config8_build "$TREE") ||
+    kdie "config(8) does not build from $TREE/usr.sbin/config"
 
 # --- pxeboot, once per tree and toolchain (it includes nothing of ours).
 PXEBOOT=$KDIR/cache/pxeboot-$(key "$KT/toolchain.sh")

@@ -42,7 +42,6 @@
 #define O_WRONLY	0x0001
 #define O_RDWR		0x0002
 #define O_CREAT		0x0200
-#define O_TRUNC		0x0400
 #define O_EXCL		0x0800
 #define CTL_KERN	1
 #define KERN_MSGBUF	48

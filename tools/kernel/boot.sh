@@ -52,10 +52,6 @@ upto() {
 	done
 }
 
-gone() {
-	! alive
-}
-
 # to FIFO TEXT: write a line to qemu; a dead qemu must not block us.
 to() {
 	alive && timeout 5 sh -c 'printf "%s\r" "$2" >"$1"' sh "$1" "$2"
@@ -105,8 +101,8 @@ qrc=
 stop_qemu() {
 	qrc=stopped
 	to mon.in "quit"
-	upto 2 gone || kill "$QPID" 2>/dev/null
-	upto 1 gone || kill -9 "$QPID" 2>/dev/null
+	upto 2 eval '! alive' || kill "$QPID" 2>/dev/null
+	upto 1 eval '! alive' || kill -9 "$QPID" 2>/dev/null
 	wait "$QPID" 2>/dev/null
 	readers_done
 }
