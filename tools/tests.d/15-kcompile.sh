@@ -105,19 +105,21 @@ rt_patched() {
 }
 
 rt_includers() {
+	realtree_sample "$RT" "$1" || return 1
 	if [ "${MPLOCK_FULL:-0}" = 1 ]; then
-		realtree_includers "$RT" "$1" || return 1
+		# Every file under every MULTIPROCESSOR combination (its
+		# <machine/cpu.h> includes <sys/mplock.h>), the users under
+		# every other.
 		{
-			realtree_jobs "$RT" "$1" syntax "$RT/$1/includers-mp" \
+			realtree_jobs "$RT" "$1" syntax "$RT/$1/sample-from" \
 			    $(realtree_combos mp) &&
-			realtree_jobs "$RT" "$1" syntax "$RT/$1/includers-up" \
+			realtree_jobs "$RT" "$1" syntax "$RT/$1/sample" \
 			    $(realtree_combos up)
 		} | realtree_run "$RT" "includers-$1"
 	else
 		# The users under each combination the headers test of the
 		# default backend, and the others' with every option; the
 		# first of each directory under the default's with all.
-		realtree_sample "$RT" "$1" || return 1
 		{
 			realtree_jobs "$RT" "$1" syntax "$RT/$1/sample" \
 			    $(realtree_combos_header "$RT" "$1" | awk -F, \
@@ -135,20 +137,13 @@ rt_sizeof() {
 	_d=$RT/sizeof-$1
 	rm -rf "$_d"
 	mkdir -p "$_d"
-	printf '%s\n' '#include <sys/param.h>' '#include <sys/mplock.h>' \
-	    'struct __mp_lock mpl_sizeof;' >"$_d/sizeof.c"
 	for _c in base:"$DEFAULT_BACKEND,MULTIPROCESSOR" \
 	    $(realtree_combos_header "$RT" "$1" | sed 's/^/src:/'); do
 		_t=${_c%%:*} _c=${_c#*:}
 		_realtree_flags "$RT" "$1" "$_c" &&
-		    ${CLANG:-clang} $(cat "$RT/$1/flags/$_t.$_c") -c \
-		    "$_d/sizeof.c" -o "$_d/sizeof.o" || return 1
-		_sz=$($NM -S "$_d/sizeof.o" | awk '$4 == "mpl_sizeof" {
-		    print $2 }')
-		[ -n "$_sz" ] ||
-		    { echo "no mpl_sizeof in $_d/sizeof.o"; return 1; }
-		echo "$1 $_t $_c: $(printf %d "0x$_sz") bytes" |
-		    tee -a "$RT/sizeof.txt"
+		    _sz=$(realtree_sizeof "$_d/sizeof" ${CLANG:-clang} \
+		    $(cat "$RT/$1/flags/$_t.$_c")) || return 1
+		echo "$1 $_t $_c: $_sz bytes" | tee -a "$RT/sizeof.txt"
 	done
 }
 
