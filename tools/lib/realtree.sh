@@ -8,7 +8,7 @@
 #	77 when a tool or the tarball is missing.
 # realtree_arch DIR ARCH: DIR/ARCH afresh; DIR/ARCH/ours the options
 #	the patch's lines of sys/conf/files name (on in every kernel).
-# realtree_combos [mp | up | pair]: "BACKEND,OPTION,..." (80 in all);
+# realtree_combos [pair]: "BACKEND,OPTION,..." (80 in all);
 #	with no argument, make test's slice (all with MPLOCK_FULL=1).
 # realtree_jobs DIR ARCH obj|syntax FILELIST COMBO...: a job per file
 #	of FILELIST (under sys/) that COMBO's kernel compiles.
@@ -106,8 +106,7 @@ realtree_combos() {
 				if (int(i / 2 ^ (n - j)) % 2 == 0)
 					c = c "," o[j]
 			mp = c ~ /^,MULTIPROCESSOR/
-			if (k == "mp" && !mp || k == "up" && mp ||
-			    c ~ /WITNESS|MP_LOCKDEBUG/ && c !~ /DDB/)
+			if (c ~ /WITNESS|MP_LOCKDEBUG/ && c !~ /DDB/)
 				continue
 			u = c
 			sub(/^,MULTIPROCESSOR/, "", u)
