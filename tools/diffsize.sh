@@ -2,26 +2,22 @@
 #
 # The size of the change to the vendored OpenBSD tree, a results file for
 # doc/results/ (doc/results/README): for each form of "mplock-patch
-# diff", its lines and diffstat; with -s, each diff of the patch series
-# (tools/series/series.sh), tech@'s then the optional.
+# diff", its lines and diffstat.
 #
-#	sh tools/diffsize.sh [-s] >doc/results/diffsize-DATE.txt
+#	sh tools/diffsize.sh >doc/results/diffsize-DATE.txt
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
 . "$ROOT/tools/lib/vendor.sh"
 
 PROG=diffsize
-USAGE='usage: tools/diffsize.sh [-s]'
-case $*, in
--s,|,)	;;
-*)	usage "$*: not -s" ;;
-esac
+USAGE='usage: tools/diffsize.sh'
+[ $# -eq 0 ] || usage "$*: no operand"
 
 tree=$(vendor_tree openbsd-src) || die "no vendored OpenBSD tree"
 tmp=$OBJ/diffsize
 mkdir -p "$tmp"
-results_header "sh tools/diffsize.sh${1:+ $1}"
+results_header "sh tools/diffsize.sh"
 echo "# vendored: openbsd-src.tar.xz" \
     "$(sha256sum <"$VENDOR/openbsd-src.tar.xz" | cut -c1-12)"
 echo "# columns: diff, lines of the diff file, diffstat summary"
@@ -32,16 +28,6 @@ row() {
 	    "$(grep -E -m 1 '^ [0-9]+ files? changed' "$3" | sed 's/^ //')"
 }
 
-if [ -n "${1:-}" ]; then
-	rm -rf "$tmp/series"
-	sh "$ROOT/tools/series/series.sh" "$tree" "$tmp/series" \
-	    >/dev/null || die "tools/series/series.sh failed"
-	for f in "$tmp/series"/tech/*.diff "$tmp/series"/optional/*.diff; do
-		d=${f%/*}
-		row "${d##*/}/${f##*/}" "$f" "$f"
-	done
-	exit 0
-fi
 for opts in "" "-k" "-r"; do
 	# shellcheck disable=SC2086
 	sh "$ROOT/tools/mplock-patch" diff $opts "$tree" >"$tmp/d" \

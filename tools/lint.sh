@@ -31,10 +31,7 @@ lint_man() {
 	done
 }
 
-# KNF as far as awk can tell: lines of at most 80 columns with tabs of
-# 8, indentation by tabs, no trailing blanks, no C++ comments, the ISC
-# licence (or the stock "public domain" line), function types on their
-# own line.
+# style(9) as far as awk can tell.
 lint_style() {
 	for f in "$ROOT"/sys/sys/mplock.h "$ROOT"/sys/kern/kern_mplock*.[ch] \
 	    $(ls "$ROOT"/sys/arch/*/include/mplock.h 2>/dev/null); do

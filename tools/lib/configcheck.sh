@@ -5,12 +5,12 @@
 #	config": each backend with each subset of -w, -l and -d, and each
 #	MPLOCK_* option of the tool's table this checkout has the file of
 #	(64 where it takes a number).
-# config_check_all CONFIG8 SRC [ARCH ...]: in SRC, patched, for each
-#	ARCH (default: the tool's MI_ARCHS SRC has) and variant, the
-#	config written (CK.MP), the same from the arguments reversed, and
-#	config(8) on it: a line each.  Fails if one fails, or none ran.
+# config_check_all CONFIG8 SRC ARCH...: in SRC, patched, for each ARCH
+#	and variant, the config written (CK.MP), the same from the
+#	arguments reversed, and config(8) on it: a line each.  Fails if
+#	one fails, or none ran.
 
-CC_TOOL=${CC_TOOL:-$ROOT/tools/mplock-patch}
+CC_TOOL=$ROOT/tools/mplock-patch
 
 config_variants() {
 	_cv_opts=$(sed -n "/^MPLOCK_OPTIONS='/,/^'/p" "$CC_TOOL" |
@@ -38,16 +38,13 @@ config_variants() {
 config_check_all() {
 	_ck_c8=$1 _ck_src=$2
 	shift 2
-	_ck_archs=$*
-	[ -n "$_ck_archs" ] || _ck_archs=$(sed -n '/^MI_ARCHS="/,/"$/p' \
-	    "$CC_TOOL" | tr -d '"' | sed 's/^MI_ARCHS=//' | tr '\n' ' ')
 	_ck_rc=0 _ck_n=0
 	_ck_b=${TMPDIR:-/tmp}/configcheck.$$
-	for _ck_a in $_ck_archs; do
-		[ -f "$_ck_src/sys/arch/$_ck_a/conf/GENERIC.MP" ] &&
-		    [ -f "$_ck_src/sys/arch/$_ck_a/compile/Makefile.inc" ] ||
+	config_variants >"$_ck_b.variants"
+	for _ck_a; do
+		# mplock-patch config needs one (the snapshot has no i386's).
+		[ -f "$_ck_src/sys/arch/$_ck_a/compile/Makefile.inc" ] ||
 		    continue
-		config_variants >"$_ck_b.variants"
 		while read -r _ck_v; do
 			_ck_n=$((_ck_n + 1))
 			_ck_f=$_ck_src/sys/arch/$_ck_a/conf/CK.MP

@@ -8,7 +8,7 @@
 #	77 when a tool or the tarball is missing.
 # realtree_arch DIR ARCH: DIR/ARCH afresh; DIR/ARCH/ours the options
 #	the patch's lines of sys/conf/files name (on in every kernel).
-# realtree_combos [mp | up | pair]: "BACKEND,OPTION,..." (80 in all);
+# realtree_combos [pair]: "BACKEND,OPTION,..." (80 in all);
 #	with no argument, make test's slice (all with MPLOCK_FULL=1).
 # realtree_jobs DIR ARCH obj|syntax FILELIST COMBO...: a job per file
 #	of FILELIST (under sys/) that COMBO's kernel compiles.
@@ -18,6 +18,8 @@
 #	was nothing to compile, or a job did not run.
 # realtree_cc DIR ARCH COMBO FILE OUT [CFLAGS ...]: sys/FILE of the
 #	patched tree to OUT, CFLAGS first.
+# realtree_sizeof OUT CC [CFLAGS ...]: sizeof(struct __mp_lock) in
+#	bytes, as CC CFLAGS compile it (OUT.c, OUT.o, read by $NM or nm).
 
 REALTREE_OPTS="WITNESS MP_LOCKDEBUG MPLOCK_DEBUG DDB"
 REALTREE_DROP="-msave-args -fret-clean -MD -MP"
@@ -104,8 +106,7 @@ realtree_combos() {
 				if (int(i / 2 ^ (n - j)) % 2 == 0)
 					c = c "," o[j]
 			mp = c ~ /^,MULTIPROCESSOR/
-			if (k == "mp" && !mp || k == "up" && mp ||
-			    c ~ /WITNESS|MP_LOCKDEBUG/ && c !~ /DDB/)
+			if (c ~ /WITNESS|MP_LOCKDEBUG/ && c !~ /DDB/)
 				continue
 			u = c
 			sub(/^,MULTIPROCESSOR/, "", u)
@@ -276,32 +277,6 @@ realtree_run() {
 	return 1
 }
 
-# realtree_includers DIR ARCH: the files a kernel compiles, unpatched,
-# whose dependencies (clang -M; the debug options: the most headers)
-# name <sys/mplock.h> or <machine/mplock.h>, in DIR/ARCH/includers-mp
-# and -up; those whose headers the snapshot lacks in unbuildable-mp, -up.
-realtree_includers() {
-	_ad=$1/$2
-	for _k in mp up; do
-		_c=$DEFAULT_BACKEND,MULTIPROCESSOR,WITNESS,MP_LOCKDEBUG,DDB
-		[ $_k = up ] && _c=$DEFAULT_BACKEND,WITNESS,MP_LOCKDEBUG,DDB
-		_realtree_flags "$1" "$2" "$_c" || return 1
-		: >"$_ad/unbuildable-$_k"
-		grep -vxF -f "$1/patched" "$_ad/cfiles.$_c" |
-		    U=$_ad/unbuildable-$_k F=$_ad/flags/base.$_c B=$1/base/sys \
-		    xargs -P "${KCOMPILE_JOBS:-2}" -L 1 sh -c '
-			d=$(${CLANG:-clang} $(cat "$F") -M "$B/$1" 2>&1) || {
-				echo "$1: $(echo "$d" | grep -m1 error:)" >>"$U"
-				exit 0
-			}
-			echo "$d" | grep -Eq "/(sys|machine)/mplock\.h" && echo "$1"
-			exit 0' sh | sort >"$_ad/includers-$_k"
-		echo "$2 $_k: $(wc -l <"$_ad/cfiles.$_c") sources," \
-		    "$(wc -l <"$_ad/includers-$_k") include <sys/mplock.h>," \
-		    "$(wc -l <"$_ad/unbuildable-$_k") lack a header unpatched"
-	done
-}
-
 # realtree_sample DIR ARCH: make test's sample of the includers: in
 # DIR/ARCH/sample the files that use a name the patched <sys/mplock.h>
 # declares or include it or <machine/mplock.h>; in DIR/ARCH/sample-tops
@@ -349,4 +324,15 @@ realtree_cc() {
 	echo "$_ra $_rc: ${CLANG:-clang} $* -c sys/$_rf"
 	${CLANG:-clang} "$@" $(cat "$_rd/$_ra/flags/src.$_rc") -c \
 	    "$_rd/src/sys/$_rf" -o "$_ro"
+}
+
+realtree_sizeof() {
+	_so=$1
+	shift
+	printf '%s\n' '#include <sys/param.h>' '#include <sys/systm.h>' \
+	    '#include <sys/mplock.h>' 'struct __mp_lock mpl_sizeof;' >"$_so.c"
+	"$@" -c "$_so.c" -o "$_so.o" || return 1
+	_sz=$(${NM:-nm} -S "$_so.o" | awk '$4 == "mpl_sizeof" { print $2 }')
+	[ -n "$_sz" ] || { echo "no mpl_sizeof in $_so.o" >&2; return 1; }
+	printf '%d\n' "0x$_sz"
 }

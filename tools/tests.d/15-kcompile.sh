@@ -105,19 +105,21 @@ rt_patched() {
 }
 
 rt_includers() {
+	realtree_sample "$RT" "$1" || return 1
 	if [ "${MPLOCK_FULL:-0}" = 1 ]; then
-		realtree_includers "$RT" "$1" || return 1
+		# Every file under every MULTIPROCESSOR combination (its
+		# <machine/cpu.h> includes <sys/mplock.h>), the users under
+		# every other.
 		{
-			realtree_jobs "$RT" "$1" syntax "$RT/$1/includers-mp" \
-			    $(realtree_combos mp) &&
-			realtree_jobs "$RT" "$1" syntax "$RT/$1/includers-up" \
-			    $(realtree_combos up)
+			realtree_jobs "$RT" "$1" syntax "$RT/$1/sample-from" \
+			    $(realtree_combos | grep ,MULTIPROCESSOR) &&
+			realtree_jobs "$RT" "$1" syntax "$RT/$1/sample" \
+			    $(realtree_combos | grep -v ,MULTIPROCESSOR)
 		} | realtree_run "$RT" "includers-$1"
 	else
 		# The users under each combination the headers test of the
 		# default backend, and the others' with every option; the
 		# first of each directory under the default's with all.
-		realtree_sample "$RT" "$1" || return 1
 		{
 			realtree_jobs "$RT" "$1" syntax "$RT/$1/sample" \
 			    $(realtree_combos_header "$RT" "$1" | awk -F, \
@@ -135,20 +137,13 @@ rt_sizeof() {
 	_d=$RT/sizeof-$1
 	rm -rf "$_d"
 	mkdir -p "$_d"
-	printf '%s\n' '#include <sys/param.h>' '#include <sys/mplock.h>' \
-	    'struct __mp_lock mpl_sizeof;' >"$_d/sizeof.c"
 	for _c in base:"$DEFAULT_BACKEND,MULTIPROCESSOR" \
 	    $(realtree_combos_header "$RT" "$1" | sed 's/^/src:/'); do
 		_t=${_c%%:*} _c=${_c#*:}
 		_realtree_flags "$RT" "$1" "$_c" &&
-		    ${CLANG:-clang} $(cat "$RT/$1/flags/$_t.$_c") -c \
-		    "$_d/sizeof.c" -o "$_d/sizeof.o" || return 1
-		_sz=$($NM -S "$_d/sizeof.o" | awk '$4 == "mpl_sizeof" {
-		    print $2 }')
-		[ -n "$_sz" ] ||
-		    { echo "no mpl_sizeof in $_d/sizeof.o"; return 1; }
-		echo "$1 $_t $_c: $(printf %d "0x$_sz") bytes" |
-		    tee -a "$RT/sizeof.txt"
+		    _sz=$(realtree_sizeof "$_d/sizeof" ${CLANG:-clang} \
+		    $(cat "$RT/$1/flags/$_t.$_c")) || return 1
+		echo "$1 $_t $_c: $_sz bytes" | tee -a "$RT/sizeof.txt"
 	done
 }
 
@@ -285,78 +280,60 @@ rt_mlock_step() {
 		done = 1 } { print }' kern_lock.c
 }
 
-# rt_seed SED FILE...: each FILE of the mutant's checkout edited by SED,
-# which must change it.
-rt_seed() {
-	_ms=$1
-	shift
-	for _f; do
-		sed "$_ms" "$ROOT/$_f" >"$MT/root/$_f" || return 1
-		! cmp -s "$ROOT/$_f" "$MT/root/$_f" ||
-		    { echo "rt_seed: $_ms no longer changes $_f"; return 1; }
-	done
-}
-
-# rt_mutant: once, this checkout with both seeded bugs, each caught by
-# its own message, patched into a fresh snapshot in MT: a call to an
-# undeclared function in the default backend's header; mpl_lock_obj
-# renamed in our files, built with another backend.
-MT=$OBJ/realtree/mutant
-rt_mutant() {
-	[ -f "$MT/t/i386/ours" ] && return 0
-	rm -rf "$MT"
-	mkdir -p "$MT/root/share" "$MT/root/regress/sys" || return 1
-	cp -R "$ROOT/sys" "$MT/root/sys" &&
-	    cp -R "$ROOT/share/man" "$MT/root/share/man" &&
-	    cp -R "$ROOT/regress/sys/kern" "$MT/root/regress/sys/kern" &&
-	    rt_seed '/^{$/a\
-	mpl_undeclared_function();' sys/kern/kern_mplock_$DEFAULT_BACKEND.h &&
-	    rt_seed 's/mpl_lock_obj/mpl_witness_obj/g' $(cd "$ROOT" &&
-	    grep -l mpl_lock_obj sys/sys/mplock.h sys/kern/*.c) &&
-	    MPLOCK_ROOT=$MT/root realtree_setup "$MT/t" || return 1
-	(cd "$ROOT/sys" && grep -l mpl_lock_obj kern/*.c) >"$MT/t/renamed"
+# rt_seeded_cc NAME ERE FILE COMBO [CFLAGS ...]: sys/FILE of the
+# patched tree, CFLAGS first, must fail on amd64 and i386 with ERE.
+rt_seeded_cc() {
+	_n=$1 _e=$2 _f=$3 _c=$4
+	shift 4
 	for _a in amd64 i386; do
-		realtree_arch "$MT/t" "$_a" || return 1
-	done
-}
-
-# rt_caught NAME REGEX MODE FILE COMBO: FILE must fail under COMBO in
-# the mutant's tree, amd64 and i386, with a message matching REGEX.
-rt_caught() {
-	rt_mutant || return 1
-	echo "$4" >"$MT/t/one"
-	for _a in amd64 i386; do
-		realtree_jobs "$MT/t" "$_a" "$3" "$MT/t/one" "$5" |
-		    realtree_run "$MT/t" "$1-$_a" &&
-		    { echo "$1: $4 compiles ($_a $5): not caught"; return 1; }
-		_l=$(grep -Eh -m1 "$2" "$MT/t/fail/$1-$_a"/*.log | head -n 1)
-		[ -n "$_l" ] ||
-		    { echo "$1: $4 failed, but not with /$2/"; return 1; }
-		echo "$1: caught on $_a: $_l"
-	done
-}
-
-rt_seed_undeclared() {
-	rt_caught undeclared \
-	    "implicit declaration of function .mpl_undeclared_function." \
-	    obj kern/kern_mplock.c "$DEFAULT_BACKEND,MULTIPROCESSOR"
-}
-
-# Our files the rename edits still compile: only the tree's code can
-# notice.
-rt_seed_member() {
-	_sc=$(echo $BACKENDS | tr ' ' '\n' | grep -vxFm1 "$DEFAULT_BACKEND")
-	_sc=$_sc,MULTIPROCESSOR,WITNESS,DDB
-	rt_mutant || return 1
-	for _a in amd64 i386; do
-		realtree_jobs "$MT/t" "$_a" obj "$MT/t/renamed" "$_sc" |
-		    realtree_run "$MT/t" "member-own-$_a" || {
-			echo "member: our own files do not compile renamed"
+		realtree_cc "$RT" "$_a" "$_c" "$_f" /dev/null "$@" \
+		    >"$RT/seeded-$_n.log" 2>&1 &&
+		    { echo "$_n: $_f compiles ($_a $_c): not caught"; return 1; }
+		_l=$(grep -E -m1 "$_e" "$RT/seeded-$_n.log") || {
+			cat "$RT/seeded-$_n.log"
+			echo "$_n: $_f failed, but not with /$_e/"
 			return 1
 		}
+		echo "$_n: caught on $_a: $_l"
 	done
-	rt_caught member "no member named 'mpl_lock_obj'" syntax \
-	    kern/subr_witness.c "$_sc"
+}
+
+# A call to an undeclared function in the default backend's header.
+rt_seed_undeclared() {
+	_sd=$RT/src/sys/kern/seed-undeclared _bh=kern_mplock_$DEFAULT_BACKEND.h
+	rm -rf "$_sd"
+	mkdir -p "$_sd" &&
+	    cp "$RT"/src/sys/kern/kern_mplock.c "$RT"/src/sys/kern/kern_mplock*.h \
+	    "$_sd/" || return 1
+	sed '/^{$/a\
+	mpl_undeclared_function();' "$RT/src/sys/kern/$_bh" >"$_sd/$_bh"
+	if cmp -s "$RT/src/sys/kern/$_bh" "$_sd/$_bh"; then
+		echo "seeded: nothing to seed in $_bh"
+		_rc=1
+	else
+		rt_seeded_cc undeclared \
+		    "implicit declaration of function .mpl_undeclared_function." \
+		    kern/seed-undeclared/kern_mplock.c \
+		    "$DEFAULT_BACKEND,MULTIPROCESSOR"
+		_rc=$?
+	fi
+	rm -rf "$_sd"
+	return $_rc
+}
+
+# mpl_lock_obj renamed in our <sys/mplock.h>: our files can follow, only
+# the tree's subr_witness.c notices (another backend, WITNESS).
+rt_seed_member() {
+	_sc=$(echo $BACKENDS | tr ' ' '\n' | grep -vxFm1 "$DEFAULT_BACKEND")
+	_sd=$RT/seed-member
+	rm -rf "$_sd"
+	mkdir -p "$_sd/sys" || return 1
+	sed 's/mpl_lock_obj/mpl_witness_obj/g' "$RT/src/sys/sys/mplock.h" \
+	    >"$_sd/sys/mplock.h"
+	! cmp -s "$RT/src/sys/sys/mplock.h" "$_sd/sys/mplock.h" ||
+	    { echo "seeded: no mpl_lock_obj to rename"; return 1; }
+	rt_seeded_cc member "no member named 'mpl_lock_obj'" \
+	    kern/subr_witness.c "$_sc,MULTIPROCESSOR,WITNESS,DDB" -I"$_sd"
 }
 
 OBJDUMP=$(command -v llvm-objdump || command -v llvm-objdump-14)
@@ -378,18 +355,13 @@ else
 			t_check "kcompile/real/$a/patched" rt_patched "$a"
 			t_check "kcompile/real/$a/includers" rt_includers "$a"
 		done
-		NM=$(command -v llvm-nm || command -v llvm-nm-14)
-		if [ -n "$NM" ]; then
-			: >"$RT/sizeof.txt"
-			for a in amd64 i386; do
-				t_check "kcompile/real/$a/sizeof" rt_sizeof "$a"
-			done
-			echo "   sizeof(struct __mp_lock):"
-			sed 's/^/   | /' "$RT/sizeof.txt"
-		else
-			t_skip "kcompile/real/sizeof" "llvm-nm not installed"
-		fi
-		rm -rf "$MT"
+		NM=$(command -v llvm-nm || command -v llvm-nm-14 || echo nm)
+		: >"$RT/sizeof.txt"
+		for a in amd64 i386; do
+			t_check "kcompile/real/$a/sizeof" rt_sizeof "$a"
+		done
+		echo "   sizeof(struct __mp_lock):"
+		sed 's/^/   | /' "$RT/sizeof.txt"
 		t_check "kcompile/real/seeded/undeclared-function" \
 		    rt_seed_undeclared
 		t_check "kcompile/real/seeded/witness-member-renamed" \
