@@ -168,8 +168,7 @@ EOT
 
 # mplock(9): the space of each backend in its table is what
 # struct __mp_lock takes on amd64 (MAXCPUS 255, its header, no
-# WITNESS), and a sentence that gives a backend half or twice another's
-# space says what the table says.
+# WITNESS).
 man_space() {
 	_d=$OBJ/man-space
 	rm -rf "$_d"
@@ -188,38 +187,6 @@ man_space() {
 		echo "$_be: table $_sz, sizeof $_real"
 		[ "$_sz" = "$_real" ] || return 1
 	done <"$_d/table"
-	# "in half the M-lock's space", "twice the ticket lock's space", in
-	# the paragraph of the backend it is said of.
-	mandoc -Tascii "$_man" | col -b | tr -s ' \n' '  ' | awk -v t="$_d/table" '
-	    BEGIN {
-		while ((getline l < t) > 0) {
-			split(l, f, " ")
-			sz[f[1]] = f[2]
-		}
-	    }
-	    {
-		n = split($0, p, /MPLOCK_/)
-		for (i = 2; i <= n; i++) {
-			if (!match(p[i], /(half|twice) the [A-Za-z-]+( lock)?.s space/))
-				continue
-			c = substr(p[i], RSTART, RLENGTH)
-			be = tolower(p[i])
-			sub(/[^a-z].*/, "", be)
-			o = c
-			sub(/^(half|twice) the /, "", o)
-			sub(/( lock)?.s space$/, "", o)
-			o = tolower(o)
-			if (o == "m-lock")
-				o = "mlock"
-			k = c ~ /^half/ ? 0.5 : 2
-			if (!(be in sz) || !(o in sz) || sz[be] != k * sz[o]) {
-				print "mplock.9: " be ", \"" c "\": the table" \
-				    " has " be " " sz[be] " bytes, " o " " sz[o]
-				bad = 1
-			}
-		}
-	    }
-	    END { exit bad }'
 }
 t_check "lint/mplock9-space" man_space
 
