@@ -2,7 +2,7 @@
 #
 # make verify (all): the Spin models, the herd7 litmus tests and the
 # ThreadSanitizer build, a PASS/FAIL line per check; the other operands
-# are model/README.md's and litmus/README.md's.
+# are in doc/verification.md.
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"

@@ -149,7 +149,7 @@ inline start(c)
 }
 
 #if !defined(WM) && !defined(LOOP)
-/* The SC scenario (model/README.md): CPU 2's thread moves to CPU 0. */
+/* The SC scenario (doc/verification.md): CPU 2's thread moves to CPU 0. */
 active [NCPU] proctype cpu() provided (!inintr[_pid])
 {
 	byte c = _pid, s, w, wt, n, r, t, i, j;

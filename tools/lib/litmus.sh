@@ -1,4 +1,4 @@
-# The herd7 litmus tests' files (litmus/README.md): generating them,
+# The herd7 litmus tests' files (doc/verification.md): generating them,
 # and the hashes of the source lines they stand for (make lint); the
 # hashing is the models' too.  Sourced after common.sh by tools/lint.sh
 # and tools/lib/verify.sh, which runs the tests.
@@ -93,7 +93,7 @@ src_hash_check() {
 	done
 	[ $_hbad -eq 0 ] && return 0
 	_hs=${1#"$ROOT"/}
-	echo "Re-check the $2 against the change (${_hs%/*}/README.md), then"
+	echo "Re-check the $2 against the change (doc/verification.md), then"
 	echo "record: sh tools/verify.sh $3 >$_hs"
 	return 1
 }
