@@ -1,10 +1,6 @@
-# patchfault: tools/mplock-patch under faults, from outside (the tool
-# has no hooks): apply, revert, revert -f and config stopped at every
-# step (each cp, mv, mkdir, rm and rmdir on the tree, by stand-ins on
-# PATH) each way; after each, the tree is pristine, or check says to run
-# revert, which brings it back.  Then full disks, read-only and
-# immutable files, fuzzed config names, odd tree names.  MPLOCK_FULL=1:
-# this whole checkout installed (else a small one), every disk size.
+# patchfault: tools/mplock-patch under faults (doc/testing.md, "The
+# patch tool under faults").  MPLOCK_FULL=1: this whole checkout
+# installed (else a small one), every disk size.
 
 . "$ROOT/tools/lib/fixture-tree.sh"
 

@@ -15,10 +15,6 @@ MAKE_=${MAKE:-make}
 # the same from the installed tool as from the checkout), no more.
 it_install() {
 	(cd "$ROOT" && $MAKE_ install PREFIX="$IP") || return 1
-	for _f in bin/mplock-patch bin/buildtime man/man1/buildtime.1 \
-	    share/mplock/VERSION share/mplock/sys/sys/mplock.h; do
-		[ -f "$IP/$_f" ] || { echo "no $_f"; return 1; }
-	done
 	for _t in mplock-patch buildtime; do
 		[ -x "$IP/bin/$_t" ] && cmp "$ROOT/tools/$_t" "$IP/bin/$_t" ||
 		    return 1
@@ -70,8 +66,6 @@ for _t in mplock-patch buildtime; do
 	ln -s "$IP/bin/$_t" "$IT/elsewhere/$_t"
 	ln -s "../elsewhere/$_t" "$IT/other/$_t"
 done
-t_check "install/mplock-patch/installed" it_patch t1 "$IP" \
-    "$IP/bin/mplock-patch"
 t_check "install/mplock-patch/symlink" it_patch t2 "$IP" \
     "$IT/elsewhere/mplock-patch"
 t_check "install/mplock-patch/symlink-to-symlink-in-PATH" it_patch t3 \
@@ -82,7 +76,8 @@ if command -v mksh >/dev/null 2>&1; then
 else
 	t_skip "install/mplock-patch/symlink-mksh" "no mksh"
 fi
-# A copy of the prefix elsewhere, its payload marked, installs the mark.
+# A copy of the prefix elsewhere, its payload marked, installs the mark
+# (and is the tool run by its own path, not a link).
 it_moved() {
 	rm -rf "$IT/moved"
 	cp -Rp "$IP" "$IT/moved" &&
