@@ -35,7 +35,6 @@ series_tree() {
 		mkdir -p "$W/$1/share/man" &&
 		cp -Rp "$S/share/man/man9" "$W/$1/share/man/"
 	    fi || die "$S: cannot copy it to $W/$1"
-	rm -rf "$W/$1/.mplock-patch"
 }
 
 # inplace FROM TO STEP: FROM's kern_lock.c and <sys/mplock.h> as tech
