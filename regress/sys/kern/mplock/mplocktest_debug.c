@@ -60,23 +60,15 @@ lo_switch(int pid)
 	return (0);
 }
 
+/* Both locks: kernel_lock first, or with mtx_first test_mtx first. */
 static long
-lo_kernel_then_mtx(int arg)
+lo_both(int mtx_first)
 {
-	(void)arg;
+	if (mtx_first)
+		shim_mtx_enter(&lo_mtx);
 	__mp_lock(&kernel_lock);
-	shim_mtx_enter(&lo_mtx);
-	shim_mtx_leave(&lo_mtx);
-	__mp_unlock(&kernel_lock);
-	return (0);
-}
-
-static long
-lo_mtx_then_kernel(int arg)
-{
-	(void)arg;
-	shim_mtx_enter(&lo_mtx);
-	__mp_lock(&kernel_lock);
+	if (!mtx_first)
+		shim_mtx_enter(&lo_mtx);
 	__mp_unlock(&kernel_lock);
 	shim_mtx_leave(&lo_mtx);
 	return (0);
@@ -124,11 +116,16 @@ static int
 t_lockorder(void)
 {
 	static const struct lock_type fake_type = { .lt_name = "fake" };
+	static const char *lor[] = {
+	    "lock order reversal: &kernel_lock after test_mtx, but "
+	    "&kernel_lock -> test_mtx",
+	    "lock order reversal: test_mtx after &kernel_lock, but "
+	    "test_mtx -> &kernel_lock" };
 	struct lock_object fake, *klo = &kernel_lock.mpl_lock_obj;
 	struct shim_witness_stats w;
 	unsigned int kflags = LO_WITNESS | LO_INITIALIZED | LO_SLEEPABLE |
 	    (LO_CLASS_KERNEL_LOCK << LO_CLASSSHIFT);
-	int n = 3;
+	int n = 3, i;
 
 	/* An order check only when not held; one unlock per level. */
 	__mp_lock_init(&kernel_lock);
@@ -224,20 +221,15 @@ t_lockorder(void)
 	lo_expect_clean("interrupt while waiting");
 
 	/* The same order twice is fine; the other order is a reversal. */
-	srv_call(0, lo_kernel_then_mtx, 0);
-	srv_call(1, lo_kernel_then_mtx, 0);
-	lo_expect("kernel_lock, test_mtx", 0, NULL);
-	srv_call(1, lo_mtx_then_kernel, 0);
-	lo_expect("test_mtx, kernel_lock", 1, "lock order reversal: "
-	    "&kernel_lock after test_mtx, but &kernel_lock -> test_mtx");
-	printf("lockorder: %s", shim_witness_log());
-	shim_witness_reset();
-	srv_call(1, lo_mtx_then_kernel, 0);
-	lo_expect("test_mtx, kernel_lock", 0, NULL);
-	srv_call(0, lo_kernel_then_mtx, 0);
-	lo_expect("kernel_lock, test_mtx", 1, "lock order reversal: "
-	    "test_mtx after &kernel_lock, but test_mtx -> &kernel_lock");
-	printf("lockorder: %s", shim_witness_log());
+	for (i = 0; i < 2; i++) {
+		shim_witness_reset();
+		srv_call(i, lo_both, i);
+		srv_call(1, lo_both, i);
+		lo_expect("the same order twice", 0, NULL);
+		srv_call(1 - i, lo_both, !i);
+		lo_expect("the other order", 1, lor[i]);
+		printf("lockorder: %s", shim_witness_log());
+	}
 	shim_witness_stats(&w);
 	if (w.lors != 1 || w.held || w.pending)
 		VIOLATION("reversal not counted, or calls unbalanced");
