@@ -626,11 +626,8 @@ t_stats(void)
 	srv_start(n);
 	mplock_stats_reset(&L);
 	first = nsecuptime();
-	srv_call(0, op_lock, 0);
-	srv_call(0, op_lock, 0);
-	srv_call(0, op_lock, 0);
-	srv_call(0, op_unlock, 0);
-	srv_call(0, op_unlock, 0);
+	srv_calls(0, op_lock, 3);
+	srv_calls(0, op_unlock, 2);
 	post = nsecuptime();
 	srv_queue(1, op_lock);
 	spinning = nsecuptime();
@@ -822,13 +819,11 @@ t_events(void)
 
 	__mp_lock_init(&L);
 	srv_start(n);
-	srv_call(0, op_lock, 0);
-	srv_call(0, op_lock, 0);
+	srv_calls(0, op_lock, 2);
 	srv_call(0, op_unlock, 0);
 	srv_call(0, op_release_all, 0);
 	srv_call(1, op_acquire_count, 2);
-	srv_call(1, op_unlock, 0);
-	srv_call(1, op_unlock, 0);
+	srv_calls(1, op_unlock, 2);
 	srv_call(2, op_unlock, 0);		/* refused */
 	if ((got = ev_print()) != (int)EV_NSCRIPT) {
 		printf("events: %d events, want %zu:\n%s", got, EV_NSCRIPT,
