@@ -59,11 +59,7 @@ if [ -n "$pattern" ]; then
 	mv "$seeded.m" "$seeded"
 fi
 n=$(wc -l <"$seeded" | tr -d ' ')
-[ "$n" -gt 0 ] || {
-	echo "flaky: no seeded bug noted (see $FD/suites.log)"
-	echo "0 passed, 1 failed"
-	exit 1
-}
+[ "$n" -gt 0 ] || die "no seeded bug noted (see $FD/suites.log)"
 echo "flaky: $n seeded bugs noted; $(grep -c '^\[ *[0-9]*\] FAIL' \
     "$FD/suites.log") failures in the suites' own run ($FD/suites.log)"
 
@@ -125,6 +121,5 @@ while IFS='	' read -r kind name secs cmd; do
 	printf '%s %-46s caught %2d of %d (%d by a hang)\n' "$v" "$name" \
 	    "$caught" "$runs" "$hangs"
 done <"$seeded"
-stop_load
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -16,11 +16,6 @@ litmus_archs() {
 	_nc "$LITMUS/archs" | awk '{ print $1 }'
 }
 
-# litmus_arch ARCH: herd's model for ARCH, its mutants.
-litmus_arch() {
-	_nc "$LITMUS/archs" | awk -v a="$1" '$1 == a { $1 = ""; print }'
-}
-
 # litmus_patterns [ARCH]: the patterns, or those for ARCH (a pattern
 # with an "archs" line is for those architectures only).
 litmus_patterns() {

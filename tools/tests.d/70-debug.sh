@@ -121,6 +121,6 @@ for m in "$MUTANTS"/debug/*.sed; do
 		    mutant_check "debug/mutant/$name/$be" "$d" "$m" "$be" \
 		    $DEBUG_FLAGS || continue
 		t_run_fails "debug/mutant/$name/$be" 60 "$d/build/mplocktest" \
-		    -q -w 5 $tests
+		    $HQ -w 5 $tests
 	done
 done

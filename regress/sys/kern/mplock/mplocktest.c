@@ -36,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "shim.h"
@@ -792,18 +793,35 @@ guest_tick_intr(void)
 {
 }
 
+/* The CPU time cpu's thread has run, in s; -1 if unknown. */
+static double
+cpu_secs(int cpu)
+{
+	clockid_t cid;
+	struct timespec ts;
+
+	if (pthread_getcpuclockid(shim_cpu_thread(cpu), &cid) != 0 ||
+	    clock_gettime(cid, &ts) != 0)
+		return (-1);
+	return (ts.tv_sec + ts.tv_nsec / 1e9);
+}
+
 /*
- * Wait up to 20 s for n entries into ddb or, with cpu done not -1, for
- * it to finish its call, while the waiter spins out.
+ * Wait for n entries into ddb or, with cpu done not -1, for it to
+ * finish its call, while the waiter spins out.  n spin-outs take the
+ * waiter some ms of its own CPU time: once it has run 1 s, a spin-out
+ * that never comes is not late, however the threads were scheduled.
+ * A halting waiter (-g) runs little: there the cap is 20 s.
  */
 static void
 db_wait(unsigned long n, int done, int waiter)
 {
-	double t0 = shim_now();
+	double t0 = shim_now(), c0 = shim_guest ? -1 : cpu_secs(waiter);
 
 	if (shim_guest)
 		shim_intr_init(guest_tick_intr);
 	while (shim_db_enters() < n && shim_now() - t0 < 20 &&
+	    (c0 < 0 || cpu_secs(waiter) - c0 < 1) &&
 	    (done == -1 || !srv_isdone(done))) {
 		shim_tick();
 		usleep(1000);
