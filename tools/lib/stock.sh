@@ -33,11 +33,6 @@ stock_build() {
 	[ "$_sn" = stock ] || _sx=any
 	rm -rf "$_sd"
 	mkdir -p "$_sd/inc/sys" || return 1
-	[ -f "$_sv/sys/sys/mplock.h" ] || {
-		echo "stock_build: no $_sv/sys/sys/mplock.h" | tee -a \
-		    "$_sd/build.log" >&2
-		return 1
-	}
 	# The tree's struct __mp_lock for every file; the shim's
 	# <sys/param.h> does not declare struct cpu_info, as a kernel's does.
 	{
@@ -62,14 +57,11 @@ stock_build() {
 		echo
 		stock_extract "$_sv/sys/kern/kern_lock.c" $_sx \
 		    2>>"$_sd/build.log"
-	} >"$_sd/stock_lock.c.tmp" || {
-		echo "stock_build: cannot extract the kernel lock, see" \
-		    "$_sd/build.log" >&2
+	} >"$_sd/stock_lock.c" || {
 		cat "$_sd/build.log" >&2
-		rm -f "$_sd/stock_lock.c.tmp"
+		rm -f "$_sd/stock_lock.c"
 		return 1
 	}
-	mv "$_sd/stock_lock.c.tmp" "$_sd/stock_lock.c"
 	_sl=$_sd/stock_lock.c
 	if [ "$_sp" = mplocktest ]; then
 		set -- $KERNEL_OPTIONS -DMPLOCK_TORTURE -DMPLT_FOREIGN_LOCK
