@@ -7,6 +7,8 @@
 #	and DIR/mplockbench (bench/ of $ROOT); log in DIR/build.log.
 #	$MDARCH: <machine/mplock.h> is sys/arch/$MDARCH's, not the MI one.
 #	$HARNESS_PROGS: the programs to link (default both).
+#	$HARNESS_LOCK: a foreign lock's sources (BACKEND ""), built
+#	instead, with its headers in DIR/inc (tools/lib/stock.sh).
 #	$HARNESS_REUSE=DIR2 and $HARNESS_CHANGED=FILE (a mutant's): take
 #	from DIR2, built with the same compiler and flags, every object
 #	whose sources (its .d) do not name FILE.
@@ -63,17 +65,19 @@ harness_build() {
 	rm -f "$_d"/o/*.o "$_d/mplocktest" "$_d/mplockbench"
 	_inc="-I$_shim/include -I$_shim"
 	rm -rf "$_d/mdinc"
-	if [ -n "${MDARCH:-}" ]; then
+	if [ -n "${HARNESS_LOCK:-}" ]; then
+		_inc="-I$_d/inc $_inc"
+	elif [ -n "${MDARCH:-}" ]; then
 		# The regress Makefile's rule (bmake) writes the header.
 		MAKEOBJDIR=$_d bmake -m "$ROOT/tools/fixtures/mk" -C "$_reg" \
 		    MDARCH="$MDARCH" mdinc/machine/mplock.h >"$_d/build.log" \
 		    2>&1 || return 1
 		_inc="-I$_d/mdinc $_inc"
 	fi
-	_flags="$HARNESS_CFLAGS $_inc -DMPLOCK_$(upper "$_be") $*"
+	_flags="$HARNESS_CFLAGS $_inc${_be:+ -DMPLOCK_$(upper "$_be")} $*"
 	echo "$CC $_flags" >"$_d/build.log"
 	_objs=
-	for _f in $(kernel_sources "$_src") "$_shim/shim.c"; do
+	for _f in ${HARNESS_LOCK:-$(kernel_sources "$_src")} "$_shim/shim.c"; do
 		_o=$_d/o/$(basename "$_f" .c).o
 		_objs="$_objs $_o"
 		_harness_reuse "$_o" && continue

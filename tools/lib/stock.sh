@@ -14,11 +14,11 @@ stock_extract() {
 
 # stock_build DIR [TREE [NAME [PROG]]]: DIR/PROG (mplockbench, or
 # mplocktest with WITNESS, MP_LOCKDEBUG, DDB and our torture test) from
-# the lock of TREE's kern_lock.c (default: the vendored tree), built as
-# harness_build builds ours, with TREE's <sys/mplock.h> and, for
-# $MDARCH, its <machine/mplock.h>.  NAME (default "stock", the ticket
-# lock block; another takes the block "any") is the benchmark's name
-# for it.  DIR/stock_lock.c is the source, DIR/build.log the log.
+# the lock of TREE's kern_lock.c (default: the vendored tree), by
+# harness_build, with TREE's <sys/mplock.h> and, for $MDARCH, its
+# <machine/mplock.h>.  NAME (default "stock", the ticket lock block;
+# another takes the block "any") is the benchmark's name for it.
+# DIR/stock_lock.c is the source, DIR/build.log the log.
 stock_build() {
 	_sd=$1
 	_sv=${2:-}
@@ -31,15 +31,8 @@ stock_build() {
 	_sv=$(cd "$_sv" && pwd) || return 1
 	_sx=
 	[ "$_sn" = stock ] || _sx=any
-	_shim=$REGRESS/shim
 	rm -rf "$_sd"
-	mkdir -p "$_sd/o" "$_sd/inc/sys" || return 1
-	: >"$_sd/build.log"
-	[ -f "$_sv/sys/sys/mplock.h" ] || {
-		echo "stock_build: no $_sv/sys/sys/mplock.h" | tee -a \
-		    "$_sd/build.log" >&2
-		return 1
-	}
+	mkdir -p "$_sd/inc/sys" || return 1
 	# The tree's struct __mp_lock for every file; the shim's
 	# <sys/param.h> does not declare struct cpu_info, as a kernel's does.
 	{
@@ -47,7 +40,6 @@ stock_build() {
 		echo "#include \"$_sv/sys/sys/mplock.h\""
 		echo "void mplock_torture_start(void);"
 	} >"$_sd/inc/sys/mplock.h"
-	_si="-I$_sd/inc"
 	_sm=$_sv/sys/arch/${MDARCH:-none}/include/mplock.h
 	if [ -n "${MDARCH:-}" ] && [ -f "$_sm" ]; then
 		mkdir -p "$_sd/inc/machine"
@@ -65,32 +57,19 @@ stock_build() {
 		echo
 		stock_extract "$_sv/sys/kern/kern_lock.c" $_sx \
 		    2>>"$_sd/build.log"
-	} >"$_sd/stock_lock.c.tmp" || {
-		echo "stock_build: cannot extract the kernel lock, see" \
-		    "$_sd/build.log" >&2
+	} >"$_sd/stock_lock.c" || {
 		cat "$_sd/build.log" >&2
-		rm -f "$_sd/stock_lock.c.tmp"
+		rm -f "$_sd/stock_lock.c"
 		return 1
 	}
-	mv "$_sd/stock_lock.c.tmp" "$_sd/stock_lock.c"
-	_sf="$HARNESS_CFLAGS $_si -I$_shim/include -I$_shim"
+	_sl=$_sd/stock_lock.c
 	if [ "$_sp" = mplocktest ]; then
-		_sf="$_sf $KERNEL_OPTIONS -DMPLOCK_TORTURE"
-		_sf="$_sf -DMPLT_FOREIGN_LOCK"
-		_ss="$ROOT/sys/kern/kern_mplock_torture.c $REGRESS/mplocktest.c"
+		set -- $KERNEL_OPTIONS -DMPLOCK_TORTURE -DMPLT_FOREIGN_LOCK
+		_sl="$_sl $ROOT/sys/kern/kern_mplock_torture.c"
 	else
-		_sf="$_sf -UWITNESS -UMP_LOCKDEBUG"
-		_ss="$BENCH/bench.c $BENCH/mplockbench.c"
+		set -- -UWITNESS -UMP_LOCKDEBUG
 	fi
-	echo "$CC $_sf" >>"$_sd/build.log"
-	_so=
-	for _f in "$_sd/stock_lock.c" "$_shim/shim.c" $_ss; do
-		_o=$_sd/o/$(basename "$_f" .c).o
-		_so="$_so $_o"
-		echo "$_f" >>"$_sd/build.log"
-		$CC $_sf -DMPL_BENCH_SRC='"openbsd"' \
-		    -DMPL_BENCH_NAME="\"$_sn\"" -c "$_f" -o "$_o" \
-		    >>"$_sd/build.log" 2>&1 || return 1
-	done
-	$CC $_sf -o "$_sd/$_sp" $_so >>"$_sd/build.log" 2>&1
+	(HARNESS_LOCK=$_sl HARNESS_PROGS=$_sp MPLOCK_ROOT= \
+	    harness_build "$_sd" "" "$@" -DMPL_BENCH_SRC='"openbsd"' \
+	    -DMPL_BENCH_NAME="\"$_sn\"")
 }

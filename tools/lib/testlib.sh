@@ -113,6 +113,16 @@ t_check() {
 	fi
 }
 
+# t_need CMD NAME COMMAND ...: t_check, or SKIP without CMD.
+t_need() {
+	if command -v "$1" >/dev/null 2>&1; then
+		shift
+		t_check "$@"
+	else
+		t_skip "$2" "no $1"
+	fi
+}
+
 # t_usage NAME SCRIPT ARGS...: each ARGS word (eval'd) is a misuse:
 # exit 1, "NAME: " lines, the usage and nothing else, and the -o
 # directory ($OBJ/usage-out) not created.

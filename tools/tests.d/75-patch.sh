@@ -16,17 +16,6 @@ p0() {
 	(cd "$_pd" && patch -p0 -s "$@" <"$_pf")
 }
 
-# t_need CMD NAME FUNCTION [ARGS]: t_check; FAIL without CMD.
-t_need() {
-	_nc=$1
-	shift
-	if command -v "$_nc" >/dev/null 2>&1; then
-		t_check "$@"
-	else
-		t_fail "$1" "$_nc not installed (.ci/run installs it)"
-	fi
-}
-
 # The files apply must install, apart from the tool's own list.
 expected_files() {
 	if (cd "$ROOT" && git rev-parse --git-dir) >/dev/null 2>&1; then
@@ -874,7 +863,6 @@ t_check patch/printed-commands-paste paste_commands
 # help and -h: the page's synopsis, word for word (mplock-patch(8),
 # buildtime(1)); buildtime(1) names import's four time formats.
 help_is_page() {
-	command -v mandoc >/dev/null 2>&1 || { echo "no mandoc"; return 1; }
 	for _p in tools/mplock-patch:share/man/man8/mplock-patch.8 \
 	    tools/buildtime:share/man/man1/buildtime.1; do
 		MANWIDTH=200 mandoc -Tascii "$ROOT/${_p#*:}" | col -b |
@@ -899,4 +887,4 @@ help_is_page() {
 		    { echo "import's page lacks $_f"; return 1; }
 	done
 }
-t_check patch/usage/help-is-the-page help_is_page
+t_need mandoc patch/usage/help-is-the-page help_is_page

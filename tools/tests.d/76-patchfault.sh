@@ -202,16 +202,15 @@ fault_at() {
 MODES="kill torn fail term"
 command -v setsid >/dev/null 2>&1 ||
     { t_skip patchfault/every-step "no setsid(1) (util-linux)"; MODES=; }
-command -v mksh >/dev/null 2>&1 || t_skip patchfault/mksh "mksh not installed"
 for PTSH in sh mksh; do
-	command -v $PTSH >/dev/null 2>&1 || continue
 	for cmd in apply revert revert-f config; do
 		for mode in $MODES; do
 			if [ $PTSH = sh ]; then
 				t_check "patchfault/$cmd/$mode-at-every-step" \
 				    sweep $cmd $mode
 			else
-				t_check "patchfault/mksh/$cmd/$mode-first-middle-last" \
+				t_need mksh \
+				    "patchfault/mksh/$cmd/$mode-first-middle-last" \
 				    sweep $cmd $mode ends
 			fi
 		done

@@ -70,12 +70,8 @@ t_check "install/mplock-patch/symlink" it_patch t2 "$IP" \
     "$IT/elsewhere/mplock-patch"
 t_check "install/mplock-patch/symlink-to-symlink-in-PATH" it_patch t3 \
     "$IP" env PATH="$IT/other:$PATH" mplock-patch
-if command -v mksh >/dev/null 2>&1; then
-	t_check "install/mplock-patch/symlink-mksh" it_patch t4 "$IP" \
-	    mksh "$IT/other/mplock-patch"
-else
-	t_skip "install/mplock-patch/symlink-mksh" "no mksh"
-fi
+t_need mksh "install/mplock-patch/symlink-mksh" it_patch t4 "$IP" mksh \
+    "$IT/other/mplock-patch"
 # A copy of the prefix elsewhere, its payload marked, installs the mark
 # (and is the tool run by its own path, not a link).
 it_moved() {
@@ -109,11 +105,7 @@ it_man() {
 		    { echo "man -w: $_w"; return 1; }
 	done
 }
-if command -v man >/dev/null 2>&1; then
-	t_check "install/man" it_man
-else
-	t_skip "install/man" "no man(1)"
-fi
+t_need man "install/man" it_man
 
 # BSD make, with DESTDIR: the same files under DESTDIR/PREFIX.
 it_destdir() {
@@ -121,11 +113,7 @@ it_destdir() {
 	(cd "$ROOT" && bmake install DESTDIR="$IT/dest" PREFIX=/usr/local) &&
 	    diff -r "$IP" "$IT/dest/usr/local"
 }
-if command -v bmake >/dev/null 2>&1; then
-	t_check "install/bsd-make-destdir" it_destdir
-else
-	t_skip "install/bsd-make-destdir" "no bmake"
-fi
+t_need bmake "install/bsd-make-destdir" it_destdir
 
 it_uninstall() {
 	(cd "$ROOT" && $MAKE_ uninstall PREFIX="$IP") || return 1
