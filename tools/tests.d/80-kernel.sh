@@ -99,7 +99,6 @@ k_bad_input() {
 	    ! od -An -tx1 "$_w/big.img" | grep -q '[1-9a-f]'
 }
 
-
 # k_fake DIR SED-SCRIPT MODE COMMAND...: COMMAND (its output in
 # DIR/out) with the stand-in qemu of DIR/bin in MODE, whose console is
 # a good run's edited by SED-SCRIPT.
@@ -148,7 +147,6 @@ k_judge() {
 		    "$_w/out"
 	fi
 }
-
 
 # k_retry NAME MODE EXIT STATUS CRASHES: kernel.sh -r with the stand-in
 # qemu in MODE: a qemu crash boots once more, and is counted.
