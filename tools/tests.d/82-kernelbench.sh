@@ -280,8 +280,9 @@ kb_loop() {
 	_d=$KBD/loop
 	_res=$_d/results.txt
 	rm -rf "$_d"
-	OBJ=$OBJ KBENCH_KERNEL_SH=$KBD/fake-kernel.sh sh "$KB" -n 2 -p 'tstock=stock tcrash=mlock+MPLOCK_NOGUEST' \
-	    -s '2 4' -o "$_d" >"$KBD/loop.out" 2>&1 ||
+	OBJ=$OBJ KBENCH_KERNEL_SH=$KBD/fake-kernel.sh sh "$KB" -n 2 \
+	    -p 'tstock=stock tcrash=mlock+MPLOCK_NOGUEST' -s '2 4' -o "$_d" \
+	    >"$KBD/loop.out" 2>&1 ||
 	    { echo "exit $?, not 0"; cat "$KBD/loop.out"; return 1; }
 	[ "$(ls "$_d/logs" | grep -c '\.log$')" -eq 8 ] ||
 	    { ls "$_d/logs"; return 1; }
