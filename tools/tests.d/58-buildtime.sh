@@ -524,8 +524,7 @@ bt_refused() {
 }
 _u=$BTD/refused
 t_check "buildtime/bad-arguments" bt_refused "-l a/b" "-l -x" "-l .x" \
-    "-l *" "-j 0" "-n 0" "-j x" "-C $BTD/nosuch" "-C $_u/afile" \
-    "-m nosuch-make"
+    "-l *" "-j 0" "-n 0" "-j x" "-C $BTD/nosuch" "-C $_u/afile"
 set -- "-o $_u/nosuch/r.txt" "-o $_u/afile/r.txt" "-o $_u/adir.txt"
 [ -d /proc/self ] && set -- "$@" "-o /proc/buildtime-r.txt"
 [ "$(id -u)" -eq 0 ] || set -- "$@" "-o $_u/ro/r.txt"
