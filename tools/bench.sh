@@ -189,9 +189,6 @@ while [ "$r" -le "$reps" ]; do
 done
 rm -f "$out/run.txt" "$out/run.err"
 
-cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null |
-    head -n 1)
-[ -n "$cpu" ] || cpu=$(sysctl -n hw.model 2>/dev/null)
 # The ratios refer to stock and to our ticket lock, those there are.
 bases=
 for b in $stock ticket; do
@@ -205,16 +202,16 @@ pinnote=$(sed -n 's/.* pin=\([^ ]*\).*/\1/p' "$raw" | sort -u |
 case $pinnote in
 'yes ')	pinnote="threads pinned: thread i on the i-th CPU allowed"
 	pinnote="$pinnote (modulo their number)" ;;
-'')	pinnote="pinning: UNAVAILABLE (the runs do not say)" ;;
 *)	pinnote="pinning: UNAVAILABLE or failed in some runs (${pinnote% }):"
 	pinnote="$pinnote threads run where the scheduler puts them" ;;
 esac
-stamp=$(date -u +%Y-%m-%d-%H%M)
-results=$out/results-$stamp.txt
+results=$out/results-$(date -u +%Y-%m-%d-%H%M).txt
 [ "$pingpong" -eq 1 ] && rows="$rows pingpong"
+# The table is the results file, header and all.
 {
-	echo "mplock benchmark: $online CPUs ($cpu), $(uname -sr)," \
-	    "$($CC --version 2>/dev/null | head -n 1)"
+	results_header "$command"
+	echo "# load: $loadnote"
+	echo "mplock benchmark: $($CC --version 2>/dev/null | head -n 1)"
 	echo "$reps repetitions of ${secs}s per run; threads: $threads" \
 	    "(* more threads than CPUs)"
 	echo "our backends: $BACKENDS; the other rows, and the method (runs" \
@@ -222,18 +219,14 @@ results=$out/results-$stamp.txt
 	echo "$stocknote"
 	[ -n "$steps" ] && echo "$stepnote"
 	echo "$ngnote"
-	echo "$loadnote"
 	echo "$pinnote"
 	stats_awk "$out/stats.awk" &&
 	awk -v rows="$rows" -v threads="$threads" -v ncpu="$online" \
-	    -v bases="$bases" -f "$out/stats.awk" -f "$ROOT/tools/lib/bench-report.awk" "$raw"
+	    -v bases="$bases" -f "$out/stats.awk" \
+	    -f "$ROOT/tools/lib/bench-report.awk" "$raw"
 } >"$out/bench.txt" || die "the report failed (tools/lib/bench-report.awk)"
 cat "$out/bench.txt"
-{
-	results_header "$command"
-	echo "# load: $loadnote"
-	cat "$out/bench.txt"
-} >"$results"
+cp "$out/bench.txt" "$results"
 
 echo "table: $out/bench.txt; raw runs: $raw"
 echo "results: $results"

@@ -19,12 +19,11 @@ function median(k,    a, i, m) {
 	return mid(a, m)
 }
 
+# Every run has its rep= and ns=.
 function add(k, val, rep) {
-	if (val == "")
-		return
 	val += 0
 	V[k, ++N[k]] = val
-	if (rep != "" && val > 0) {
+	if (val > 0) {
 		P[k, rep + 0] = val
 		if (rep + 0 > MAXREP)
 			MAXREP = rep + 0
@@ -89,7 +88,6 @@ function vline(m, lock, base) {
 
 BEGIN {
 	VF = "%-16s %-13s %7s  %-16s  %s\n"
-	MAXREP = 0
 	nb = split(bases, BS, " ")
 	nr = split(rows, R, " ")
 	nt = split(threads, T, " ")
