@@ -48,8 +48,9 @@ bench_smoke() {
 	done
 	# Every figure a number; the verdict tables, one per base, a line
 	# for every lock but the base and the floor in every measure
-	# (uncontended, 1 and 2 threads), each ratio inside its interval
-	# (six runs: six pairs, the fewest that have a sign-test interval).
+	# (uncontended, 1 and 2 threads), each with its interval (six runs:
+	# six pairs, the fewest that have one; the figures themselves are
+	# bench/statistics').
 	_bases=ticket
 	[ -n "$BENCH_VTREE" ] && _bases="stock ticket"
 	_nl=$(bench_rows | wc -w)
@@ -68,11 +69,6 @@ bench_smoke() {
 	/^$/ { k = ""; next }
 	k == "v" && $0 ~ vl {
 		n[b]++
-		sub(/ +(faster|slower|no difference proven)$/, "")
-		gsub(/\[|\]|,/, "")
-		gsub(/>999/, "1e9")
-		if (!($(NF - 1) <= $(NF - 2) && $(NF - 2) <= $NF))
-			bad("a ratio outside its interval")
 		next
 	}
 	{ sub(/ \(floor\)/, "") }
