@@ -88,11 +88,7 @@ for st in ${stock:+1:stock-fix 2:mlock-diff}; do
 	rm -rf "$sd"
 	sh "$ROOT/tools/series/series.sh" -s "${st%%:*}" "$vtree" "$sd" ||
 	    die "the tech@ series' step ${st%%:*} failed on the tree"
-	md=$vtree/sys/arch/$MDARCH/include/mplock.h
-	if [ -n "$MDARCH" ] && [ -f "$md" ]; then
-		mkdir -p "$sd/sys/arch/$MDARCH/include" &&
-		    cp "$md" "$sd/sys/arch/$MDARCH/include/" || exit 1
-	fi
+	ln -s "$vtree/sys/arch" "$sd/sys/arch" || exit 1
 	build "$sn" stock_build "$out/$sn" "$sd" "$sn"
 	steps="$steps $sn"
 done

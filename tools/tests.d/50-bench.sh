@@ -134,14 +134,9 @@ bench_stats() {
 }
 t_check "bench/statistics" bench_stats
 
-# Misuse: an unknown option, a missing or bad value, an operand; each
-# says what is wrong with the prefix "bench:", then the usage, exit 1,
-# before anything is built or written.
-bench_usage() {
-	t_usage bench tools/bench.sh "-x" "-r" "-r x" "-r 0" "-r ''" \
-	    "-t x" "-t 0" "-d x" "-d 0" "-d 1.2.3" "operand"
-}
-t_check "bench/usage" bench_usage
+# Misuse: an unknown option, a missing or bad value, an operand.
+t_check "bench/usage" t_usage bench tools/bench.sh "-x" "-r" "-r x" "-r 0" \
+    "-r ''" "-t x" "-t 0" "-d x" "-d 0" "-d 1.2.3" "operand"
 
 # The stock peer's source is the vendored kern_lock.c's ticket lock
 # block, and nothing else: a file without the block's markers stops make
