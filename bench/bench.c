@@ -258,14 +258,14 @@ report(const char *name, const char *src, const char *mode, int n,
 	return (total);
 }
 
-static const char *progname = "bench";
+extern char *__progname;		/* libc's, as err(3) uses */
 
 static void
 usage(void)
 {
 	fprintf(stderr, "usage: %s [-d seconds] [-t threads]\n"
 	    "           uncontended | contended | pingpong\n"
-	    "       %s -i\n", progname, progname);
+	    "       %s -i\n", __progname, __progname);
 	exit(1);
 }
 
@@ -279,10 +279,6 @@ bench_main(int argc, char *argv[], const char *src,
 	long v;
 	int ch, info = 0;
 
-	if (argc > 0 && (progname = strrchr(argv[0], '/')) != NULL)
-		progname++;
-	else if (argc > 0)
-		progname = argv[0];
 	if (maxthreads > BENCH_MAXTHREADS)
 		maxthreads = BENCH_MAXTHREADS;
 	while ((ch = getopt(argc, argv, "d:it:")) != -1) {
