@@ -154,12 +154,8 @@ raw=$out/raw.txt
 run_one() {
 	_l=$1
 	shift
-	"$out/$_l/mplockbench" -d "$secs" "$@" >"$out/run.txt" \
-	    2>"$out/run.err" || {
-		cat "$out/run.err" >&2
-		die "$_l $* failed"
-	}
-	sed "s/^/rep=$r /" "$out/run.txt" >>"$raw"
+	_o=$("$out/$_l/mplockbench" -d "$secs" "$@") || die "$_l $* failed"
+	echo "rep=$r $_o" >>"$raw"
 }
 
 order=$rows
@@ -183,7 +179,6 @@ while [ "$r" -le "$reps" ]; do
 	order="$* $f"
 	r=$((r + 1))
 done
-rm -f "$out/run.txt" "$out/run.err"
 
 # The ratios refer to stock and to our ticket lock, those there are.
 bases=

@@ -92,7 +92,8 @@ bench_smoke() {
 	# The results file: the table, which opens with its header.
 	cmp "$_txt" "$BENCH_OUT"/results-*.txt || return 1
 	for _h in date machine command load; do
-		grep -q "^# $_h: ." "$_txt" || { echo "no # $_h: line"; return 1; }
+		grep -q "^# $_h: ." "$_txt" ||
+		    { echo "no # $_h: line"; return 1; }
 	done
 	if [ -n "$BENCH_VTREE" ]; then
 		grep -q ' backend=stock src=openbsd ' "$_raw" ||
