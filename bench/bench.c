@@ -140,48 +140,36 @@ out:
 
 static void (*body)(struct bench_thread *);
 
-#if defined(__linux__)
-/* The CPUs threads are pinned to, in order; none: not pinned. */
-static int pin_cpu[BENCH_MAXTHREADS];
-static int npin;
-#endif
-static const char *pin_state = "no-unsupported";
-static volatile int pin_failed;
-
 /*
  * On Linux thread i runs on the i-th CPU the process may use, modulo
  * their number; pin= says whether the run was pinned ("yes") or why not.
  */
-static void
-pin_setup(void)
-{
 #if defined(__linux__)
-	cpu_set_t set;
-	int c;
-
-	if (sched_getaffinity(0, sizeof(set), &set) == -1) {
-		pin_state = "no-sched_getaffinity-failed";
-		return;
-	}
-	for (c = 0; c < CPU_SETSIZE && npin < BENCH_MAXTHREADS; c++)
-		if (CPU_ISSET(c, &set))
-			pin_cpu[npin++] = c;
-	pin_state = npin > 0 ? "yes" : "no-no-cpus";
+static const char *volatile pin_state = "yes";
+#else
+static const char *volatile pin_state = "no-unsupported";
 #endif
-}
 
 static void
 pin(struct bench_thread *bt)
 {
 #if defined(__linux__)
 	cpu_set_t set;
+	int c, i;
 
-	if (npin == 0)
+	/* A new thread has the set of main, which is never pinned. */
+	if (sched_getaffinity(0, sizeof(set), &set) == -1 ||
+	    CPU_COUNT(&set) == 0) {
+		pin_state = "no-sched_getaffinity-failed";
 		return;
+	}
+	i = bt->bt_id % CPU_COUNT(&set);
+	for (c = 0; !CPU_ISSET(c, &set) || i-- > 0; c++)
+		;
 	CPU_ZERO(&set);
-	CPU_SET(pin_cpu[bt->bt_id % npin], &set);
+	CPU_SET(c, &set);
 	if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set) != 0)
-		pin_failed = 1;
+		pin_state = "no-pthread_setaffinity_np-failed";
 #endif
 }
 
@@ -253,8 +241,7 @@ report(const char *name, const char *src, const char *mode, int n,
 		errx(1, "%s: no acquisitions in %.3f s", name, secs);
 	printf("backend=%s src=%s mode=%s threads=%d acq=%lu secs=%.3f "
 	    "ns=%.2f pin=%s\n", name, src, mode, n, total, secs,
-	    secs * 1e9 / total,
-	    pin_failed ? "no-pthread_setaffinity_np-failed" : pin_state);
+	    secs * 1e9 / total, pin_state);
 	return (total);
 }
 
@@ -331,7 +318,6 @@ bench_main(int argc, char *argv[], const char *src,
 		usage();
 	if ((threads = calloc(nthreads, sizeof(*threads))) == NULL)
 		err(2, NULL);
-	pin_setup();
 
 	if (body == pingpong_body) {
 		report("pingpong", "floor", mode, 2, run(2));
