@@ -191,11 +191,9 @@ bt_loop() {
 	grep -q 'rm -f prog' "$_d/loop.log" || { echo "no log"; return 1; }
 	[ ! -e "$BTD/proj/loop.txt" ] && [ ! -e "$BTD/proj/loop.log" ] ||
 	    { echo "written into -C's directory"; return 1; }
-	awk '!/^#/ { n++
-		for (i = 1; i <= 3; i++)
-			bad = bad || NF != 3 || $i !~ /^[0-9]+\.[0-9][0-9]$/
-	} END { exit bad || n != 3 }' "$_r" ||
-	    { echo "not 3 runs of real user sys"; return 1; }
+	[ "$(grep -vc '^#' "$_r")" -eq 3 ] &&
+	    [ "$(grep -Ecx '([0-9]+\.[0-9]{2} ){2}[0-9]+\.[0-9]{2}' "$_r")" \
+	    -eq 3 ] || { echo "not 3 runs of real user sys"; return 1; }
 	# The same file twice: no difference (proven, or no spread at all).
 	sh "$BT" compare "$_r" "$_r" | grep -q '^No difference' || return 1
 	mkdir -p "$BTD/broken"
