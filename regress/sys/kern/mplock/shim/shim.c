@@ -928,11 +928,10 @@ static pthread_t cpu_runner[MAXCPUS];		/* thread that is the CPU */
 static volatile int cpu_has_runner[MAXCPUS];
 static volatile unsigned long shim_wakeups;
 
-struct kt_start {
+static struct {
 	void		(*fn)(void *);
 	void		*arg;
-	int		 id;
-};
+} kt_start[MAXCPUS];				/* by spare identity */
 
 static int
 kt_slot_get(void)
@@ -994,12 +993,11 @@ kt_switch(struct cpu_info *to)
 static void *
 kt_main(void *v)
 {
-	struct kt_start ks = *(struct kt_start *)v;
+	int id = (int)(intptr_t)v;
 
-	free(v);
-	kt_attach(ks.id);
+	kt_attach(id);
 	__mp_lock(&kernel_lock);	/* a new thread starts holding it */
-	ks.fn(ks.arg);
+	kt_start[id].fn(kt_start[id].arg);
 	kthread_exit(0);
 }
 
@@ -1007,7 +1005,6 @@ int
 kthread_create(void (*fn)(void *), void *arg, struct proc **pp,
     const char *name)
 {
-	struct kt_start *ks;
 	unsigned long s;
 	int id, rv = EAGAIN;
 
@@ -1015,28 +1012,21 @@ kthread_create(void (*fn)(void *), void *arg, struct proc **pp,
 		*pp = NULL;
 	if ((id = kt_slot_get()) == -1)
 		return (EAGAIN);
-	if ((ks = malloc(sizeof(*ks))) == NULL) {
-		kt_slot_put(id);
-		return (ENOMEM);
-	}
-	ks->fn = fn;
-	ks->arg = arg;
-	ks->id = id;
+	kt_start[id].fn = fn;
+	kt_start[id].arg = arg;
 	/* No interrupt may spin on the kernel lock while we hold kt_mtx. */
 	s = intr_disable();
 	pthread_mutex_lock(&kt_mtx);
 	if (kt_nthreads < MAXCPUS &&
 	    (rv = pthread_create(&kt_threads[kt_nthreads], NULL, kt_main,
-	    ks)) == 0) {
+	    (void *)(intptr_t)id)) == 0) {
 		kt_nthreads++;
 		kt_created++;
 	}
 	pthread_mutex_unlock(&kt_mtx);
 	intr_restore(s);
-	if (rv != 0) {
-		free(ks);
+	if (rv != 0)
 		kt_slot_put(id);
-	}
 	return (rv);
 }
 
