@@ -398,13 +398,13 @@ srv_stop(int n)
 static int
 depth(int cpu)
 {
-	return (L.mpl_cpus[cpu].mplc_depth);
+	return (srv_lock->mpl_cpus[cpu].mplc_depth);
 }
 
 static int
 held(int cpu)
 {
-	return (__mp_lock_held(&L, &shim_cpus[cpu]));
+	return (__mp_lock_held(srv_lock, &shim_cpus[cpu]));
 }
 
 /* The lock still works from every CPU. */
@@ -420,6 +420,59 @@ srv_usable(int n)
 		srv_call(i, op_unlock, 0);
 	}
 }
+
+#if defined(MP_LOCKDEBUG) || defined(WITNESS) || defined(MPLT_DEBUG)
+/*
+ * An interrupt on CPU 1 while it waits behind CPU 0 (iw_begin()):
+ * iw_raise() runs fn in it and returns once fn returned or spins on
+ * the lock (up to 5 s); iw_end() lets CPU 1 have the lock.
+ */
+static op_t volatile iw_fn;
+static volatile int iw_done;
+
+static void
+iw_intr(void)
+{
+	iw_fn(0);
+	iw_done = iw_done + 1;
+}
+
+static void
+iw_begin(void)
+{
+	srv_call(0, op_lock, 0);
+	srv_queue(1, op_lock);
+	shim_intr_init(iw_intr);
+}
+
+static int
+iw_raise(op_t fn)
+{
+	double t0 = shim_now();
+
+	iw_fn = fn;
+	iw_done = 0;
+	shim_intr_raise(shim_cpu_thread(1));
+	while (iw_done == 0 && shim_cpus[1].ci_schedstate.spc_spinning < 2 &&
+	    shim_now() - t0 < 5) {
+		shim_tick();
+		sched_yield();
+	}
+	return (iw_done);
+}
+
+static void
+iw_end(void)
+{
+	srv_call(0, op_unlock, 0);
+	srv_wait(1);
+	shim_intr_init(NULL);
+	if (!held(1) || depth(1) != 1)
+		VIOLATION("the waiter did not get the lock after the "
+		    "interrupt");
+	srv_call(1, op_unlock, 0);
+}
+#endif
 
 static int
 t_fifo(void)
@@ -965,35 +1018,15 @@ t_spinout(void)
 }
 
 /* intrunlock */
-static volatile int iu_done;
-
-static void
-iu_intr(void)
-{
-	__mp_unlock(&L);
-	iu_done = iu_done + 1;
-}
-
 static int
 t_intrunlock(void)
 {
-	double t0;
 	int n = 3;
 
 	srv_start(n);
 	shim_db_reset();
-	shim_intr_init(iu_intr);
-	srv_call(0, op_lock, 0);
-	srv_queue(1, op_lock);
-	iu_done = 0;
-	shim_intr_raise(shim_cpu_thread(1));
-	t0 = shim_now();
-	while (iu_done == 0 && shim_now() - t0 < 5) {
-		shim_tick();
-		sched_yield();
-	}
-	shim_intr_init(NULL);
-	if (iu_done == 0)
+	iw_begin();
+	if (!iw_raise(op_unlock))
 		VIOLATION("the interrupt handler did not run");
 	if (!unlock_reported("mplock L: __mp_unlock on a CPU that is not "
 	    "the owner: cpu 1 depth 1 owner cpu 0 at "))
@@ -1002,12 +1035,7 @@ t_intrunlock(void)
 	if (depth(1) != 1 || held(1) || srv_isdone(1) || !held(0))
 		VIOLATION("unlock from an interrupt on a waiting CPU changed "
 		    "the lock");
-	srv_call(0, op_unlock, 0);
-	srv_wait(1);
-	if (!held(1) || depth(1) != 1)
-		VIOLATION("the waiter did not get the lock after the refused "
-		    "unlock");
-	srv_call(1, op_unlock, 0);
+	iw_end();
 	printf("intrunlock: ddb output:\n%s", shim_db_output());
 	srv_stop(n);
 	return (report("intrunlock", "unlock from an interrupt on a waiting "
@@ -1489,7 +1517,8 @@ dbg_syms(void)
 #ifdef WITNESS
 static struct shim_mtx lo_mtx;
 static const struct lock_type lo_mtx_type = { .lt_name = "test_mtx" };
-static volatile int lo_intr_done;
+
+OP(lo_relock, (__mp_lock(&kernel_lock), __mp_unlock(&kernel_lock), 0))
 
 static long
 lo_switch(int pid)
@@ -1510,14 +1539,6 @@ lo_both(int mtx_first)
 	__mp_unlock(&kernel_lock);
 	shim_mtx_leave(&lo_mtx);
 	return (0);
-}
-
-static void
-lo_intr(void)
-{
-	__mp_lock(&kernel_lock);
-	__mp_unlock(&kernel_lock);
-	lo_intr_done = lo_intr_done + 1;
 }
 
 /* The checker's errors so far, text among them; none: calls balanced. */
@@ -1617,20 +1638,11 @@ t_lockorder(void)
 
 	/* An interrupt takes the lock while its CPU waits for it. */
 	shim_witness_reset();
-	lo_intr_done = 0;
-	shim_intr_init(lo_intr);
-	srv_call(0, op_lock, 0);
-	srv_queue(1, op_lock);
-	shim_intr_raise(shim_cpu_thread(1));
-	while (shim_cpus[1].ci_schedstate.spc_spinning < 2 &&
-	    lo_intr_done == 0)
-		sched_yield();
-	srv_call(0, op_unlock, 0);
-	srv_wait(1);
-	if (lo_intr_done != 1)
+	iw_begin();
+	iw_raise(lo_relock);
+	iw_end();
+	if (iw_done != 1)
 		VIOLATION("the interrupt did not take the lock");
-	srv_call(1, op_unlock, 0);
-	shim_intr_init(NULL);
 	shim_witness_stats(&w);
 	if (w.checkorders != 3 || w.locks != 3)
 		VIOLATION("interrupt while waiting: counts wrong");
@@ -1690,16 +1702,6 @@ static const struct {
 	    "the owner: cpu 1 depth 1 owner cpu 0 at op_release_all+" },
 };
 #define MIS_NDIRECT	(nitems(mis_script) - 2)
-static op_t volatile mis_intr_fn;
-static volatile int mis_intr_done;
-
-static void
-mis_intr(void)
-{
-	mis_intr_fn(0);
-	mis_intr_done = mis_intr_done + 1;
-}
-
 static unsigned long mis_seen;	/* ddb entries so far */
 
 static int
@@ -1776,27 +1778,16 @@ t_misuse(void)
 	if (shim_db_enters() != (unsigned long)reports)
 		VIOLATION("recursion reported more than once");
 
-	shim_intr_init(mis_intr);
-	srv_call(0, op_lock, 0);
-	srv_queue(1, op_lock);
+	iw_begin();
 	for (i = MIS_NDIRECT; i < (int)nitems(mis_script); i++) {
 		before = mis_state();
-		mis_intr_fn = mis_script[i].fn;
-		mis_intr_done = 0;
-		shim_intr_raise(shim_cpu_thread(mis_script[i].cpu));
-		while (mis_intr_done == 0)
-			sched_yield();
+		iw_raise(mis_script[i].fn);
 		if (srv_isdone(1) || mis_state() != before)
 			VIOLATION("a release from an interrupt on a waiting "
 			    "CPU changed the lock");
 		reports += mis_expect(mis_script[i].line);
 	}
-	shim_intr_init(NULL);
-	srv_call(0, op_unlock, 0);
-	srv_wait(1);
-	if (!held(1))
-		VIOLATION("the waiter did not get the lock afterwards");
-	srv_call(1, op_unlock, 0);
+	iw_end();
 
 	/* After a panic or inside ddb: counted, not reported. */
 	panicstr = "test";
