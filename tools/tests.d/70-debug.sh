@@ -108,8 +108,8 @@ for m in "$MUTANTS"/debug/*.sed; do
 		# (a compile error, a missing compiler).
 		elif ! harness_tree "$d" "$m"; then
 			t_fail "$n" "does not apply to $file any more"
-		elif zero_cost gcc "$be" "$d/tree" "$d/zero-cost" >"$log" 2>&1 ||
-		    ! grep -q 'object code differs' "$log"; then
+		elif zero_cost gcc "$be" "$d/tree" "$d/zero-cost" \
+		    >"$log" 2>&1 || ! grep -q 'object code differs' "$log"; then
 			t_fail "$n" "seeded bug NOT caught" "$log"
 		else
 			t_pass "$n" "caught: $(grep -m1 differs "$log")"

@@ -488,11 +488,6 @@ static int nsyms;
 void
 shim_sym_add(const char *name, const void *addr)
 {
-	int i;
-
-	for (i = 0; i < nsyms; i++)
-		if (syms[i].addr == (unsigned long)addr)
-			return;
 	if (nsyms < SYM_MAX) {
 		syms[nsyms].name = name;
 		syms[nsyms++].addr = (unsigned long)addr;
