@@ -85,15 +85,10 @@ witness_balanced(void)
 	struct shim_witness_stats w;
 
 	shim_witness_stats(&w);
-	if (w.errors) {
-		printf("witness: %lu errors:\n%s", w.errors,
-		    shim_witness_log());
-		VIOLATION("WITNESS saw an unbalanced call");
-	}
-	if (w.locks != w.unlocks) {
-		printf("witness: %lu locks but %lu unlocks\n", w.locks,
-		    w.unlocks);
-		VIOLATION("WITNESS lock/unlock calls do not balance");
+	if (w.errors || w.locks != w.unlocks) {
+		printf("witness: %lu errors, %lu locks, %lu unlocks:\n%s",
+		    w.errors, w.locks, w.unlocks, shim_witness_log());
+		VIOLATION("WITNESS saw a wrong call, or calls do not balance");
 	}
 #endif
 }
@@ -859,14 +854,14 @@ cpu_secs(int cpu)
 }
 
 /*
- * Wait for n entries into ddb or, with cpu done not -1, for it to
- * finish its call, while the waiter spins out.  n spin-outs take the
- * waiter some ms of its own CPU time: once it has run 1 s, a spin-out
- * that never comes is not late, however the threads were scheduled.
- * A halting waiter (-g) runs little: there the cap is 20 s.
+ * Wait for n entries into ddb, or for the waiter to finish its call,
+ * while it spins out.  n spin-outs take the waiter some ms of its own
+ * CPU time: once it has run 1 s, a spin-out that never comes is not
+ * late, however the threads were scheduled.  A halting waiter (-g) runs
+ * little: there the cap is 20 s.
  */
 static void
-db_wait(unsigned long n, int done, int waiter)
+db_wait(unsigned long n, int waiter)
 {
 	double t0 = shim_now(), c0 = shim_guest ? -1 : cpu_secs(waiter);
 
@@ -874,7 +869,7 @@ db_wait(unsigned long n, int done, int waiter)
 		shim_intr_init(guest_tick_intr);
 	while (shim_db_enters() < n && shim_now() - t0 < 20 &&
 	    (c0 < 0 || cpu_secs(waiter) - c0 < 1) &&
-	    (done == -1 || !srv_isdone(done))) {
+	    !srv_isdone(waiter)) {
 		shim_tick();
 		usleep(1000);
 		if (shim_guest)
@@ -882,6 +877,23 @@ db_wait(unsigned long n, int done, int waiter)
 	}
 	if (shim_guest)
 		shim_intr_init(NULL);
+}
+
+/*
+ * cpu, waiting for the lock, spins out: its call goes on, with 3
+ * reports or more, one of them fmt's line about L (in want).
+ */
+static void
+spins_out(int cpu, const char *fmt, char *want, size_t len)
+{
+	db_wait(3, cpu);
+	if (srv_isdone(cpu))
+		VIOLATION("a waiting call returned while the lock was held");
+	if (shim_db_enters() < 3)
+		VIOLATION("no repeated spin-out report (not re-armed?)");
+	snprintf(want, len, fmt, (void *)&L);
+	if (strstr(shim_db_output(), want) == NULL)
+		VIOLATION("spin-out report missing or malformed");
 }
 
 /* Was a refused unlock reported, once?  The debug layer says dbg first. */
@@ -936,16 +948,8 @@ so_mcs_link_wait(void)
 	if (srv_call(2, so_mcs_swap_only, 2) != (long)n0)
 		VIOLATION("stuck link: the swap did not return CPU 0's node");
 	srv_post(0, op_unlock, 0);
-	db_wait(3, 0, 0);
-	if (srv_isdone(0))
-		VIOLATION("stuck link: the hand-off returned without a "
-		    "successor's link");
-	if (shim_db_enters() < 3)
-		VIOLATION("stuck link: no repeated spin-out report");
-	snprintf(want, sizeof(want), "mpl_be_handoff: %p lock spun out "
-	    "waiting for the successor's link\n", (void *)&L);
-	if (strstr(shim_db_output(), want) == NULL)
-		VIOLATION("stuck link: spin-out report missing or malformed");
+	spins_out(0, "mpl_be_handoff: %p lock spun out waiting for the "
+	    "successor's link\n", want, sizeof(want));
 	__atomic_store_n(&n0->mmn_next, n2, __ATOMIC_RELEASE);
 	srv_wait(0);
 	if (!held(2) || held(0))
@@ -970,16 +974,8 @@ t_spinout(void)
 	__mp_lock_spinout = 20000;
 	srv_call(0, op_lock, 0);
 	srv_post(1, op_lock, 0);
-	db_wait(3, 1, 1);
-	enters = shim_db_enters();
-	if (enters < 3)
-		VIOLATION("no repeated spin-out report (not re-armed?)");
-	if (srv_isdone(1))
-		VIOLATION("waiter got the lock while it was held");
-	snprintf(want, sizeof(want), "__mp_lock_spin: %p lock spun out\n",
-	    (void *)&L);
-	if (strstr(shim_db_output(), want) == NULL)
-		VIOLATION("spin-out report missing or malformed");
+	spins_out(1, "__mp_lock_spin: %p lock spun out\n", want,
+	    sizeof(want));
 	srv_call(0, op_unlock, 0);
 	srv_wait(1);
 	if (!held(1))
@@ -1510,9 +1506,8 @@ dbg_syms(void)
 }
 
 /*
- * lockorder: kernel_lock's WITNESS name and flags and the front end's
- * calls on one CPU, the WITNESS checker, then the front end under it
- * across CPUs.
+ * lockorder: kernel_lock's WITNESS name and flags, the WITNESS checker,
+ * then the front end under it across CPUs.
  */
 #ifdef WITNESS
 static struct shim_mtx lo_mtx;
@@ -1904,7 +1899,7 @@ t_report(void)
 		shim_db_reset();
 		__mp_lock_spinout = 20000;
 		srv_post(queue[nq - 1], op_lock, 0);
-		db_wait(1, -1, queue[nq - 1]);
+		db_wait(1, queue[nq - 1]);
 		__mp_lock_spinout = LONG_MAX;
 		/* rep_check() reports a missing spin-out. */
 		rep_check(shim_db_output(), owner, queue, nq);
