@@ -33,12 +33,9 @@ no_debug_symbols() {
 		return 1
 	fi
 	for _o in "$_d"/o/kern_mplock*.o; do
-		# The torture test (option MPLOCK_TORTURE) reads the clock
-		# for itself.
+		# The torture test (option MPLOCK_TORTURE) reads the clock.
 		_clk='|nsecuptime'
-		case $_o in
-		*/kern_mplock_torture.o)	_clk= ;;
-		esac
+		[ "${_o##*/}" = kern_mplock_torture.o ] && _clk=
 		if nm "$_o" | grep -E "$_syms$_clk|db_printsym"; then
 			echo "$_o refers to the debug layer"
 			return 1

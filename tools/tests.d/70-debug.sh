@@ -96,31 +96,23 @@ for m in "$MUTANTS"/debug/*.sed; do
 	[ -f "$m" ] || continue
 	mutant_meta "$m"
 	for be in $backends; do
-		d=$OBJ/debug/mutants/$name-$be
-		if [ "$tests" = zero-cost ]; then
-			# Caught only by the comparison, not by any other
-			# failure (a compile error, a missing compiler).
-			harness_tree "$d" "$m" || {
-				t_fail "debug/mutant/$name/$be" \
-				    "does not apply to $file any more"
-				continue
-			}
-			log=$(_t_log "debug/mutant/$name/$be")
-			zero_cost gcc "$be" "$d/tree" "$d/zero-cost" >"$log" 2>&1
-			if grep -q 'object code differs' "$log"; then
-				t_pass "debug/mutant/$name/$be" \
-				    "caught: $(grep -m1 differs "$log")"
-			else
-				t_fail "debug/mutant/$name/$be" \
-				    "seeded bug NOT caught" "$log"
-			fi
-			continue
+		d=$OBJ/debug/mutants/$name-$be n=debug/mutant/$name/$be
+		log=$(_t_log "$n")
+		if [ "$tests" != zero-cost ]; then
+			# The objects of the files it leaves: debug/$be's.
+			HARNESS_REUSE=$OBJ/debug/$be HARNESS_CHANGED=$file \
+			    mutant_check "$n" "$d" "$m" "$be" $DEBUG_FLAGS &&
+			    t_run_fails "$n" 60 "$d/build/mplocktest" $HQ -w 5 \
+			    $tests
+		# Caught only by the comparison, not by any other failure
+		# (a compile error, a missing compiler).
+		elif ! harness_tree "$d" "$m"; then
+			t_fail "$n" "does not apply to $file any more"
+		elif zero_cost gcc "$be" "$d/tree" "$d/zero-cost" \
+		    >"$log" 2>&1 || ! grep -q 'object code differs' "$log"; then
+			t_fail "$n" "seeded bug NOT caught" "$log"
+		else
+			t_pass "$n" "caught: $(grep -m1 differs "$log")"
 		fi
-		# The objects of the files it leaves: debug/$be's.
-		HARNESS_REUSE=$OBJ/debug/$be HARNESS_CHANGED=$file \
-		    mutant_check "debug/mutant/$name/$be" "$d" "$m" "$be" \
-		    $DEBUG_FLAGS || continue
-		t_run_fails "debug/mutant/$name/$be" 60 "$d/build/mplocktest" \
-		    $HQ -w 5 $tests
 	done
 done

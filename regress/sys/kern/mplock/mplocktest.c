@@ -25,11 +25,13 @@
 #include <sys/systm.h>
 #include <sys/atomic.h>
 #include <sys/mplock.h>
+#include <sys/time.h>
 #include <sys/witness.h>
 
 #include <machine/cpu.h>
 
 #include <err.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -51,6 +53,11 @@
 #define MPLT_SWAP	1
 #endif
 
+/* The debug layer's tests read its reports in ddb's output. */
+#if defined(MPLOCK_DEBUG) && defined(DDB)
+#define MPLT_DEBUG
+#endif
+
 #ifndef nitems
 #define nitems(a)	(sizeof((a)) / sizeof((a)[0]))
 #endif
@@ -58,7 +65,7 @@
 static const char mpl_be_name[] = SHIM_BE_NAME;
 
 static struct __mp_lock L;		/* the lock under test */
-static int ncpus;			/* -t */
+static int ncpus;			/* the host's, at least 2 */
 static long count;			/* -n, 0: the test's default */
 static int quick;			/* -q: defaults divided by 20 */
 
@@ -78,25 +85,16 @@ witness_balanced(void)
 	struct shim_witness_stats w;
 
 	shim_witness_stats(&w);
-	if (w.errors) {
-		printf("witness: %lu errors:\n%s", w.errors,
-		    shim_witness_log());
-		VIOLATION("WITNESS saw an unbalanced call");
-	}
-	if (w.locks != w.unlocks) {
-		printf("witness: %lu locks but %lu unlocks\n", w.locks,
-		    w.unlocks);
-		VIOLATION("WITNESS lock/unlock calls do not balance");
+	if (w.errors || w.locks != w.unlocks) {
+		printf("witness: %lu errors, %lu locks, %lu unlocks:\n%s",
+		    w.errors, w.locks, w.unlocks, shim_witness_log());
+		VIOLATION("WITNESS saw a wrong call, or calls do not balance");
 	}
 #endif
 }
 
 /* The test's figures, then PASS, or FAIL with its violations. */
-static int
-report(const char *test, const char *fmt, ...)
-    __attribute__((__format__(__printf__, 2, 3)));
-
-static int
+static int __attribute__((__format__(__printf__, 2, 3)))
 report(const char *test, const char *fmt, ...)
 {
 	va_list ap;
@@ -183,13 +181,9 @@ cs_exit(int me)
 static void
 cs_reset(void)
 {
-	int i;
-
 	cs_owner = -1;
-	for (i = 0; i < MAXCPUS; i++)
-		cs_depth[i] = 0;
-	for (i = 0; i < 4; i++)
-		cs_words[i] = 0;
+	memset((void *)cs_depth, 0, sizeof(cs_depth));
+	memset((void *)cs_words, 0, sizeof(cs_words));
 	cs_count = 0;
 }
 
@@ -399,13 +393,13 @@ srv_stop(int n)
 static int
 depth(int cpu)
 {
-	return (L.mpl_cpus[cpu].mplc_depth);
+	return (srv_lock->mpl_cpus[cpu].mplc_depth);
 }
 
 static int
 held(int cpu)
 {
-	return (__mp_lock_held(&L, &shim_cpus[cpu]));
+	return (__mp_lock_held(srv_lock, &shim_cpus[cpu]));
 }
 
 /* The lock still works from every CPU. */
@@ -421,6 +415,59 @@ srv_usable(int n)
 		srv_call(i, op_unlock, 0);
 	}
 }
+
+#if defined(MP_LOCKDEBUG) || defined(WITNESS) || defined(MPLT_DEBUG)
+/*
+ * An interrupt on CPU 1 while it waits behind CPU 0 (iw_begin()):
+ * iw_raise() runs fn in it and returns once fn returned or spins on
+ * the lock (up to 5 s); iw_end() lets CPU 1 have the lock.
+ */
+static op_t volatile iw_fn;
+static volatile int iw_done;
+
+static void
+iw_intr(void)
+{
+	iw_fn(0);
+	iw_done = iw_done + 1;
+}
+
+static void
+iw_begin(void)
+{
+	srv_call(0, op_lock, 0);
+	srv_queue(1, op_lock);
+	shim_intr_init(iw_intr);
+}
+
+static int
+iw_raise(op_t fn)
+{
+	double t0 = shim_now();
+
+	iw_fn = fn;
+	iw_done = 0;
+	shim_intr_raise(shim_cpu_thread(1));
+	while (iw_done == 0 && shim_cpus[1].ci_schedstate.spc_spinning < 2 &&
+	    shim_now() - t0 < 5) {
+		shim_tick();
+		sched_yield();
+	}
+	return (iw_done);
+}
+
+static void
+iw_end(void)
+{
+	srv_call(0, op_unlock, 0);
+	srv_wait(1);
+	shim_intr_init(NULL);
+	if (!held(1) || depth(1) != 1)
+		VIOLATION("the waiter did not get the lock after the "
+		    "interrupt");
+	srv_call(1, op_unlock, 0);
+}
+#endif
 
 static int
 t_fifo(void)
@@ -807,14 +854,14 @@ cpu_secs(int cpu)
 }
 
 /*
- * Wait for n entries into ddb or, with cpu done not -1, for it to
- * finish its call, while the waiter spins out.  n spin-outs take the
- * waiter some ms of its own CPU time: once it has run 1 s, a spin-out
- * that never comes is not late, however the threads were scheduled.
- * A halting waiter (-g) runs little: there the cap is 20 s.
+ * Wait for n entries into ddb, or for the waiter to finish its call,
+ * while it spins out.  n spin-outs take the waiter some ms of its own
+ * CPU time: once it has run 1 s, a spin-out that never comes is not
+ * late, however the threads were scheduled.  A halting waiter (-g) runs
+ * little: there the cap is 20 s.
  */
 static void
-db_wait(unsigned long n, int done, int waiter)
+db_wait(unsigned long n, int waiter)
 {
 	double t0 = shim_now(), c0 = shim_guest ? -1 : cpu_secs(waiter);
 
@@ -822,7 +869,7 @@ db_wait(unsigned long n, int done, int waiter)
 		shim_intr_init(guest_tick_intr);
 	while (shim_db_enters() < n && shim_now() - t0 < 20 &&
 	    (c0 < 0 || cpu_secs(waiter) - c0 < 1) &&
-	    (done == -1 || !srv_isdone(done))) {
+	    !srv_isdone(waiter)) {
 		shim_tick();
 		usleep(1000);
 		if (shim_guest)
@@ -830,6 +877,23 @@ db_wait(unsigned long n, int done, int waiter)
 	}
 	if (shim_guest)
 		shim_intr_init(NULL);
+}
+
+/*
+ * cpu, waiting for the lock, spins out: its call goes on, with 3
+ * reports or more, one of them fmt's line about L (in want).
+ */
+static void
+spins_out(int cpu, const char *fmt, char *want, size_t len)
+{
+	db_wait(3, cpu);
+	if (srv_isdone(cpu))
+		VIOLATION("a waiting call returned while the lock was held");
+	if (shim_db_enters() < 3)
+		VIOLATION("no repeated spin-out report (not re-armed?)");
+	snprintf(want, len, fmt, (void *)&L);
+	if (strstr(shim_db_output(), want) == NULL)
+		VIOLATION("spin-out report missing or malformed");
 }
 
 /* Was a refused unlock reported, once?  The debug layer says dbg first. */
@@ -884,16 +948,8 @@ so_mcs_link_wait(void)
 	if (srv_call(2, so_mcs_swap_only, 2) != (long)n0)
 		VIOLATION("stuck link: the swap did not return CPU 0's node");
 	srv_post(0, op_unlock, 0);
-	db_wait(3, 0, 0);
-	if (srv_isdone(0))
-		VIOLATION("stuck link: the hand-off returned without a "
-		    "successor's link");
-	if (shim_db_enters() < 3)
-		VIOLATION("stuck link: no repeated spin-out report");
-	snprintf(want, sizeof(want), "mpl_be_handoff: %p lock spun out "
-	    "waiting for the successor's link\n", (void *)&L);
-	if (strstr(shim_db_output(), want) == NULL)
-		VIOLATION("stuck link: spin-out report missing or malformed");
+	spins_out(0, "mpl_be_handoff: %p lock spun out waiting for the "
+	    "successor's link\n", want, sizeof(want));
 	__atomic_store_n(&n0->mmn_next, n2, __ATOMIC_RELEASE);
 	srv_wait(0);
 	if (!held(2) || held(0))
@@ -918,16 +974,8 @@ t_spinout(void)
 	__mp_lock_spinout = 20000;
 	srv_call(0, op_lock, 0);
 	srv_post(1, op_lock, 0);
-	db_wait(3, 1, 1);
-	enters = shim_db_enters();
-	if (enters < 3)
-		VIOLATION("no repeated spin-out report (not re-armed?)");
-	if (srv_isdone(1))
-		VIOLATION("waiter got the lock while it was held");
-	snprintf(want, sizeof(want), "__mp_lock_spin: %p lock spun out\n",
-	    (void *)&L);
-	if (strstr(shim_db_output(), want) == NULL)
-		VIOLATION("spin-out report missing or malformed");
+	spins_out(1, "__mp_lock_spin: %p lock spun out\n", want,
+	    sizeof(want));
 	srv_call(0, op_unlock, 0);
 	srv_wait(1);
 	if (!held(1))
@@ -966,35 +1014,15 @@ t_spinout(void)
 }
 
 /* intrunlock */
-static volatile int iu_done;
-
-static void
-iu_intr(void)
-{
-	__mp_unlock(&L);
-	iu_done = iu_done + 1;
-}
-
 static int
 t_intrunlock(void)
 {
-	double t0;
 	int n = 3;
 
 	srv_start(n);
 	shim_db_reset();
-	shim_intr_init(iu_intr);
-	srv_call(0, op_lock, 0);
-	srv_queue(1, op_lock);
-	iu_done = 0;
-	shim_intr_raise(shim_cpu_thread(1));
-	t0 = shim_now();
-	while (iu_done == 0 && shim_now() - t0 < 5) {
-		shim_tick();
-		sched_yield();
-	}
-	shim_intr_init(NULL);
-	if (iu_done == 0)
+	iw_begin();
+	if (!iw_raise(op_unlock))
 		VIOLATION("the interrupt handler did not run");
 	if (!unlock_reported("mplock L: __mp_unlock on a CPU that is not "
 	    "the owner: cpu 1 depth 1 owner cpu 0 at "))
@@ -1003,12 +1031,7 @@ t_intrunlock(void)
 	if (depth(1) != 1 || held(1) || srv_isdone(1) || !held(0))
 		VIOLATION("unlock from an interrupt on a waiting CPU changed "
 		    "the lock");
-	srv_call(0, op_unlock, 0);
-	srv_wait(1);
-	if (!held(1) || depth(1) != 1)
-		VIOLATION("the waiter did not get the lock after the refused "
-		    "unlock");
-	srv_call(1, op_unlock, 0);
+	iw_end();
 	printf("intrunlock: ddb output:\n%s", shim_db_output());
 	srv_stop(n);
 	return (report("intrunlock", "unlock from an interrupt on a waiting "
@@ -1186,8 +1209,8 @@ torture_run(int n, unsigned long *waiting)
 static void *volatile sw_word;
 static volatile unsigned long sw_count[MAXCPUS];
 static unsigned long sw_overlap[MAXCPUS];
-static unsigned long sw_in_sum[MAXCPUS], sw_in_xor[MAXCPUS];
-static unsigned long sw_out_sum[MAXCPUS], sw_out_xor[MAXCPUS];
+/* Sum and xor of the tokens in, less (xor) those out: the word's end. */
+static unsigned long sw_sum[MAXCPUS], sw_xor[MAXCPUS];
 static volatile int sw_stop;
 
 static unsigned long
@@ -1216,10 +1239,8 @@ swap_cpu(void *arg, int me)
 		o = (unsigned long)mpl_swap_ptr(&sw_word, (void *)tok);
 		if (sw_others(me) != before)
 			sw_overlap[me]++;
-		sw_in_sum[me] += tok;
-		sw_in_xor[me] ^= tok;
-		sw_out_sum[me] += o;
-		sw_out_xor[me] ^= o;
+		sw_sum[me] += tok - o;
+		sw_xor[me] ^= tok ^ o;
 		__atomic_store_n(&sw_count[me], i, __ATOMIC_RELAXED);
 		if ((i & 255) == 0)
 			shim_tick();
@@ -1229,43 +1250,34 @@ swap_cpu(void *arg, int me)
 static int
 t_swap(void)
 {
-	unsigned long in_sum = 0, in_xor = 0, out_sum, out_xor, least;
+	unsigned long sum = 0, xor = 0, least, o;
 	double t0;
 	int i;
 
 	sw_word = NULL;
 	sw_stop = 0;
-	for (i = 0; i < ncpus; i++) {
-		sw_count[i] = sw_overlap[i] = 0;
-		sw_in_sum[i] = sw_in_xor[i] = sw_out_sum[i] = sw_out_xor[i] = 0;
-	}
+	for (i = 0; i < ncpus; i++)
+		sw_count[i] = sw_overlap[i] = sw_sum[i] = sw_xor[i] = 0;
 	t0 = shim_now();
 	shim_start_cpus(ncpus, swap_cpu, NULL);
 	do {
 		usleep(10000);
 		least = ~0UL;
 		for (i = 0; i < ncpus; i++)
-			if (__atomic_load_n(&sw_overlap[i],
-			    __ATOMIC_RELAXED) < least)
-				least = __atomic_load_n(&sw_overlap[i],
-				    __ATOMIC_RELAXED);
+			if ((o = __atomic_load_n(&sw_overlap[i],
+			    __ATOMIC_RELAXED)) < least)
+				least = o;
 	} while (least < (unsigned long)DEFAULT(SWAP_OVERLAP) &&
 	    shim_now() - t0 < 30);
 	sw_stop = 1;
 	shim_join_cpus();
-	out_sum = (unsigned long)sw_word;
-	out_xor = (unsigned long)sw_word;
 	for (i = 0; i < ncpus; i++) {
-		in_sum += sw_in_sum[i];
-		in_xor ^= sw_in_xor[i];
-		out_sum += sw_out_sum[i];
-		out_xor ^= sw_out_xor[i];
-		if (sw_overlap[i] < least)
-			least = sw_overlap[i];
+		sum += sw_sum[i];
+		xor ^= sw_xor[i];
 	}
-	if (in_sum != out_sum || in_xor != out_xor)
+	if (sum != (unsigned long)sw_word || xor != (unsigned long)sw_word)
 		VIOLATION("a value swapped in did not come out exactly once");
-	if (ncpus > 1 && least == 0)
+	if (least == 0)
 		VIOLATION("no swap overlapped another CPU's: not tested");
 	return (report("swap", "%d cpus, %lu overlapping swaps on the "
 	    "least overlapped CPU in %.2f s", ncpus, least, shim_now() - t0));
@@ -1479,8 +1491,775 @@ t_halt(void)
 }
 #endif /* MPL_BE_HALT */
 
-/* Tests of the debug layer and the WITNESS checker. */
-#include "mplocktest_debug.c"
+/* The symbols ddb prints in the debug layer's reports. */
+static void
+dbg_syms(void)
+{
+	shim_sym_add("L", &L);
+	shim_sym_add("kernel_lock", &kernel_lock);
+	shim_sym_add("op_lock", (void *)op_lock);
+	shim_sym_add("op_unlock", (void *)op_unlock);
+	shim_sym_add("op_release_all", (void *)op_release_all);
+	shim_sym_add("op_acquire_count", (void *)op_acquire_count);
+	shim_sym_add("srv_cpu", (void *)srv_cpu);
+	shim_sym_add("__mp_acquire_count", (void *)__mp_acquire_count);
+}
+
+/*
+ * lockorder: kernel_lock's WITNESS name and flags, the WITNESS checker,
+ * then the front end under it across CPUs.
+ */
+#ifdef WITNESS
+static struct shim_mtx lo_mtx;
+static const struct lock_type lo_mtx_type = { .lt_name = "test_mtx" };
+
+OP(lo_relock, (__mp_lock(&kernel_lock), __mp_unlock(&kernel_lock), 0))
+
+static long
+lo_switch(int pid)
+{
+	shim_proc_switch(pid);
+	return (0);
+}
+
+/* Both locks: kernel_lock first, or with mtx_first test_mtx first. */
+static long
+lo_both(int mtx_first)
+{
+	if (mtx_first)
+		shim_mtx_enter(&lo_mtx);
+	__mp_lock(&kernel_lock);
+	if (!mtx_first)
+		shim_mtx_enter(&lo_mtx);
+	__mp_unlock(&kernel_lock);
+	shim_mtx_leave(&lo_mtx);
+	return (0);
+}
+
+/* The checker's errors so far, text among them; none: calls balanced. */
+static void
+lo_expect(const char *what, unsigned long errors, const char *text)
+{
+	struct shim_witness_stats w;
+
+	shim_witness_stats(&w);
+	if (w.errors != errors || (text != NULL &&
+	    strstr(shim_witness_log(), text) == NULL) || (errors == 0 &&
+	    (w.held || w.pending || w.unchecked || w.locks != w.unlocks))) {
+		printf("lockorder: %s: errors %lu held %lu pending %lu "
+		    "unchecked %lu locks %lu unlocks %lu\n%s", what, w.errors,
+		    w.held, w.pending, w.unchecked, w.locks, w.unlocks,
+		    shim_witness_log());
+		VIOLATION("WITNESS errors missed or invented, or lock calls "
+		    "unbalanced or unchecked");
+	}
+}
+
+static int
+t_lockorder(void)
+{
+	static const struct lock_type fake_type = { .lt_name = "fake" };
+	static const char *lor[] = {
+	    "lock order reversal: &kernel_lock after test_mtx, but "
+	    "&kernel_lock -> test_mtx",
+	    "lock order reversal: test_mtx after &kernel_lock, but "
+	    "test_mtx -> &kernel_lock" };
+	struct lock_object fake, *klo = &kernel_lock.mpl_lock_obj;
+	struct shim_witness_stats w;
+	unsigned int kflags = LO_WITNESS | LO_INITIALIZED | LO_SLEEPABLE |
+	    (LO_CLASS_KERNEL_LOCK << LO_CLASSSHIFT);
+	int n = 3, i;
+
+	__mp_lock_init(&kernel_lock);
+	if (strcmp(kernel_lock.mpl_lock_obj.lo_name, "&kernel_lock") != 0)
+		VIOLATION("kernel_lock has the wrong WITNESS name");
+	if (kernel_lock.mpl_lock_obj.lo_flags != kflags)
+		VIOLATION("kernel_lock has the wrong WITNESS flags");
+	if (L.mpl_lock_obj.lo_flags & LO_WITNESS)
+		VIOLATION("an ordinary __mp_lock got kernel_lock's flags");
+
+	/* The checker itself must catch each of these. */
+	shim_witness_reset();
+	__mp_lock_init(&kernel_lock);
+	shim_mtx_init(&lo_mtx, &lo_mtx_type);
+	memset(&fake, 0, sizeof(fake));
+	fake.lo_name = "fake";
+	fake.lo_flags = LO_WITNESS | LO_SLEEPABLE |
+	    (LO_CLASS_KERNEL_LOCK << LO_CLASSSHIFT);
+	shim_witness_init(&fake, &fake_type);
+	lo_expect("second kernel lock", 1, "second lock in the kernel lock");
+	fake.lo_flags &= ~LO_SLEEPABLE;
+	shim_witness_init(&fake, &fake_type);
+	lo_expect("not sleepable", 3, "kernel lock class not sleepable");
+	shim_witness_unlock(klo, LOP_EXCLUSIVE);
+	lo_expect("unlock not held", 4, "unlock of a lock not held");
+	__mp_lock(&kernel_lock);
+	shim_witness_checkorder(klo, LOP_EXCLUSIVE | LOP_NEWORDER, NULL);
+	lo_expect("checked while held", 5, "recursed on non-recursive");
+	__mp_unlock(&kernel_lock);
+	shim_mtx_enter(&lo_mtx);
+	shim_witness_lock(&lo_mtx.mtx_lo, LOP_EXCLUSIVE);
+	lo_expect("mutex recursion", 6, "recursed on a mutex");
+	shim_witness_unlock(&lo_mtx.mtx_lo, LOP_EXCLUSIVE);
+	shim_mtx_leave(&lo_mtx);
+	shim_witness_lock(&lo_mtx.mtx_lo, LOP_EXCLUSIVE);
+	shim_witness_stats(&w);
+	if (w.unchecked != 1)
+		VIOLATION("a lock without an order check went unnoticed");
+	shim_witness_unlock(&lo_mtx.mtx_lo, LOP_EXCLUSIVE);
+	lo_expect("self-test", 6, NULL);
+
+	/*
+	 * A process carries the kernel lock from CPU 0 to CPU 1: an order
+	 * check only when not held, one unlock per level.
+	 */
+	shim_witness_reset();
+	__mp_lock_init(&kernel_lock);
+	shim_mtx_init(&lo_mtx, &lo_mtx_type);
+	srv_lock = &kernel_lock;
+	srv_start(n);
+	srv_call(0, lo_switch, 10);
+	srv_calls(0, op_lock, 3);
+	if (srv_call(0, op_release_all, 0) != 3)
+		VIOLATION("release_all returned the wrong depth");
+	srv_call(0, lo_switch, 0);
+	srv_call(1, lo_switch, 10);
+	srv_call(1, op_acquire_count, 3);
+	srv_calls(1, op_unlock, 3);
+	shim_witness_stats(&w);
+	if (w.checkorders != 2 || w.locks != 6 || w.unlocks != 6)
+		VIOLATION("mi_switch: checkorder/lock/unlock counts wrong");
+	lo_expect("mi_switch", 0, NULL);
+
+	/* An interrupt takes the lock while its CPU waits for it. */
+	shim_witness_reset();
+	iw_begin();
+	iw_raise(lo_relock);
+	iw_end();
+	if (iw_done != 1)
+		VIOLATION("the interrupt did not take the lock");
+	shim_witness_stats(&w);
+	if (w.checkorders != 3 || w.locks != 3)
+		VIOLATION("interrupt while waiting: counts wrong");
+	lo_expect("interrupt while waiting", 0, NULL);
+
+	/* The same order twice is fine; the other order is a reversal. */
+	for (i = 0; i < 2; i++) {
+		shim_witness_reset();
+		srv_call(i, lo_both, i);
+		srv_call(1, lo_both, i);
+		lo_expect("the same order twice", 0, NULL);
+		srv_call(1 - i, lo_both, !i);
+		lo_expect("the other order", 1, lor[i]);
+		printf("lockorder: %s", shim_witness_log());
+	}
+	shim_witness_stats(&w);
+	if (w.lors != 1 || w.held || w.pending)
+		VIOLATION("reversal not counted, or calls unbalanced");
+
+	srv_stop(n);
+	srv_lock = &L;
+	shim_witness_reset();
+	return (report("lockorder", "recursion, checker self-test, "
+	    "mi_switch, interrupt while waiting, reversal in both orders"));
+}
+#endif /* WITNESS */
+
+#ifdef MPLT_DEBUG
+/*
+ * misuse: each with the report it must print after "mplock L: "; a row
+ * without one sets up the next.  The last two are made from an
+ * interrupt on CPU 1 while it waits behind CPU 0.
+ */
+static const struct {
+	int		  cpu;
+	long		(*fn)(int);
+	int		  arg;
+	const char	 *line;
+} mis_script[] = {
+	{ 0, op_unlock, 0, "__mp_unlock of a lock not held: cpu 0 "
+	    "depth 0 owner none at op_unlock+" },
+	{ 1, op_lock, 0, NULL },
+	{ 0, op_unlock, 0, "__mp_unlock on a CPU that is not the owner: "
+	    "cpu 0 depth 0 owner cpu 1 at op_unlock+" },
+	{ 0, op_release_all, 0, "__mp_release_all on a CPU that is not "
+	    "the owner: cpu 0 depth 0 owner cpu 1 at op_release_all+" },
+	{ 1, op_unlock, 0, NULL },
+	{ 0, op_release_all, 0, "__mp_release_all of a lock not held: "
+	    "cpu 0 depth 0 owner none at op_release_all+" },
+	{ 2, op_acquire_count, 0, "__mp_acquire_count with count 0: "
+	    "cpu 2 depth 0 owner none at op_acquire_count+" },
+	{ 2, op_acquire_count, -3, "__mp_acquire_count with count -3: "
+	    "cpu 2 depth 0 owner none at op_acquire_count+" },
+	{ 1, op_unlock, 0, "__mp_unlock on a CPU that is not the owner: "
+	    "cpu 1 depth 1 owner cpu 0 at op_unlock+" },
+	{ 1, op_release_all, 0, "__mp_release_all on a CPU that is not "
+	    "the owner: cpu 1 depth 1 owner cpu 0 at op_release_all+" },
+};
+#define MIS_NDIRECT	(nitems(mis_script) - 2)
+static unsigned long mis_seen;	/* ddb entries so far */
+
+static int
+mis_expect(const char *line)
+{
+	const char *out = shim_db_output(), *p;
+	unsigned long enters = shim_db_enters();
+	char want[160];
+
+	snprintf(want, sizeof(want), "mplock L: %s", line);
+	if ((p = strstr(out, want)) == NULL || strchr(p, '\n') == NULL) {
+		printf("misuse: no line \"%s\" in:\n%s", want, out);
+		VIOLATION("misuse not reported, or in other words");
+		return (0);
+	}
+	if (enters != mis_seen + 1) {
+		printf("misuse: %s: ddb entered %lu times\n", line,
+		    enters - mis_seen);
+		VIOLATION("misuse did not enter ddb exactly once");
+	}
+	mis_seen = enters;
+	return (1);
+}
+
+/* Every CPU's held() and depth, which a refused call must not change. */
+static long
+mis_state(void)
+{
+	long s = 0;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		s = s << 8 | (depth(i) & 0x7f) << 1 | held(i);
+	return (s);
+}
+
+/* A CPU's statistics in the debug layer. */
+#define ST(cpu)		(L.mpl_cpus[cpu].mplc_dbg.mdc_stats)
+
+static int
+t_misuse(void)
+{
+	char line[160];
+	int n = 3, i, reports = 0;
+	long rv, before;
+
+	__mp_lock_init(&L);
+	shim_db_reset();
+	mis_seen = 0;
+	srv_start(n);
+	for (i = 0; i < (int)MIS_NDIRECT; i++) {
+		before = mis_state();
+		rv = srv_call(mis_script[i].cpu, mis_script[i].fn,
+		    mis_script[i].arg);
+		if (mis_script[i].line == NULL)
+			continue;
+		reports += mis_expect(mis_script[i].line);
+		if (rv != 0 || mis_state() != before)
+			VIOLATION("a refused call changed the lock");
+	}
+
+	/* Recursion: reported when it crosses the limit, once. */
+	srv_calls(2, op_lock, MPLOCK_DEBUG_MAXDEPTH);
+	if (shim_db_enters() != (unsigned long)reports)
+		VIOLATION("recursion reported below the limit");
+	srv_call(2, op_lock, 0);
+	snprintf(line, sizeof(line), "recursion deeper than %d: cpu 2 depth "
+	    "%d owner cpu 2 at op_lock+", MPLOCK_DEBUG_MAXDEPTH,
+	    MPLOCK_DEBUG_MAXDEPTH);
+	reports += mis_expect(line);
+	srv_call(2, op_lock, 0);
+	if (srv_call(2, op_release_all, 0) != MPLOCK_DEBUG_MAXDEPTH + 2)
+		VIOLATION("release_all after deep recursion");
+	if (shim_db_enters() != (unsigned long)reports)
+		VIOLATION("recursion reported more than once");
+
+	iw_begin();
+	for (i = MIS_NDIRECT; i < (int)nitems(mis_script); i++) {
+		before = mis_state();
+		iw_raise(mis_script[i].fn);
+		if (srv_isdone(1) || mis_state() != before)
+			VIOLATION("a release from an interrupt on a waiting "
+			    "CPU changed the lock");
+		reports += mis_expect(mis_script[i].line);
+	}
+	iw_end();
+
+	/* After a panic or inside ddb: counted, not reported. */
+	panicstr = "test";
+	srv_call(0, op_unlock, 0);
+	panicstr = NULL;
+	db_active = 1;
+	srv_call(0, op_release_all, 0);
+	db_active = 0;
+	if (shim_db_enters() != (unsigned long)reports)
+		VIOLATION("misuse reported after a panic or in ddb");
+
+	if (ST(0).mds_misuse != 6 || ST(1).mds_misuse != 2 ||
+	    ST(2).mds_misuse != 3) {
+		printf("misuse: counted %lu %lu %lu, want 6 2 3\n",
+		    ST(0).mds_misuse, ST(1).mds_misuse, ST(2).mds_misuse);
+		VIOLATION("misuse statistics wrong");
+	}
+	srv_usable(n);
+	printf("misuse: ddb output:\n%s", shim_db_output());
+	srv_stop(n);
+	return (report("misuse", "%d reports, ddb entered %lu times",
+	    reports, shim_db_enters()));
+}
+
+/* report: an owner and four waiters queued at random; the last spins out. */
+#ifdef MP_LOCKDEBUG
+static double
+rep_secs(const char *p)
+{
+	unsigned long s, us;
+
+	if (sscanf(p, "%lu.%lus", &s, &us) != 2)
+		return (-1);
+	return (s + us / 1e6);
+}
+
+static void
+rep_check(const char *out, int owner, const int *queue, int nq)
+{
+	static char first[16384];
+	char want[128];
+	const char *p, *q, *w;
+	double held, wait, prev;
+	int i, cpu, pos;
+
+	/* One report: up to the next spin-out, if any. */
+	if ((p = strstr(out, "lock spun out\n")) == NULL) {
+		VIOLATION("no spin-out");
+		return;
+	}
+	q = strstr(p + 1, "lock spun out\n");
+	snprintf(first, sizeof(first), "%.*s",
+	    q ? (int)(q - out) : (int)strlen(out), out);
+
+	snprintf(want, sizeof(want), "mplock L: cpu %d spun out after 20000 "
+	    "spins, waiting ", queue[nq - 1]);
+	if (strstr(first, want) == NULL)
+		VIOLATION("report does not name the CPU that spun out");
+	snprintf(want, sizeof(want), " owner cpu %d depth 1 held ", owner);
+	if ((p = strstr(first, want)) == NULL) {
+		VIOLATION("report does not name the owner");
+		return;
+	}
+	held = rep_secs(p + strlen(want));
+	if ((q = strstr(p, " acquired at op_lock+0x")) == NULL ||
+	    q > strchr(p + 1, '\n'))
+		VIOLATION("report does not name where the owner took it");
+	snprintf(want, sizeof(want), " %d waiters in queue order:\n", nq);
+	if ((p = strstr(first, want)) == NULL) {
+		VIOLATION("report does not count the waiters");
+		return;
+	}
+	p += strlen(want);
+	prev = held;
+	for (i = 0; i < nq; i++) {
+		if (sscanf(p, " %d cpu %d depth 1 waiting", &pos, &cpu) != 2 ||
+		    (w = strstr(p, "waiting ")) == NULL) {
+			VIOLATION("waiter line malformed");
+			return;
+		}
+		if (pos != i + 1 || cpu != queue[i])
+			VIOLATION("waiters not in queue order");
+		wait = rep_secs(w + strlen("waiting "));
+		if (wait < 0 || wait > prev)
+			VIOLATION("a later waiter waited longer");
+		prev = wait;
+		p = strchr(p, '\n') + 1;
+	}
+	if (strstr(first, "order unknown") != NULL)
+		VIOLATION("waiters outside the queue order");
+}
+
+static int
+t_report(void)
+{
+	long saved = __mp_lock_spinout;
+	int n = 5, rounds = 3, queue[MAXCPUS], r, i, owner, nq;
+	unsigned int seed = 777;
+
+	__mp_lock_init(&L);
+	srv_start(n);
+	for (r = 0; r < rounds; r++) {
+		owner = (r * 2) % n;
+		srv_call(owner, op_lock, 0);
+		for (i = 0, nq = 0; i < n; i++)
+			if (i != owner)
+				queue[nq++] = i;
+		shim_shuffle(queue, nq, &seed);
+		__mp_lock_spinout = LONG_MAX;
+		for (i = 0; i < nq - 1; i++) {
+			srv_queue(queue[i], op_lock);
+			usleep(3000);
+		}
+		shim_db_reset();
+		__mp_lock_spinout = 20000;
+		srv_post(queue[nq - 1], op_lock, 0);
+		db_wait(1, queue[nq - 1]);
+		__mp_lock_spinout = LONG_MAX;
+		/* rep_check() reports a missing spin-out. */
+		rep_check(shim_db_output(), owner, queue, nq);
+		if (r == 0)
+			printf("report: ddb output:\n%s", shim_db_output());
+		srv_call(owner, op_unlock, 0);
+		for (i = 0; i < nq; i++) {
+			srv_wait(queue[i]);
+			if (!held(queue[i]))
+				VIOLATION("waiters served out of order");
+			srv_call(queue[i], op_unlock, 0);
+		}
+	}
+	__mp_lock_spinout = saved;
+	srv_stop(n);
+	return (report("report", "%d rounds, owner and %d waiters named in "
+	    "queue order", rounds, n - 1));
+}
+#endif /* MP_LOCKDEBUG */
+
+/* stats: a scripted run, then a stress run that counts for itself. */
+static unsigned long st_iters;
+static unsigned long st_acq[MAXCPUS], st_rec[MAXCPUS];
+static volatile unsigned long st_intr_acq[MAXCPUS];
+static volatile unsigned long st_intr_rec[MAXCPUS];	/* held */
+static volatile unsigned long st_intr_wait[MAXCPUS];	/* queued */
+static volatile unsigned long st_intr_fresh[MAXCPUS];	/* depth 0 */
+
+/* An interrupt handler's acquisition, classified as it begins. */
+static void
+st_intr(void)
+{
+	struct cpu_info *ci = curcpu();
+	int me = ci->ci_cpuid;
+
+	if (__mp_lock_held(&L, ci))
+		st_intr_rec[me]++;
+	else if (L.mpl_cpus[me].mplc_depth > 0)
+		st_intr_wait[me]++;
+	else
+		st_intr_fresh[me]++;
+	__mp_lock(&L);
+	__mp_unlock(&L);
+	st_intr_acq[me]++;
+}
+
+static void
+st_cpu(void *arg, int me)
+{
+	unsigned int seed = me * 17 + 5;
+	unsigned long i;
+	int other;
+
+	(void)arg;
+	for (i = 0; i < st_iters; i++) {
+		__mp_lock(&L);
+		st_acq[me]++;
+		if ((i & 7) == 0) {
+			__mp_lock(&L);
+			st_acq[me]++;
+			st_rec[me]++;
+			__mp_unlock(&L);
+		}
+		if ((shim_rand(&seed) & 15) == 0) {
+			other = (me + 1 + shim_rand(&seed) % (ncpus - 1)) %
+			    ncpus;
+			shim_intr_raise(shim_cpu_thread(other));
+		}
+		__mp_unlock(&L);
+		if ((i & 255) == 0)
+			shim_tick();
+	}
+}
+
+/*
+ * The sums of n CPUs' statistics (but the times' maxima: the wait's),
+ * which the "total" line of mplock_print() must show.
+ */
+static void
+st_total(struct __mp_lock_dbg_stats *t, int n)
+{
+	struct __mp_lock_dbg_stats *s;
+	char line[160];
+	int i;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < n; i++) {
+		s = &ST(i);
+		t->mds_acquire += s->mds_acquire;
+		t->mds_recursive += s->mds_recursive;
+		t->mds_contended += s->mds_contended;
+		t->mds_spins += s->mds_spins;
+		t->mds_misuse += s->mds_misuse;
+		t->mds_owned += s->mds_owned;
+		t->mds_holdsum += s->mds_holdsum;
+		if (s->mds_waitmax > t->mds_waitmax)
+			t->mds_waitmax = s->mds_waitmax;
+	}
+	shim_db_reset();
+	mplock_print(&L);
+	snprintf(line, sizeof(line), "\n  %-6s %10lu %9lu %9lu %11lu %6lu ",
+	    "total", t->mds_acquire, t->mds_recursive, t->mds_contended,
+	    t->mds_spins, t->mds_misuse);
+	if (strstr(shim_db_output(), line) == NULL) {
+		printf("stats: no line \"%s\" in:\n%s", line + 1,
+		    shim_db_output());
+		VIOLATION("printed totals are not the sums");
+	}
+}
+
+static int
+t_stats(void)
+{
+	struct __mp_lock_dbg_stats t;
+	uint64_t first, post, spinning, unlock, done, t0, t1;
+	unsigned long a, r, turns, waited = 0;
+	int i, n = 2;
+
+	__mp_lock_init(&L);
+
+	/* Scripted: CPU 0 recurses, CPU 1 waits 30 ms, holds 10 ms. */
+	srv_start(n);
+	mplock_stats_reset(&L);
+	first = nsecuptime();
+	srv_calls(0, op_lock, 3);
+	srv_calls(0, op_unlock, 2);
+	post = nsecuptime();
+	srv_queue(1, op_lock);
+	spinning = nsecuptime();
+	usleep(30000);
+	unlock = nsecuptime();
+	srv_call(0, op_unlock, 0);
+	srv_wait(1);
+	done = nsecuptime();
+	usleep(10000);
+	srv_call(1, op_unlock, 0);
+	if (ST(0).mds_acquire != 3 || ST(0).mds_recursive != 2 ||
+	    ST(0).mds_contended != 0 || ST(0).mds_spins != 0 ||
+	    ST(0).mds_owned != 1 || ST(0).mds_handoffs != 1)
+		VIOLATION("owner's counts wrong");
+	if (ST(1).mds_acquire != 1 || ST(1).mds_recursive != 0 ||
+	    ST(1).mds_contended != 1 || ST(1).mds_spins < 1 ||
+	    ST(1).mds_owned != 1 || ST(1).mds_handoffs != 1)
+		VIOLATION("waiter's counts wrong");
+	if (ST(1).mds_waitmax < unlock - spinning ||
+	    ST(1).mds_waitmax > done - post ||
+	    ST(1).mds_waitsum != ST(1).mds_waitmax) {
+		printf("stats: wait %llu ns, want %llu..%llu\n",
+		    (unsigned long long)ST(1).mds_waitmax,
+		    (unsigned long long)(unlock - spinning),
+		    (unsigned long long)(done - post));
+		VIOLATION("wait time wrong");
+	}
+	if (ST(0).mds_holdmax < unlock - post ||
+	    ST(0).mds_holdmax > done - first || ST(1).mds_holdmax < 10000000)
+		VIOLATION("hold time wrong");
+	st_total(&t, n);
+	printf("stats: ddb output:\n%s", shim_db_output());
+	mplock_stats_reset(&L);
+	for (i = 0; i < n; i++)
+		if (ST(i).mds_acquire || ST(i).mds_owned || ST(i).mds_holdmax)
+			VIOLATION("reset left counts");
+
+	/*
+	 * Scripted: CPU 1 takes the lock twice in a row, nobody between.
+	 * Each acquisition after a hand-off is a turn of its own, even
+	 * when the next owner is the last one.
+	 */
+	srv_call(1, op_lock, 0);
+	srv_call(1, op_unlock, 0);
+	srv_call(1, op_lock, 0);
+	srv_call(1, op_unlock, 0);
+	if (ST(1).mds_acquire != 2 || ST(1).mds_owned != 2 ||
+	    ST(1).mds_handoffs != 2) {
+		printf("stats: relock: acquire %lu turns %lu handoffs %lu, "
+		    "want 2 2 2\n", ST(1).mds_acquire, ST(1).mds_owned,
+		    ST(1).mds_handoffs);
+		VIOLATION("a second turn of the same CPU not counted");
+	}
+	srv_stop(n);
+
+	/* Stress, with interrupts nesting while held and while queued. */
+	st_iters = DEFAULT(400000) / ncpus;
+	for (i = 0; i < ncpus; i++) {
+		st_acq[i] = st_rec[i] = 0;
+		st_intr_acq[i] = st_intr_rec[i] = 0;
+		st_intr_wait[i] = st_intr_fresh[i] = 0;
+	}
+	mplock_stats_reset(&L);
+	shim_intr_init(st_intr);
+	t0 = nsecuptime();
+	shim_run_cpus(ncpus, st_cpu, NULL);
+	t1 = nsecuptime();
+	shim_intr_init(NULL);
+	for (i = 0; i < ncpus; i++) {
+		a = st_acq[i] + st_intr_acq[i];
+		r = st_rec[i] + st_intr_rec[i];
+		turns = st_iters + st_intr_fresh[i];
+		waited += st_intr_wait[i];
+		if (ST(i).mds_acquire != a)
+			VIOLATION("acquisitions miscounted");
+		/* A handler may see its turn come as it starts. */
+		if (ST(i).mds_recursive < r ||
+		    ST(i).mds_recursive > r + st_intr_wait[i])
+			VIOLATION("recursive acquisitions miscounted");
+		if (ST(i).mds_owned != turns || ST(i).mds_handoffs != turns)
+			VIOLATION("turns (waits, holds) miscounted");
+		if (ST(i).mds_contended > a - ST(i).mds_recursive ||
+		    ST(i).mds_spins < ST(i).mds_contended)
+			VIOLATION("contended acquisitions out of bounds");
+		if (ST(i).mds_acquire != a || ST(i).mds_owned != turns)
+			printf("stats: cpu %d: acquire %lu/%lu turns %lu/%lu\n",
+			    i, ST(i).mds_acquire, a, ST(i).mds_owned, turns);
+	}
+	st_total(&t, ncpus);
+	/* One holder at a time: the holds add up to less than the run. */
+	if (t.mds_holdsum > t1 - t0 || t.mds_waitmax > t1 - t0)
+		VIOLATION("hold or wait times longer than the run");
+	check_idle(&L);
+	return (report("stats", "stress: %lu acquisitions, %lu recursive, "
+	    "%lu contended, %lu turns, %lu interrupts while queued, held "
+	    "%.0f%% of %.2f s", t.mds_acquire, t.mds_recursive,
+	    t.mds_contended, t.mds_owned, waited,
+	    100.0 * t.mds_holdsum / (t1 - t0), (t1 - t0) / 1e9));
+}
+
+/* events: each call in order, and the last ones after the ring wraps. */
+struct ev_want {
+	const char	*type;
+	int		 cpu;
+	int		 depth;
+	const char	*site;
+	const char	*site2;		/* or this one */
+};
+
+static const struct ev_want ev_script[] = {
+	{ "acquire",		0, 1, "op_lock+", NULL },
+	{ "acquire",		0, 2, "op_lock+", NULL },
+	{ "release",		0, 1, "op_unlock+", NULL },
+	{ "release_all",	0, 1, "op_release_all+", NULL },
+	{ "acquire_count",	1, 2, "op_acquire_count+", NULL },
+	{ "acquire",		1, 1, "__mp_acquire_count+",
+	    "op_acquire_count+" },
+	{ "acquire",		1, 2, "__mp_acquire_count+",
+	    "op_acquire_count+" },
+	{ "release",		1, 1, "op_unlock+", NULL },
+	{ "release",		1, 0, "op_unlock+", NULL },
+	{ "release MISUSE",	2, 0, "op_unlock+", NULL },
+};
+#define EV_NSCRIPT	nitems(ev_script)
+
+static struct ev {
+	unsigned int	 seq;
+	int		 cpu;
+	char		 type[32];
+	int		 depth;
+	char		 site[64];
+} ev_got[MPLOCK_DEBUG_NEVENTS + 1];
+
+/* The events mplock_print() prints, parsed into ev_got[]; how many. */
+static int
+ev_print(void)
+{
+	struct ev *e;
+	const char *p;
+	char tail[16];
+	int n = 0, k;
+
+	shim_db_reset();
+	mplock_print(&L);
+	if ((p = strstr(shim_db_output(), "release_all: levels released; "
+	    "acquire_count: count):\n")) == NULL)
+		return (-1);
+	p = strchr(p, '\n') + 1;
+	while (*p == ' ' && n < (int)nitems(ev_got)) {
+		e = &ev_got[n];
+		k = sscanf(p, "%u cpu %d %31s %d %*u.%*us %63s %15s", &e->seq,
+		    &e->cpu, e->type, &e->depth, e->site, tail);
+		if (k < 5)
+			break;
+		if (k == 6 && strcmp(tail, "MISUSE") == 0)
+			strncat(e->type, " MISUSE",
+			    sizeof(e->type) - strlen(e->type) - 1);
+		n++;
+		p = strchr(p, '\n') + 1;
+	}
+	return (n);
+}
+
+static int
+ev_site(const char *sym, const char *want)
+{
+	return (want != NULL && strncmp(sym, want, strlen(want)) == 0 &&
+	    strncmp(sym + strlen(want), "0x", 2) == 0);
+}
+
+/* Is event e what w wants, on that cpu? */
+static int
+ev_is(const struct ev *e, const struct ev_want *w, int cpu)
+{
+	return (strcmp(e->type, w->type) == 0 && e->cpu == cpu &&
+	    e->depth == w->depth && (ev_site(e->site, w->site) ||
+	    ev_site(e->site, w->site2)));
+}
+
+static int
+t_events(void)
+{
+	const struct ev_want *w;
+	const struct ev *e;
+	int n = 3, i, got, wraps = 100;
+	unsigned int last;
+
+	__mp_lock_init(&L);
+	srv_start(n);
+	srv_calls(0, op_lock, 2);
+	srv_call(0, op_unlock, 0);
+	srv_call(0, op_release_all, 0);
+	srv_call(1, op_acquire_count, 2);
+	srv_calls(1, op_unlock, 2);
+	srv_call(2, op_unlock, 0);		/* refused */
+	if ((got = ev_print()) != (int)EV_NSCRIPT) {
+		printf("events: %d events, want %zu:\n%s", got, EV_NSCRIPT,
+		    shim_db_output());
+		VIOLATION("events missing or extra");
+	}
+	for (i = 0; i < got && i < (int)EV_NSCRIPT; i++) {
+		w = &ev_script[i];
+		e = &ev_got[i];
+		if (e->seq != (unsigned int)i + 1 || !ev_is(e, w, w->cpu)) {
+			printf("events: #%d is %u %s cpu %d depth %d %s, want "
+			    "%s cpu %d depth %d %s\n", i, e->seq, e->type,
+			    e->cpu, e->depth, e->site, w->type, w->cpu,
+			    w->depth, w->site);
+			VIOLATION("event recorded wrong");
+		}
+	}
+	printf("events: ddb output:\n%s", shim_db_output());
+
+	/* Wrap the ring: the last MPLOCK_DEBUG_NEVENTS, none missing. */
+	for (i = 0; i < wraps; i++) {
+		srv_call(0, op_lock, 0);
+		srv_call(0, op_unlock, 0);
+	}
+	last = EV_NSCRIPT + 2 * wraps;
+	if ((got = ev_print()) != MPLOCK_DEBUG_NEVENTS)
+		VIOLATION("wrapped ring does not show its size in events");
+	for (i = 0; i < got; i++) {
+		e = &ev_got[i];
+		if (e->seq != last - MPLOCK_DEBUG_NEVENTS + 1 + i)
+			VIOLATION("wrapped ring out of order or with gaps");
+		if (!ev_is(e, &ev_script[e->seq % 2 ? 0 : 8], 0))
+			VIOLATION("wrapped ring holds the wrong events");
+	}
+	srv_stop(n);
+	return (report("events", "%zu scripted events, %u after %d "
+	    "lock/unlock pairs", EV_NSCRIPT, last, wraps));
+}
+
+#endif /* MPLT_DEBUG */
 
 /*
  * Every test the build has; "all" runs them all, "stress" those with
@@ -1533,8 +2312,8 @@ named(size_t i, const char *s)
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: mplocktest [-gq] [-t cpus] [-n count] "
-	    "[-w seconds] test ...\n       mplocktest -l [test ...]\n");
+	fprintf(stderr, "usage: mplocktest [-gq] [-n count] [-w seconds] "
+	    "test ...\n       mplocktest -l [test ...]\n");
 	exit(1);
 }
 
@@ -1550,7 +2329,7 @@ main(int argc, char *argv[])
 	ncpus = shim_ncpu_online();
 	if (ncpus < 2)
 		ncpus = 2;
-	while ((ch = getopt(argc, argv, "gln:qt:w:")) != -1) {
+	while ((ch = getopt(argc, argv, "gln:qw:")) != -1) {
 		switch (ch) {
 		case 'g':
 			/* The M-lock's guest mode on, as under a hypervisor. */
@@ -1569,11 +2348,6 @@ main(int argc, char *argv[])
 			count = strtol(optarg, &ep, 10);
 			if (*ep != '\0' || count < 1)
 				errx(1, "bad count: %s", optarg);
-			break;
-		case 't':
-			ncpus = strtol(optarg, &ep, 10);
-			if (*ep != '\0' || ncpus < 2 || ncpus > MAXCPUS)
-				errx(1, "cpus must be 2..%d", MAXCPUS);
 			break;
 		case 'w':
 			wd = strtol(optarg, &ep, 10);

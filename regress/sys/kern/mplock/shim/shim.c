@@ -142,10 +142,6 @@ shim_ncpu_online(void)
 void
 shim_cpu_attach(int id)
 {
-	if (id < 0 || id >= MAXCPUS) {
-		fprintf(stderr, "shim: cpu %d out of range\n", id);
-		abort();
-	}
 	shim_cpus[id].ci_cpuid = id;
 	shim_curcpu = &shim_cpus[id];
 	shim_intr_off = 0;
@@ -259,11 +255,6 @@ shim_start_cpus(int n, void (*fn)(void *, int), void *arg)
 {
 	int i;
 
-	if (n < 1 || n > MAXCPUS) {
-		fprintf(stderr, "shim: %d cpus out of range 1..%d\n", n,
-		    MAXCPUS);
-		exit(2);
-	}
 	cpu_nthreads = n;
 	cpu_fn = fn;
 	cpu_arg = arg;
@@ -497,11 +488,6 @@ static int nsyms;
 void
 shim_sym_add(const char *name, const void *addr)
 {
-	int i;
-
-	for (i = 0; i < nsyms; i++)
-		if (syms[i].addr == (unsigned long)addr)
-			return;
 	if (nsyms < SYM_MAX) {
 		syms[nsyms].name = name;
 		syms[nsyms++].addr = (unsigned long)addr;
@@ -563,12 +549,8 @@ struct wit_held {
 	int			  pending;	/* checked, not yet locked */
 };
 
-struct shim_proc {
-	struct wit_held		  p_held[WIT_NLOCKS];
-};
-
-static struct shim_proc shim_procs[MAXCPUS];
-static __thread struct shim_proc *shim_curproc;
+static struct wit_held wit_proc_held[MAXCPUS][WIT_NLOCKS];
+static __thread struct wit_held *wit_curproc;
 static struct wit_held wit_cpu_held[MAXCPUS][WIT_NLOCKS];
 static const struct lock_type *wit_types[WIT_NTYPES];
 static unsigned char wit_order[WIT_NTYPES][WIT_NTYPES]; /* [a][b]: a, b */
@@ -578,20 +560,10 @@ static char wit_log[4096];
 static size_t wit_loglen;
 static volatile int wit_lk;
 
-struct shim_proc *
-shim_proc(int pid)
-{
-	if (pid < 0 || pid >= MAXCPUS) {
-		fprintf(stderr, "shim: proc %d out of range\n", pid);
-		abort();
-	}
-	return (&shim_procs[pid]);
-}
-
 void
-shim_proc_switch(struct shim_proc *p)
+shim_proc_switch(int pid)
 {
-	shim_curproc = p;
+	wit_curproc = wit_proc_held[pid];
 }
 
 static int
@@ -610,9 +582,9 @@ wit_cpu(void)
 static struct wit_held *
 wit_proc_list(void)
 {
-	if (shim_curproc == NULL)
-		shim_curproc = shim_proc(wit_cpu());
-	return (shim_curproc->p_held);
+	if (wit_curproc == NULL)
+		shim_proc_switch(wit_cpu());
+	return (wit_curproc);
 }
 
 static struct wit_held *
@@ -794,7 +766,7 @@ shim_witness_reset(void)
 	unsigned long s = spin_enter(&wit_lk);
 
 	memset(&wit, 0, sizeof(wit));
-	memset(shim_procs, 0, sizeof(shim_procs));
+	memset(wit_proc_held, 0, sizeof(wit_proc_held));
 	memset(wit_cpu_held, 0, sizeof(wit_cpu_held));
 	memset(wit_types, 0, sizeof(wit_types));
 	memset(wit_order, 0, sizeof(wit_order));
@@ -814,9 +786,9 @@ shim_witness_stats(struct shim_witness_stats *st)
 	*st = wit;
 	for (i = 0; i < MAXCPUS; i++)
 		for (j = 0; j < WIT_NLOCKS; j++) {
-			st->held += shim_procs[i].p_held[j].n +
+			st->held += wit_proc_held[i][j].n +
 			    wit_cpu_held[i][j].n;
-			st->pending += shim_procs[i].p_held[j].pending +
+			st->pending += wit_proc_held[i][j].pending +
 			    wit_cpu_held[i][j].pending;
 		}
 	spin_leave(&wit_lk, s);
@@ -951,11 +923,10 @@ static pthread_t cpu_runner[MAXCPUS];		/* thread that is the CPU */
 static volatile int cpu_has_runner[MAXCPUS];
 static volatile unsigned long shim_wakeups;
 
-struct kt_start {
+static struct {
 	void		(*fn)(void *);
 	void		*arg;
-	int		 id;
-};
+} kt_start[MAXCPUS];				/* by spare identity */
 
 static int
 kt_slot_get(void)
@@ -980,7 +951,7 @@ kt_attach(int id)
 {
 	shim_cpu_attach(id);
 	kt_home = id;
-	shim_proc_switch(shim_proc(id));
+	shim_proc_switch(id);
 }
 
 /* mi_switch(): let go of the kernel lock if this CPU holds it. */
@@ -1017,12 +988,11 @@ kt_switch(struct cpu_info *to)
 static void *
 kt_main(void *v)
 {
-	struct kt_start ks = *(struct kt_start *)v;
+	int id = (int)(intptr_t)v;
 
-	free(v);
-	kt_attach(ks.id);
+	kt_attach(id);
 	__mp_lock(&kernel_lock);	/* a new thread starts holding it */
-	ks.fn(ks.arg);
+	kt_start[id].fn(kt_start[id].arg);
 	kthread_exit(0);
 }
 
@@ -1030,7 +1000,6 @@ int
 kthread_create(void (*fn)(void *), void *arg, struct proc **pp,
     const char *name)
 {
-	struct kt_start *ks;
 	unsigned long s;
 	int id, rv = EAGAIN;
 
@@ -1038,28 +1007,21 @@ kthread_create(void (*fn)(void *), void *arg, struct proc **pp,
 		*pp = NULL;
 	if ((id = kt_slot_get()) == -1)
 		return (EAGAIN);
-	if ((ks = malloc(sizeof(*ks))) == NULL) {
-		kt_slot_put(id);
-		return (ENOMEM);
-	}
-	ks->fn = fn;
-	ks->arg = arg;
-	ks->id = id;
+	kt_start[id].fn = fn;
+	kt_start[id].arg = arg;
 	/* No interrupt may spin on the kernel lock while we hold kt_mtx. */
 	s = intr_disable();
 	pthread_mutex_lock(&kt_mtx);
 	if (kt_nthreads < MAXCPUS &&
 	    (rv = pthread_create(&kt_threads[kt_nthreads], NULL, kt_main,
-	    ks)) == 0) {
+	    (void *)(intptr_t)id)) == 0) {
 		kt_nthreads++;
 		kt_created++;
 	}
 	pthread_mutex_unlock(&kt_mtx);
 	intr_restore(s);
-	if (rv != 0) {
-		free(ks);
+	if (rv != 0)
 		kt_slot_put(id);
-	}
 	return (rv);
 }
 
@@ -1121,14 +1083,14 @@ tsleep_nsec(const volatile void *ident, int prio, const char *wmesg,
 	int n, rv = EWOULDBLOCK;
 
 	gen = __atomic_load_n(&shim_wakeups, __ATOMIC_ACQUIRE);
-	end = nsecs == INFSLP ? 0 : nsecuptime() + nsecs;
+	end = nsecuptime() + nsecs;
 	n = kt_release();
 	for (;;) {
 		if (__atomic_load_n(&shim_wakeups, __ATOMIC_ACQUIRE) != gen) {
 			rv = 0;
 			break;
 		}
-		if (nsecs != INFSLP && nsecuptime() >= end)
+		if (nsecuptime() >= end)
 			break;
 		nanosleep(&ts, NULL);
 	}
@@ -1205,29 +1167,20 @@ timeout_add(struct timeout *to, int nticks)
 	return (!was);
 }
 
-int
-timeout_del(struct timeout *to)
-{
-	unsigned long s = spin_enter(&tmo_lk);
-	int was = to->to_flags & TIMEOUT_ONQUEUE;
-
-	to->to_flags &= ~TIMEOUT_ONQUEUE;
-	spin_leave(&tmo_lk, s);
-	return (was != 0);
-}
-
 /* The barrier sleeps in the kernel: the kernel lock is let go of. */
 int
 timeout_del_barrier(struct timeout *to)
 {
-	int n, rv;
+	unsigned long s = spin_enter(&tmo_lk);
+	int was = to->to_flags & TIMEOUT_ONQUEUE, n;
 
-	rv = timeout_del(to);
+	to->to_flags &= ~TIMEOUT_ONQUEUE;
+	spin_leave(&tmo_lk, s);
 	n = kt_release();
 	while (__atomic_load_n(&tmo_running, __ATOMIC_ACQUIRE) == to)
 		sched_yield();
 	__mp_acquire_count(&kernel_lock, n);
-	return (rv);
+	return (was != 0);
 }
 
 /* A timeout that is due, or NULL; tmo_lk held. */

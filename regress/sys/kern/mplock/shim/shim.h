@@ -79,9 +79,7 @@ void	shim_witness_stats(struct shim_witness_stats *);
 const char *shim_witness_log(void);	/* every error, one a line */
 
 /* Processes: WITNESS keeps sleepable locks per process. */
-struct shim_proc;
-struct shim_proc *shim_proc(int);
-void	shim_proc_switch(struct shim_proc *);	/* this thread runs it */
+void	shim_proc_switch(int);		/* this thread runs process pid */
 
 /* A test mutex: a spin lock of the mutex class, with WITNESS calls. */
 struct shim_mtx {

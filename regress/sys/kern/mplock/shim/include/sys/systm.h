@@ -19,7 +19,6 @@ int	printf(const char *, ...)
 	    __attribute__((__format__(__printf__, 1, 2)));
 
 /* Each lets go of the kernel lock and takes it back, as mi_switch(). */
-#define INFSLP		UINT64_MAX
 int	tsleep_nsec(const volatile void *, int, const char *, uint64_t);
 void	wakeup(const volatile void *);
 void	yield(void);

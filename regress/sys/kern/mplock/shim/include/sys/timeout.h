@@ -18,7 +18,6 @@ struct timeout {
 
 void	timeout_set(struct timeout *, void (*)(void *), void *);
 int	timeout_add(struct timeout *, int);
-int	timeout_del(struct timeout *);
 int	timeout_del_barrier(struct timeout *);
 
 #endif /* _SHIM_SYS_TIMEOUT_H_ */
