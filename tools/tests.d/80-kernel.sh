@@ -4,6 +4,7 @@
 
 . "$ROOT/tools/lib/vendor.sh"
 . "$ROOT/tools/lib/configcheck.sh"
+. "$ROOT/tools/lib/fixture-tree.sh"
 
 KERNEL_MUTANTS="handoff-without-wait held-while-waiting mlock-guest-no-kick"
 # The guest mode forced on, with a spin bound far below the default so
@@ -79,14 +80,12 @@ k_bad_input() {
 	printf 'x' >"$_w/odd.img"
 	# IMAGE larger than rd_root_image (MINIROOTSIZE), KERNEL not one,
 	# IMAGE not a whole number of sectors: refused, nothing written.
-	for _b in "bsd big.img rd_root_image holds" \
-	    "big.img big.img not a little-endian x86_64 ELF64" \
-	    "bsd odd.img not a whole number of sectors"; do
-		set -- $_b
-		(cd "$_w" && "$_rd" "$1" "$2") 2>"$_w/err" && return 1
-		shift 2
-		grep -q "$*" "$_w/err" || { cat "$_w/err"; return 1; }
-	done
+	FX=$_w
+	fails "rd_root_image holds" "$_rd" "$_w/bsd" "$_w/big.img" &&
+	    fails "not a little-endian x86_64 ELF64" "$_rd" "$_w/big.img" \
+	    "$_w/big.img" &&
+	    fails "not a whole number of sectors" "$_rd" "$_w/bsd" \
+	    "$_w/odd.img" || return 1
 	[ "$(cksum <"$_w/bsd")" = "$_sum" ] || { echo "bsd changed"; return 1; }
 	[ "$(cat "$_w/odd.img")" = x ] &&
 	    ! od -An -tx1 "$_w/big.img" | grep -q '[1-9a-f]'
