@@ -53,6 +53,8 @@
 #define MNT_FORCE	0x00080000
 #define MNT_UPDATE	0x00010000
 
+#define WORKER_FILES	8	/* each job of the worker's */
+
 /* Helpers one program uses and the other not: no unused warnings. */
 #define BARE_FN		static __attribute__((__unused__))
 

@@ -21,23 +21,7 @@
 
 #include "bare.h"
 
-/* 1000 took 80 to 300 s under TCG with 4 vCPUs on a shared 2-core host. */
-#ifndef LOAD_ITERS
-#define LOAD_ITERS	300
-#endif
-#ifndef BUILD_TASKS
-#define BUILD_TASKS	48
-#endif
-#define WORKER_FILES	8	/* as worker.c's */
-#ifndef BUILD_WARMUP
-#define BUILD_WARMUP	0
-#endif
-#ifndef BUILD_ROUNDS
-#define BUILD_ROUNDS	1
-#endif
-#ifndef TORTURE_WAIT
-#define TORTURE_WAIT	0
-#endif
+/* LOAD_ITERS, BUILD_*, TORTURE_WAIT: -D flags from tools/kernel.sh. */
 #define MAXPROCS	64
 #define MAXROUNDS	64
 

@@ -21,7 +21,6 @@
 
 #include "bare.h"
 
-#define WORKER_FILES	8
 #define BLOCK		2048
 
 static char	in[BLOCK], blk[BLOCK], back[BLOCK];

@@ -310,8 +310,9 @@ kb_source() {
 kb_compile() {
 	. "$ROOT/tools/kernel/toolchain.sh"
 	for _p in init worker; do
-		bare_build "$_p" "$KBD" -DBUILD_WARMUP=1 -DBUILD_ROUNDS=3 \
-		    -DTORTURE_WAIT=120 || return 1
+		bare_build "$_p" "$KBD" -DLOAD_ITERS=300 -DBUILD_TASKS=48 \
+		    -DBUILD_WARMUP=1 -DBUILD_ROUNDS=3 -DTORTURE_WAIT=120 ||
+		    return 1
 		# The OpenBSD syscall pin table, and its exec and mount.
 		readelf -lW "$KBD/$_p" | grep -Eq "LOOS\+0x5a3dbe9|0x65a3dbe9" || {
 			echo "$_p: no PT_OPENBSD_SYSCALLS segment"
