@@ -104,8 +104,7 @@ if [ -n "$logsonly" ]; then
 		echo " $names " | grep -q " $n " && continue
 		names="$names${names:+ }$n"
 	done
-	smps=$(echo "$_l" | cut -d ' ' -f 2 | sort -n -u | tr '\n' ' ' |
-	    sed 's/ $//')
+	smps=$(echo $(echo "$_l" | cut -d ' ' -f 2 | sort -n -u))
 else
 	results=$OBJ/kernelbench/results-$stamp.txt
 	[ -z "$out" ] || results=$out/results.txt
@@ -169,11 +168,10 @@ if [ -z "$logsonly" ]; then
 		    sed -n "$(((r - 1) % np + 1)),$(((r - 1) % np + np))p"); do
 			n=${p%:*} s=${p#*:}
 			k=$((k + 1))
-			log=$out/logs/r$r-$n-smp$s.log
+			log=$out/logs/r$r-$n-smp$s.log o=${log%.log}.out
 			echo "kernelbench: boot $k of $((np * runs)): round $r, $n," \
 			    "-smp $s" >&2
-			KERNEL_NCPU=$s sh "$KSH" -r \
-			    -n "kbench-$n" >"$out/logs/r$r-$n-smp$s.out" 2>&1
+			KERNEL_NCPU=$s sh "$KSH" -r -n "kbench-$n" >"$o" 2>&1
 			_rc=$?
 			# The console, qemu's crashes, the verdict.
 			{
@@ -181,10 +179,8 @@ if [ -z "$logsonly" ]; then
 				    <"$OBJ/kernel/run/kbench-$n/serial.log" \
 				    2>/dev/null
 				echo
-				grep '^kernel.sh: [^:]*: qemu crashed' \
-				    "$out/logs/r$r-$n-smp$s.out"
-				grep '^kernel: ' "$out/logs/r$r-$n-smp$s.out" |
-				    tail -n 1
+				grep '^kernel.sh: [^:]*: qemu crashed' "$o"
+				grep '^kernel: ' "$o" | tail -n 1
 				case $_rc in
 				0|1|3|4|5) ;;
 				*) echo "kernel: kbench-$n: ERROR: kernel.sh exit $_rc"
@@ -397,4 +393,3 @@ if [ "$failures" -gt 0 ]; then
 	echo "kernelbench: $failures failure(s), listed in $results" >&2
 	exit 1
 fi
-exit 0
