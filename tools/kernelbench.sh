@@ -25,7 +25,6 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
 command=$(command_line "$0" "$@")	# for the results file
 
-PEERS_DEFAULT="stock ticket mlockspin=mlock+MPLOCK_NOGUEST mlock"
 # The build-like load's first: every peer has it.
 FIGURES="build nsacq maxwait"
 
@@ -34,8 +33,8 @@ USAGE='usage: tools/kernelbench.sh [-n runs] [-o dir] [-p "peer ..."]
            [-r rounds] [-s "ncpu ..."] [-t tasks]
        tools/kernelbench.sh -l dir'
 
-runs=5 peers=$PEERS_DEFAULT smps="2 4 8"
-rounds=5 tasks=96 out= logsonly=
+runs=5 peers="stock ticket mlockspin=mlock+MPLOCK_NOGUEST mlock"
+smps="2 4 8" rounds=5 tasks=96 out= logsonly=
 while getopts :l:n:o:p:r:s:t: ch; do
 	case $ch in
 	l)	logsonly=1 out=$OPTARG ;;
