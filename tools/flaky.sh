@@ -79,17 +79,13 @@ done
 echo "flaky: $runs runs of every seeded bug of: $suites;" \
     "$loaders busy loops beside them"
 
-# judge KIND: was _t_exec's run's bug caught?  A kernel as k_mutant
-# judges it, the others by t_caught; how: "fail" or "hang".
+# judge KIND: was _t_exec's run's bug caught, as its suite judges it
+# (t_kernel_caught or t_caught)?  how: "fail" or "hang".
 judge() {
 	how=fail
 	if [ "$1" = kernel ]; then
-		case $_rc in
-		1)	grep -q '^kernel: [^:]*: FAIL' "$_log" ;;
-		3)	;;
-		4|124)	how=hang ;;
-		*)	return 1 ;;
-		esac
+		t_kernel_caught || return 1
+		case $_rc in 4|124) how=hang ;; esac
 		return
 	fi
 	t_caught || return 1

@@ -25,7 +25,6 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tools/lib/common.sh"
 command=$(command_line "$0" "$@")	# for the results file
 
-PEERS_DEFAULT="stock ticket mlockspin=mlock+MPLOCK_NOGUEST mlock"
 # The build-like load's first: every peer has it.
 FIGURES="build nsacq maxwait"
 
@@ -34,8 +33,8 @@ USAGE='usage: tools/kernelbench.sh [-n runs] [-o dir] [-p "peer ..."]
            [-r rounds] [-s "ncpu ..."] [-t tasks]
        tools/kernelbench.sh -l dir'
 
-runs=5 peers=$PEERS_DEFAULT smps="2 4 8"
-rounds=5 tasks=96 out= logsonly=
+runs=5 peers="stock ticket mlockspin=mlock+MPLOCK_NOGUEST mlock"
+smps="2 4 8" rounds=5 tasks=96 out= logsonly=
 while getopts :l:n:o:p:r:s:t: ch; do
 	case $ch in
 	l)	logsonly=1 out=$OPTARG ;;
@@ -104,8 +103,7 @@ if [ -n "$logsonly" ]; then
 		echo " $names " | grep -q " $n " && continue
 		names="$names${names:+ }$n"
 	done
-	smps=$(echo "$_l" | cut -d ' ' -f 2 | sort -n -u | tr '\n' ' ' |
-	    sed 's/ $//')
+	smps=$(echo $(echo "$_l" | cut -d ' ' -f 2 | sort -n -u))
 else
 	results=$OBJ/kernelbench/results-$stamp.txt
 	[ -z "$out" ] || results=$out/results.txt
@@ -169,11 +167,10 @@ if [ -z "$logsonly" ]; then
 		    sed -n "$(((r - 1) % np + 1)),$(((r - 1) % np + np))p"); do
 			n=${p%:*} s=${p#*:}
 			k=$((k + 1))
-			log=$out/logs/r$r-$n-smp$s.log
+			log=$out/logs/r$r-$n-smp$s.log o=${log%.log}.out
 			echo "kernelbench: boot $k of $((np * runs)): round $r, $n," \
 			    "-smp $s" >&2
-			KERNEL_NCPU=$s sh "$KSH" -r \
-			    -n "kbench-$n" >"$out/logs/r$r-$n-smp$s.out" 2>&1
+			KERNEL_NCPU=$s sh "$KSH" -r -n "kbench-$n" >"$o" 2>&1
 			_rc=$?
 			# The console, qemu's crashes, the verdict.
 			{
@@ -181,10 +178,8 @@ if [ -z "$logsonly" ]; then
 				    <"$OBJ/kernel/run/kbench-$n/serial.log" \
 				    2>/dev/null
 				echo
-				grep '^kernel.sh: [^:]*: qemu crashed' \
-				    "$out/logs/r$r-$n-smp$s.out"
-				grep '^kernel: ' "$out/logs/r$r-$n-smp$s.out" |
-				    tail -n 1
+				grep '^kernel.sh: [^:]*: qemu crashed' "$o"
+				grep '^kernel: ' "$o" | tail -n 1
 				case $_rc in
 				0|1|3|4|5) ;;
 				*) echo "kernel: kbench-$n: ERROR: kernel.sh exit $_rc"
@@ -397,4 +392,3 @@ if [ "$failures" -gt 0 ]; then
 	echo "kernelbench: $failures failure(s), listed in $results" >&2
 	exit 1
 fi
-exit 0

@@ -36,7 +36,6 @@
 #define SYS_clock_gettime	87
 #define SYS_nanosleep		91
 #define SYS_sysctl		202
-#define SYS_pipe		263
 
 #define O_RDONLY	0x0000
 #define O_WRONLY	0x0001
@@ -53,6 +52,8 @@
 #define CLOCK_MONOTONIC	3
 #define MNT_FORCE	0x00080000
 #define MNT_UPDATE	0x00010000
+
+#define WORKER_FILES	8	/* each job of the worker's */
 
 /* Helpers one program uses and the other not: no unused warnings. */
 #define BARE_FN		static __attribute__((__unused__))
@@ -97,7 +98,7 @@ __asm__(
 	".long sc_insn, 1, sc_insn, 2, sc_insn, 3, sc_insn, 4\n"
 	".long sc_insn, 5, sc_insn, 6, sc_insn, 10, sc_insn, 11\n"
 	".long sc_insn, 21, sc_insn, 55, sc_insn, 59, sc_insn, 87\n"
-	".long sc_insn, 91, sc_insn, 202, sc_insn, 263\n"
+	".long sc_insn, 91, sc_insn, 202\n"
 	/* The OpenBSD ELF note: name "OpenBSD", type 1, a zero word. */
 	".section .note.openbsd.ident,\"a\",@note\n"
 	".p2align 2\n"
@@ -191,22 +192,6 @@ addf(char *buf, const char *fmt, ...)
 			addnum(buf, __builtin_va_arg(ap, long));
 	}
 	__builtin_va_end(ap);
-}
-
-/* The decimal number at s, or -1 if s is not one. */
-BARE_FN long
-getnum(const char *s)
-{
-	long v = 0;
-
-	if (s == 0 || *s == '\0')
-		return (-1);
-	for (; *s != '\0'; s++) {
-		if (*s < '0' || *s > '9' || v > 100000000)
-			return (-1);
-		v = v * 10 + (*s - '0');
-	}
-	return (v);
 }
 
 BARE_FN long

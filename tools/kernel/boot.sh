@@ -62,20 +62,11 @@ record() {
 	to mon.in "info registers -a"
 	upto 3 eval '[ "$(grep -c RIP= monitor.log)" -ge "$NCPU" ]'
 	awk -v nm=bsd.nm '
-	    function hex(s,   i, v) {	# the low 8 hex digits, as a number
-		s = substr(s, length(s) - 7)
-		v = 0
-		for (i = 1; i <= 8; i++)
-			v = v * 16 + index("0123456789abcdef",
-			    substr(s, i, 1)) - 1
-		return v
-	    }
 	    BEGIN {
 		while ((getline l < nm) > 0) {
 			split(l, f, " ")
 			if (length(f[1]) == 16 && f[2] ~ /^[tTwW]$/) {
-				n++
-				addr[n] = tolower(f[1])
+				addr[++n] = tolower(f[1])
 				sym[n] = f[3]
 			}
 		}
@@ -84,15 +75,10 @@ record() {
 	    /RIP=/ {
 		match($0, /RIP=[0-9a-fA-F]+/)
 		r = tolower(substr($0, RSTART + 4, RLENGTH - 4))
-		s = "?"
-		for (i = n; i >= 1; i--) {
-			if (addr[i] > r || substr(addr[i], 1, 8) != \
-			    substr(r, 1, 8))
-				continue
-			s = sprintf("%s+0x%x", sym[i], hex(r) - hex(addr[i]))
-			break
-		}
-		printf "%s RIP=%s %s\n", cpu, r, s
+		# The last at or below r: nm -n sorts, hex strings compare.
+		for (i = n; i >= 1 && addr[i] > r; i--)
+			;
+		printf "%s RIP=%s %s\n", cpu, r, i ? sym[i] : "?"
 	    }' monitor.log >registers.txt
 }
 

@@ -17,11 +17,15 @@
 /*
  * rdroot KERNEL IMAGE: load an FFS image made by makefs into an
  * OpenBSD/amd64 kernel's ramdisk (doc/kernel.md).  makefs writes no
- * disklabel: one goes into sector 1 for root on rd0a.  Nothing is
- * written unless all is found and the image fits.
+ * disklabel: one goes into sector 1 for root on rd0a (in the kernel's
+ * copy).  Nothing is written unless all is found and the image fits.
  */
 
+#include <sys/mman.h>
+#include <sys/stat.h>
+
 #include <elf.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,37 +51,24 @@ die(const char *m)
 	exit(1);
 }
 
+/* PATH mapped: with rw, the file itself; without, a private copy. */
 static unsigned char *
-slurp(const char *path, long *len)
+map(const char *path, long *len, int rw)
 {
-	unsigned char *b;
-	FILE *f;
+	struct stat st;
+	void *p = MAP_FAILED;
+	int fd;
 
-	if ((f = fopen(path, "rb")) == NULL || fseek(f, 0, SEEK_END) != 0 ||
-	    (*len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+	if ((fd = open(path, rw ? O_RDWR : O_RDONLY)) != -1 &&
+	    fstat(fd, &st) != -1)
+		p = mmap(NULL, st.st_size > 0 ? st.st_size : 1,
+		    PROT_READ | PROT_WRITE, rw ? MAP_SHARED : MAP_PRIVATE, fd, 0);
+	if (p == MAP_FAILED) {
 		perror(path);
 		exit(1);
 	}
-	if ((b = malloc(*len ? *len : 1)) == NULL)
-		die("out of memory");
-	if (fread(b, 1, *len, f) != (size_t)*len) {
-		perror(path);
-		exit(1);
-	}
-	fclose(f);
-	return b;
-}
-
-static void
-spit(const char *path, const unsigned char *b, long len)
-{
-	FILE *f;
-
-	if ((f = fopen(path, "r+b")) == NULL ||
-	    fwrite(b, 1, len, f) != (size_t)len || fclose(f) != 0) {
-		perror(path);
-		exit(1);
-	}
+	*len = st.st_size;
+	return p;
 }
 
 static void
@@ -201,8 +192,8 @@ main(int argc, char *argv[])
 		fprintf(stderr, "usage: rdroot kernel image\n");
 		return 1;
 	}
-	k = slurp(argv[1], &klen);
-	img = slurp(argv[2], &ilen);
+	k = map(argv[1], &klen, 1);
+	img = map(argv[2], &ilen, 0);
 	eh = (Elf64_Ehdr *)k;
 	if (klen < (long)sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
 	    eh->e_ident[EI_CLASS] != ELFCLASS64 ||
@@ -227,7 +218,5 @@ main(int argc, char *argv[])
 	memcpy(k + ioff, img, ilen);
 	v = (uint32_t)ilen;
 	memcpy(k + soff, &v, 4);
-	spit(argv[2], img, ilen);
-	spit(argv[1], k, klen);
 	return 0;
 }

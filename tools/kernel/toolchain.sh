@@ -4,7 +4,7 @@
 # KMAKE, the make command line, and KPATH, the PATH to run it with.
 # Each stand-in says why it is there.  DEBUG= (no -g): a -g build runs
 # ctfconv, which Linux lacks; the link's -S keeps the symbol table.
-# Sourced by tools/kernel.sh after common.sh.
+# Sourced by tools/kernel.sh and the kernelbench suite.
 
 toolchain_setup() {
 	_tc=$1
@@ -91,4 +91,18 @@ EOF
 	rm -rf "$_tc" && mv "$_tc.tmp" "$_tc" || return 1
 	KPATH=$_tc/bin:$PATH
 	KMAKE="bmake -m $_tc/mk DEBUG="
+}
+
+# bare_build NAME DIR [FLAG...]: tools/kernel/NAME.c, static and without
+# libc (bare.h), linked as DIR/NAME.
+bare_build() {
+	_bn=$1 _bd=$2
+	shift 2
+	clang --target=x86_64-unknown-openbsd -std=c99 -O2 -Wall -Werror \
+	    -ffreestanding -fno-builtin -fno-stack-protector -fno-pie \
+	    -fcf-protection=none -fno-asynchronous-unwind-tables -nostdinc \
+	    -I"$ROOT/tools/kernel" "$@" -c "$ROOT/tools/kernel/$_bn.c" \
+	    -o "$_bd/$_bn.o" &&
+	    ld.lld -static --no-pie -nostdlib -T "$ROOT/tools/kernel/init.ld" \
+	    -o "$_bd/$_bn" "$_bd/$_bn.o"
 }

@@ -21,7 +21,6 @@
 
 #include "bare.h"
 
-#define WORKER_FILES	8
 #define BLOCK		2048
 
 static char	in[BLOCK], blk[BLOCK], back[BLOCK];
@@ -46,11 +45,13 @@ void
 prog_main(long *sp)
 {
 	char **argv = (char **)(sp + 1);
-	char name[64];
+	char name[64], *s;
 	long fd, n, inlen, i, j;
 
-	if (sp[0] != 2 || (job = getnum(argv[1])) < 0)
+	if (sp[0] != 2)
 		bail("usage: mplock_worker JOB", 0);
+	for (s = argv[1], job = 0; *s >= '0' && *s <= '9'; s++)
+		job = job * 10 + *s - '0';
 	fd = SC2(SYS_open, "/sbin/mplock_worker", O_RDONLY);
 	if (fd < 0)
 		bail("open of the input", fd);

@@ -73,6 +73,17 @@ t_caught() {
 	[ -n "$_why" ]
 }
 
+# t_kernel_caught: _t_exec's tools/kernel.sh run caught its seeded bug:
+# a FAIL verdict (exit 1 alone is also a usage error), a panic (3) or
+# a hang (4; 124, killed).
+t_kernel_caught() {
+	case $_rc in
+	1)	grep -q '^kernel: [^:]*: FAIL' "$_log" ;;
+	3|4|124) ;;
+	*)	return 1 ;;
+	esac
+}
+
 # t_run_fails NAME SECONDS COMMAND ...: a seeded bug: PASS when
 # t_caught; any other failure (a usage error, a crash) is a FAIL.
 t_run_fails() {
@@ -88,7 +99,7 @@ t_run_fails() {
 
 # t_seeded KIND NAME SECONDS COMMAND ...: with FLAKY_LOG (make
 # test-flaky), note a seeded bug's run for tools/flaky.sh: KIND "run"
-# as t_run_fails judges, "kernel" by tools/kernel.sh's exit.
+# as t_run_fails judges, "kernel" as t_kernel_caught.
 t_seeded() {
 	[ -n "${FLAKY_LOG:-}" ] || return 0
 	{
