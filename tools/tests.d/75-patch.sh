@@ -529,24 +529,12 @@ real_roundtrip() {
 t_check patch/realtree/roundtrip real_roundtrip
 
 # conv WANT ARGS...: misuse: exit 1, nothing on stdout; on stderr
-# "mplock-patch: WANT" then the usage.
+# "mplock-patch: WANT" then the usage (help's synopsis).
 conv() {
 	_want=$1
 	shift
-	pt "$@" >"$PT/out" 2>"$PT/err" </dev/null
-	_rc=$?
-	[ "$_rc" -eq 1 ] || { echo "$*: exit $_rc, not 1"; return 1; }
-	[ ! -s "$PT/out" ] || { echo "$*: wrote to stdout"; return 1; }
-	awk -v w="$_want" '
-	    NR == 1 && $0 != "mplock-patch: " w { bad = 1 }
-	    u == 0 && /^mplock-patch: / { m++; next }
-	    u == 0 && /^usage: mplock-patch [a-z]/ { u = 1; next }
-	    u == 1 && /^        *(mplock-patch |\[)/ { next }
-	    { bad = 1 }
-	    END { exit !(m && u == 1 && !bad) }' "$PT/err" && return 0
-	echo "$*: not \"$_want\", then the usage:"
-	cat "$PT/err"
-	return 1
+	fails "" pt "$@" </dev/null && [ ! -s "$PT/out" ] &&
+	    { echo "mplock-patch: $_want"; pt help; } | diff - "$PT/err"
 }
 # usage: conv for each line "WANT|ARGS" (TREE: a tree), changing
 # nothing; the licence header.
@@ -816,13 +804,9 @@ not_a_tree() {
 		do
 			_a=
 			[ "$_c" != "config -s" ] || _a=amd64
-			pt $_c "$PT/${_d%%:*}" $_a >"$PT/out" 2>"$PT/err"
-			_rc=$?
-			[ "$_rc" -eq 1 ] && [ ! -s "$PT/out" ] && one_line \
-			    "$PT/err" "^mplock-patch: .*/$_d" || {
-				echo "$_c ${_d%%:*}: exit $_rc"
-				return 1
-			}
+			fails "" pt $_c "$PT/${_d%%:*}" $_a &&
+			    [ ! -s "$PT/out" ] &&
+			    one_line "$PT/err" "^mplock-patch: .*/$_d" || return 1
 		done
 	done
 	[ ! -e "$PT/nonexistent" ] && [ ! -s "$PT/plainfile" ] &&
