@@ -25,8 +25,8 @@ USAGE="usage: $PROG [-u] [-D destdir] [-p prefix]"
 umask 022
 
 uninstall=0
-PREFIX=${PREFIX:-/usr/local}
-DESTDIR=${DESTDIR:-}
+PREFIX=/usr/local
+DESTDIR=
 while getopts :D:p:u ch; do
 	case $ch in
 	D)	DESTDIR=$OPTARG ;;

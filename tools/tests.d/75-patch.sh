@@ -109,6 +109,17 @@ verify_applied() {
 	*" extent "*" fork-exit "*" mplock ") ;;
 	*)	bad "regress SUBDIR: $_sd" ;;
 	esac
+	# ddb's show command in its table, guarded, before its end; its
+	# prototype with the others'.
+	awk '/db_show_cmds\[\] = \{/ { t = 1 }
+	    t && /"mplock",[ \t]*db_show_mplock,/ { e = NR }
+	    t && /^#if defined\(MULTIPROCESSOR\) && defined\(MPLOCK_DEBUG\)$/ {
+		g = NR }
+	    t && /\{ NULL,/ { end = NR; t = 0 }
+	    END { exit !(e && g == e - 1 && end == e + 2) }' \
+	    "$_t/sys/ddb/db_command.c" || bad "db_command.c: no show mplock"
+	grep -qx 'void db_show_mplock(db_expr_t, int, db_expr_t, char \*);' \
+	    "$_t/sys/ddb/db_interface.h" || bad "db_interface.h: no prototype"
 	return $_rc
 }
 bad() {
@@ -131,13 +142,16 @@ hook_want() {
 #endif' "$1"
 }
 
-# roundtrip SHELL: check, apply, the result, check refuses, revert.
+# roundtrip SHELL: check, apply, the result (an arch the tree lacks
+# gets no header), check refuses, revert.
 roundtrip() {
 	_t=$(fresh "rt-$1")
+	rm -r "$_t/sys/arch/sparc64"
+	sig "$_t"
 	"$1" "$TOOL" check "$_t" && "$1" "$TOOL" apply "$_t" &&
-	    verify_applied "$_t" &&
+	    verify_applied "$_t" && [ ! -e "$_t/sys/arch/sparc64" ] &&
 	    fails 'already patched by mplock-patch' "$1" "$TOOL" check "$_t" &&
-	    "$1" "$TOOL" revert "$_t" && pristine "$_t"
+	    "$1" "$TOOL" revert "$_t" && unchanged "$_t"
 }
 for _sh in sh mksh; do
 	t_need $_sh "patch/roundtrip/$_sh" roundtrip $_sh
@@ -278,30 +292,6 @@ for _mk in make bmake; do
 	t_need $_mk "patch/make-targets/$_mk" make_targets $_mk
 done
 
-# An arch the tree lacks gets no header; ddb's show command goes in its
-# table, guarded, before its end, its prototype with the others'.
-ext_roundtrip() {
-	_t=$(fresh ext)
-	_db=$_t/sys/ddb/db_command.c
-	rm -r "$_t/sys/arch/sparc64"
-	sig "$_t"
-	pt apply "$_t" && verify_applied "$_t" || return 1
-	[ ! -e "$_t/sys/arch/sparc64" ] || { echo "made arch sparc64"; return 1; }
-	awk '/db_show_cmds\[\] = \{/ { t = 1 }
-	    t && /"mplock",[ \t]*db_show_mplock,/ { e = NR }
-	    t && /^#if defined\(MULTIPROCESSOR\) && defined\(MPLOCK_DEBUG\)$/ {
-		g = NR }
-	    t && /\{ NULL,/ { end = NR; t = 0 }
-	    END { exit !(e && g == e - 1 && end == e + 2) }' "$_db" &&
-	    grep -qx 'void db_show_mplock(db_expr_t, int, db_expr_t, char \*);' \
-	    "$_t/sys/ddb/db_interface.h" || {
-		cat "$_db" "$_t/sys/ddb/db_interface.h"
-		return 1
-	}
-	pt revert "$_t" && unchanged "$_t"
-}
-t_check patch/ext/md-headers-and-ddb-roundtrip ext_roundtrip
-
 # refused TREE WANT ARGS: "config -s TREE ARGS", run where a file could
 # match a glob, refused in one line saying WANT; TREE as at sig TREE.
 mkdir -p "$PT/globdir"
@@ -317,10 +307,11 @@ refused() {
 # config: a kernel config and compile directory in a patched tree;
 # wrong arguments, -n with glob, blank, quote or leading-dash characters
 # and unknown MPLOCK_* options refused, changing nothing (-o '*' is not
-# a glob); no option written twice (config(8) refuses that).
+# a glob); no option written twice (config(8) refuses that); hand edits.
 config_cases() {
 	_t=$(fresh config)
 	_c=$_t/sys/arch/amd64/conf/MLOCK.MP
+	_mk=$_t/sys/arch/amd64/compile/MLOCK.MP/Makefile
 	fails "not patched by mplock-patch" pt config -s "$_t" amd64 &&
 	    pt apply "$_t" >/dev/null || return 1
 	sig "$_t"
@@ -350,8 +341,7 @@ config_cases() {
 	grep -qx 'include "arch/amd64/conf/GENERIC.MP"' "$_c" &&
 	    grep -Eqx "option[[:space:]]+MPLOCK_$(upper "$DEFAULT_BACKEND")" \
 	    "$_c" && [ "$(grep -c '^option' "$_c")" -eq 1 ] &&
-	    grep -qx '.include "../Makefile.inc"' \
-	    "$_t/sys/arch/amd64/compile/MLOCK.MP/Makefile" &&
+	    grep -qx '.include "../Makefile.inc"' "$_mk" &&
 	    grep -qF "cd $_t/sys/arch/amd64/compile/MLOCK.MP && make obj && make config && make && make install" \
 	    "$PT/out" || return 1
 	# Again, other options: ours, so rewritten.
@@ -366,6 +356,18 @@ config_cases() {
 	    "$_t/sys/arch/amd64/conf/GENERIC" "$_t/sys/conf/GENERIC" |
 	    awk '$1 == "option" { print $2 }' | sort | uniq -d >"$PT/dups"
 	[ ! -s "$PT/dups" ] || { echo "twice:"; cat "$PT/dups"; return 1; }
+	# A hand edit of a config it wrote: kept unless -f (so the compile
+	# directory's Makefile); another name is another file.
+	echo "option		MY_OWN_OPTION" >>"$_c"
+	sig "$_t"
+	fails "" pt config -s "$_t" amd64 && one_line "$PT/err" \
+	    '^mplock-patch: .*sys/arch/amd64/conf/MLOCK.MP: changed since' &&
+	    grep -q -- '-f overwrites it' "$PT/err" && unchanged "$_t" &&
+	    pt config -n OTHER.MP -s "$_t" amd64 >/dev/null || return 1
+	echo "# mine" >>"$_mk"
+	pt config -f -s "$_t" amd64 >/dev/null || return 1
+	grep -q MY_OWN_OPTION "$_c" && { echo "-f kept the edit"; return 1; }
+	grep -q mine "$_mk" && return 1
 	pt config -n MLOCK-TICKET.MP -b ticket -s "$_t" arm64 >/dev/null &&
 	    grep -qx 'include "arch/arm64/conf/GENERIC.MP"' \
 	    "$_t/sys/arch/arm64/conf/MLOCK-TICKET.MP" || return 1
@@ -445,10 +447,9 @@ old_record() {
 	rm "$_r/files" "$_r/stamp"
 	sig "$_t"
 	for _c in check apply revert "revert -f" status diff "config -s"; do
-		case $_c in
-		config*)	pt $_c "$_t" amd64 ;;
-		*)		pt $_c "$_t" ;;
-		esac >"$PT/out" 2>&1
+		_x=
+		[ "$_c" != "config -s" ] || _x=amd64
+		pt $_c "$_t" $_x >"$PT/out" 2>&1
 		_rc=$?
 		cat "$PT/out"
 		case $_c:$_rc in
@@ -465,7 +466,8 @@ old_record() {
 t_check patch/record/older-version-refused old_record
 
 # diff: what apply does, for patch -p0: -r's, then -k's, each with its
-# diffstat on stderr (none with -q).
+# diffstat on stderr (none with -q); the same from the tree patched
+# (and configured), where a hand edit shows, and is said.
 diffstat_ok() {	# diff stat
 	tail -n 1 "$2" >"$2.last"
 	awk '/^Index: / { n++; next } /^(\+\+\+|---) / { next }
@@ -473,17 +475,22 @@ diffstat_ok() {	# diff stat
 	    END { printf " %d files changed, %d insertions(+), %d deletions(-)\n",
 		n, a, d }' "$1" | diff - "$2.last"
 }
+# dm_diffs TREE X: TREE's diff, -k, -r and -q -k, with their diffstats,
+# in PT/{all,k,r,kq}X.diff and .stat.
+dm_diffs() {
+	pt diff "$1" >"$PT/all$2.diff" 2>"$PT/all$2.stat" &&
+	    pt diff -k "$1" >"$PT/k$2.diff" 2>"$PT/k$2.stat" &&
+	    pt diff -r "$1" >"$PT/r$2.diff" 2>"$PT/r$2.stat" &&
+	    pt diff -q -k "$1" >"$PT/kq$2.diff" 2>"$PT/kq$2.stat"
+}
 diff_modes() {
 	_a=$(fresh dm-apply) _p=$(fresh dm-patch)
-	pt apply "$_a" >/dev/null &&
-	    pt diff "$_p" >"$PT/all.diff" 2>/dev/null &&
-	    pt diff -k "$_p" >"$PT/k.diff" 2>"$PT/k.stat" &&
-	    pt diff -r "$_p" >"$PT/r.diff" 2>"$PT/r.stat" &&
-	    pt diff -q -k "$_p" >"$PT/kq.diff" 2>"$PT/kq.stat" || return 1
+	dm_diffs "$_a" "" && pristine "$_a" && pt apply "$_a" >/dev/null ||
+	    return 1
 	[ ! -s "$PT/kq.stat" ] || { echo "-q printed a diffstat"; return 1; }
 	cat "$PT/r.diff" "$PT/k.diff" | cmp - "$PT/all.diff" ||
 	    { echo "the diff is not -r's then -k's"; return 1; }
-	cmp "$PT/k.diff" "$PT/kq.diff" && pristine "$_p" &&
+	cmp "$PT/k.diff" "$PT/kq.diff" &&
 	    diffstat_ok "$PT/k.diff" "$PT/k.stat" &&
 	    diffstat_ok "$PT/r.diff" "$PT/r.stat" &&
 	    [ "$(head -n 1 "$PT/k.diff" | cut -c1-7)" = "Index: " ] || return 1
@@ -497,10 +504,22 @@ diff_modes() {
 	    p0 "$_p" "$PT/k.diff" && p0 "$_p" "$PT/r.diff" || return 1
 	mv "$_a/.mplock-patch" "$PT/dm-record"
 	sig "$_a"
+	mv "$PT/dm-record" "$_a/.mplock-patch"
 	same_as "$_a.sig" "$_p" && p0 "$_p" "$PT/all.diff" -R &&
-	    pristine "$_p"
+	    pristine "$_p" || return 1
+	pt config -s "$_a" amd64 >/dev/null && dm_diffs "$_a" -patched ||
+	    return 1
+	for _n in all k r kq; do
+		cmp "$PT/$_n.diff" "$PT/$_n-patched.diff" &&
+		    cmp "$PT/$_n.stat" "$PT/$_n-patched.stat" || return 1
+	done
+	echo "/* local */" >>"$_a/$KL"
+	pt diff -q "$_a" >"$PT/dm-edited" 2>"$PT/err" &&
+	    grep -q "$KL: changed since apply" "$PT/err" &&
+	    grep -qx '+/\* local \*/' "$PT/dm-edited" &&
+	    pt revert -f "$_a" >/dev/null && pristine "$_a"
 }
-t_check patch/diff/modes-kernel-regress diff_modes
+t_check patch/diff/modes-and-from-patched-tree diff_modes
 
 # The vendored tree: diff -k | patch -p0 gives the files apply gives;
 # revert gives the same bytes.  The diffs' sizes are printed (README).
@@ -529,24 +548,12 @@ real_roundtrip() {
 t_check patch/realtree/roundtrip real_roundtrip
 
 # conv WANT ARGS...: misuse: exit 1, nothing on stdout; on stderr
-# "mplock-patch: WANT" then the usage.
+# "mplock-patch: WANT" then the usage (help's synopsis).
 conv() {
-	_want=$1
+	_cw=$1
 	shift
-	pt "$@" >"$PT/out" 2>"$PT/err" </dev/null
-	_rc=$?
-	[ "$_rc" -eq 1 ] || { echo "$*: exit $_rc, not 1"; return 1; }
-	[ ! -s "$PT/out" ] || { echo "$*: wrote to stdout"; return 1; }
-	awk -v w="$_want" '
-	    NR == 1 && $0 != "mplock-patch: " w { bad = 1 }
-	    u == 0 && /^mplock-patch: / { m++; next }
-	    u == 0 && /^usage: mplock-patch [a-z]/ { u = 1; next }
-	    u == 1 && /^        *(mplock-patch |\[)/ { next }
-	    { bad = 1 }
-	    END { exit !(m && u == 1 && !bad) }' "$PT/err" && return 0
-	echo "$*: not \"$_want\", then the usage:"
-	cat "$PT/err"
-	return 1
+	fails "" pt "$@" </dev/null && [ ! -s "$PT/out" ] &&
+	    { echo "mplock-patch: $_cw"; pt help; } | diff - "$PT/err"
 }
 # usage: conv for each line "WANT|ARGS" (TREE: a tree), changing
 # nothing; the licence header.
@@ -628,56 +635,6 @@ status_cases() {
 }
 t_check patch/status/exit-codes status_cases
 
-# config keeps a hand edit of a config it wrote, unless -f.
-config_hand_edit() {
-	_t=$(fresh config-edit)
-	_c=$_t/sys/arch/amd64/conf/MLOCK.MP
-	_mk=$_t/sys/arch/amd64/compile/MLOCK.MP/Makefile
-	# The same config again: not edited, so written again.
-	pt apply "$_t" >/dev/null && pt config -s "$_t" amd64 >/dev/null &&
-	    pt config -w -s "$_t" amd64 >/dev/null || return 1
-	echo "option		MY_OWN_OPTION" >>"$_c"
-	sig "$_t"
-	fails "" pt config -s "$_t" amd64 &&
-	    one_line "$PT/err" '^mplock-patch: .*sys/arch/amd64/conf/MLOCK.MP: changed since' &&
-	    grep -q -- '-f overwrites it' "$PT/err" && unchanged "$_t" &&
-	    grep -qx 'option		MY_OWN_OPTION' "$_c" || return 1
-	# The compile directory's Makefile: the same.
-	echo "# mine" >>"$_mk"
-	pt config -f -s "$_t" amd64 >/dev/null || return 1
-	grep -q MY_OWN_OPTION "$_c" && { echo "-f kept the edit"; return 1; }
-	grep -q mine "$_mk" && return 1
-	# Another name is another file: the edit there is not looked at.
-	echo "# mine" >>"$_c"
-	pt config -n OTHER.MP -s "$_t" amd64 >/dev/null &&
-	    pt revert -f "$_t" >/dev/null && pristine "$_t"
-}
-t_check patch/config/keeps-hand-edits config_hand_edit
-
-# The diff from a patched tree is the diff from the unpatched one; a
-# hand edit shows in it, and is said.
-diff_patched_tree() {
-	_t=$(fresh diff-patched)
-	for _s in pristine patched; do
-		for _o in "" -k -r -q; do
-			pt diff $_o "$_t" >"$PT/dp-$_s$_o" \
-			    2>"$PT/dp-$_s$_o.stat" || return 1
-			[ $_s = pristine ] && continue
-			cmp "$PT/dp-pristine$_o" "$PT/dp-patched$_o" &&
-			    cmp "$PT/dp-pristine$_o.stat" \
-			    "$PT/dp-patched$_o.stat" || return 1
-		done
-		[ $_s = patched ] || { pt apply "$_t" >/dev/null &&
-		    pt config -s "$_t" amd64 >/dev/null || return 1; }
-	done
-	echo "/* local */" >>"$_t/$KL"
-	pt diff -q "$_t" >"$PT/dp-edited" 2>"$PT/err" &&
-	    grep -q "$KL: changed since apply" "$PT/err" &&
-	    grep -qx '+/\* local \*/' "$PT/dp-edited" &&
-	    pt revert -f "$_t" >/dev/null && pristine "$_t"
-}
-t_check patch/diff/from-patched-tree diff_patched_tree
-
 # With no share/man/man9, the pages left out, and said so.
 installed_set() {
 	_t=$(fresh installed-set)
@@ -718,11 +675,8 @@ sys_only() {
 		grep '^Index: ' "$PT/so.diff" | grep -v "^Index: ${_l}" &&
 		    return 1
 		pt apply "$_s" || return 1
-		[ -z "$(cd "$_t" && ls -A | grep -v '^sys$' |
-		    grep -v '^\.mplock-patch$')" ] || {
-			echo "$_how: apply made more than sys/: $(ls -A "$_t")"
-			return 1
-		}
+		[ "$(ls -A "$_t" | grep -vx '\.mplock-patch')" = sys ] ||
+		    { echo "$_how: apply made more:"; ls -A "$_t"; return 1; }
 		status_is 0 "$_s" &&
 		    grep -q "added ${_l}kern/kern_mplock.c" "$PT/out" &&
 		    pt diff -k "$_s" 2>/dev/null | cmp - "$PT/so.diff" &&
@@ -756,11 +710,8 @@ same_tree() {
 	pt apply "$_d/src" >/dev/null || return 1
 	for _n in src/sys syslink; do
 		pt config -n "X$(echo $_n | tr -d /).MP" -s "$_d/$_n" amd64 \
-		    >"$_d/out" 2>&1 && ! grep -q 'no record' "$_d/out" || {
-			cat "$_d/out"
-			echo "config -s $_n: failed, or no record found"
-			return 1
-		}
+		    >"$_d/out" 2>&1 && ! grep -q 'no record' "$_d/out" ||
+		    { cat "$_d/out"; echo "config -s $_n: no record"; return 1; }
 	done
 	for _n in src src/sys syslink; do
 		status_is 0 "$_d/$_n" &&
@@ -816,13 +767,9 @@ not_a_tree() {
 		do
 			_a=
 			[ "$_c" != "config -s" ] || _a=amd64
-			pt $_c "$PT/${_d%%:*}" $_a >"$PT/out" 2>"$PT/err"
-			_rc=$?
-			[ "$_rc" -eq 1 ] && [ ! -s "$PT/out" ] && one_line \
-			    "$PT/err" "^mplock-patch: .*/$_d" || {
-				echo "$_c ${_d%%:*}: exit $_rc"
-				return 1
-			}
+			fails "" pt $_c "$PT/${_d%%:*}" $_a &&
+			    [ ! -s "$PT/out" ] &&
+			    one_line "$PT/err" "^mplock-patch: .*/$_d" || return 1
 		done
 	done
 	[ ! -e "$PT/nonexistent" ] && [ ! -s "$PT/plainfile" ] &&

@@ -20,8 +20,7 @@ it_install() {
 		    return 1
 	done
 	for _m in "$ROOT"/share/man/man1/*.1 "$ROOT"/share/man/man8/*.8; do
-		[ ! -f "$_m" ] || cmp "$_m" "$IP/man/${_m#*/share/man/}" ||
-		    return 1
+		cmp "$_m" "$IP/man/${_m#*/share/man/}" || return 1
 	done
 	_v=$(cd "$ROOT" && git describe --always --dirty 2>/dev/null) ||
 	    _v=unknown
@@ -97,7 +96,6 @@ t_check "install/buildtime-help" it_buildtime
 it_man() {
 	for _p in 1:buildtime 8:mplock-patch; do
 		_s=${_p%:*} _n=${_p#*:}
-		[ -f "$ROOT/share/man/man$_s/$_n.$_s" ] || continue
 		man -l "$IP/man/man$_s/$_n.$_s" >"$IT/man.out" &&
 		    grep -q "$_n" "$IT/man.out" || return 1
 		_w=$(MANPATH=$IP/man man -w "$_s" "$_n") &&
