@@ -18,31 +18,20 @@ VERIFY_JOBS=${VERIFY_JOBS:-$(_n=$(ncpu_online); [ "$_n" -gt 2 ] && _n=2
 
 # _v_bg NAME CMD: run CMD in the background, VERIFY_JOBS at a time;
 # once it has ended, record the lines it printed: "pass NAME NOTE",
-# "fail NAME LOG|- WHY".  A job ending writes its number to fd 9 (the
-# FIFO verify_run opens), so a long search holds up no other job.
-_v_q=
+# "fail NAME LOG|- WHY".  A job ending writes its number and NAME to
+# fd 9 (the FIFO verify_run opens), so a long search holds up no other.
+_v_running=0
 _v_bg() {
 	_v_n=$((${_v_n:-0} + 1))
-	(eval "$2" >"$VOBJ/job.$_v_n" 2>&1; echo "$_v_n" >&9) &
-	eval "_v_pid$_v_n=\$! _v_name$_v_n=\$1"
-	_v_q="$_v_q $_v_n"
-	# shellcheck disable=SC2086
-	set -- $_v_q
-	[ $# -lt "$VERIFY_JOBS" ] || _v_reap
+	(eval "$2" >"$VOBJ/job.$_v_n" 2>&1; echo "$_v_n $1" >&9) &
+	_v_running=$((_v_running + 1))
+	[ "$_v_running" -lt "$VERIFY_JOBS" ] || _v_reap
 }
 
 _v_reap() {
-	[ -n "$_v_q" ] || return 0
-	read -r _v_j <&9
-	eval "_v_p=\$_v_pid$_v_j _v_nm=\$_v_name$_v_j"
+	read -r _v_j _v_nm <&9
+	_v_running=$((_v_running - 1))
 	_v_f=$VOBJ/job.$_v_j
-	# shellcheck disable=SC2086
-	set -- $_v_q
-	_v_q=
-	for _v_x; do
-		[ "$_v_x" = "$_v_j" ] || _v_q="$_v_q $_v_x"
-	done
-	wait "$_v_p"
 	grep -qE '^(pass|fail) ' "$_v_f" ||
 	    t_fail "$_v_nm" "no results" "$_v_f"
 	while read -r _k _n _r; do
@@ -55,7 +44,7 @@ _v_reap() {
 }
 
 _v_drain() {
-	while [ -n "$_v_q" ]; do
+	while [ "$_v_running" -gt 0 ]; do
 		_v_reap
 	done
 }
