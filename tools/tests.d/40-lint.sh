@@ -7,15 +7,10 @@
 lint_copy() {
 	_d=$1
 	shift
-	rm -rf "$_d"
-	for _p in tools/lint.sh tools/lib/common.sh \
-	    regress/sys/kern/mplock/Makefile.backends "$@"; do
-		if [ -d "$ROOT/$_p" ]; then
-			mkdir -p "$_d/$_p" && cp -R "$ROOT/$_p/." "$_d/$_p/"
-		else
-			mkdir -p "$(dirname "$_d/$_p")" && cp "$ROOT/$_p" "$_d/$_p"
-		fi || return 1
-	done
+	rm -rf "$_d" && mkdir -p "$_d" || return 1
+	(cd "$ROOT" && tar cf - tools/lint.sh tools/lib/common.sh \
+	    regress/sys/kern/mplock/Makefile.backends "$@") |
+	    (cd "$_d" && tar xf -)
 }
 
 # lint_seeded CHECK PATH...: "lint.sh CHECK" passes on a copy of PATHs
@@ -100,13 +95,9 @@ seed_notices() {
 	echo "^sys/sys/mplock.h:[0-9]*: stock notice"
 	echo "^sys/kern/kern_mplock.c: takes code from sys/kern/kern_lock.c"
 	_p=sys/arch/amd64/include/mplock.h
-	awk 'NR == FNR { isc = isc $0 "\n"; next } { print }
-	    /^\/\* public domain \*\/$/ { printf "\n%s", isc }' \
-	    "$ROOT/sys/kern/kern_mplock_mlock.h" "$ROOT/$_p" |
-	    awk '/^#ifndef/ { exit } { print }' >"$1/$_p.head"
-	sed '1,/^\/\* public domain \*\/$/d' "$ROOT/$_p" |
-	    cat "$1/$_p.head" - >"$1/$_p"
-	rm -f "$1/$_p.head"
+	sed -n '3,/^ \*\/$/p' "$ROOT/sys/kern/kern_mplock_mlock.h" >"$1/isc"
+	sed "/^\/\* public domain \*\/\$/r $1/isc" "$ROOT/$_p" >"$1/$_p"
+	rm -f "$1/isc"
 	cmp -s "$ROOT/$_p" "$1/$_p" && { echo "not seeded"; return 1; }
 	echo "^$_p: licence line added to a public domain"
 }
@@ -195,37 +186,31 @@ t_check "lint/mplock9-space" man_space
 # is in a results file of tools/kernel.sh (doc/results/kernel-*.txt),
 # line breaks aside (ddb wraps long lines at 80 columns).
 man_debug_samples() {
-	_d=$OBJ/man-debug-samples
-	rm -rf "$_d"
-	mkdir -p "$_d"
-	: >"$_d/kernel"
+	_k=$OBJ/man-debug-kernel
 	for _f in "$ROOT"/doc/results/kernel-*.txt; do
-		grep -q '^# command: .*tools/kernel.sh' "$_f" 2>/dev/null ||
-		    continue
-		tr -d '\r\n' <"$_f" >>"$_d/kernel"
-	done
-	[ -s "$_d/kernel" ] || { echo "no results file of tools/kernel.sh"
-	    return 1; }
-	awk -v d="$_d" '
-	    /^\.Bd -literal/ { n++; on = 1; next }
-	    /^\.Ed/ { on = 0; next }
-	    on { print > (d "/block." n) }' \
-	    "$ROOT/share/man/man9/mplock_debug.9"
-	_n=0
-	for _b in "$_d"/block.*; do
-		grep -q '^mplock ' "$_b" || continue
-		_n=$((_n + 1))
-		tr -d '\n' <"$_b" >"$_b.flat"
-		awk -v k="$_d/kernel" '
-		    BEGIN { getline t < k }
-		    { exit !index(t, $0) }' "$_b.flat" || {
-			echo "mplock_debug.9: a report no booted kernel printed:"
-			cat "$_b"
-			return 1
+		grep -q '^# command: .*tools/kernel.sh' "$_f" 2>/dev/null &&
+		    tr -d '\r\n' <"$_f"
+	done >"$_k"
+	[ -s "$_k" ] || { echo "no results file of tools/kernel.sh"; return 1; }
+	awk -v k="$_k" 'BEGIN { getline t < k }
+	    /^\.Bd -literal/ { on = 1; b = raw = ""; next }
+	    /^\.Ed/ && on && raw ~ /(^|\n)mplock / {
+		n++
+		if (!index(t, b)) {
+			print "mplock_debug.9: a report no booted kernel printed:"
+			printf "%s", raw
+			bad = 1
+			exit
 		}
-	done
-	echo "$_n reports, each from a booted kernel"
-	[ "$_n" -gt 0 ]
+	    }
+	    /^\.Ed/ { on = 0 }
+	    on { b = b $0; raw = raw $0 "\n" }
+	    END {
+		if (!bad)
+			print n + 0 " reports, each from a booted kernel"
+		exit bad || !n
+	    }' \
+	    "$ROOT/share/man/man9/mplock_debug.9"
 }
 t_check "lint/mplock_debug-samples-from-kernel" man_debug_samples
 
