@@ -249,23 +249,19 @@ _v_search() {
 	    head -n 1)
 	_what=$(grep -m1 -E '^pan:[0-9]+: ' "$_log" |
 	    sed 's/^pan:[0-9]*: //' | cut -c1-50)
-	if [ "$4" = ok ]; then
-		_verdict="${_errs:-?} errors"
-	elif [ "${_errs:-0}" -gt 0 ]; then
-		_verdict="caught: ${_what:-?}"
-	else
-		_verdict="NOT caught"
-	fi
 	if [ -z "$_errs" ]; then
 		echo "fail $1 $_log no result (exit $_rc), $_states states"
 	elif [ "$_errs" -eq 0 ] &&
 	    grep -qE 'max search depth too small|out of memory' "$_log"; then
 		echo "fail $1 $_log search incomplete, $_states states"
-	elif [ "$_errs" -gt 0 ] && [ "$4" = error ] ||
-	    { [ "$_errs" -eq 0 ] && [ "$4" = ok ]; }; then
-		echo "pass $1 $_states states, ${_dt}s, $_verdict"
+	elif [ "$4" = ok ] && [ "$_errs" -eq 0 ]; then
+		echo "pass $1 $_states states, ${_dt}s, 0 errors"
+	elif [ "$4" = ok ]; then
+		echo "fail $1 $_log $_errs errors, $_states states"
+	elif [ "$_errs" -gt 0 ]; then
+		echo "pass $1 $_states states, ${_dt}s, caught: ${_what:-?}"
 	else
-		echo "fail $1 $_log $_verdict, $_states states"
+		echo "fail $1 $_log NOT caught, $_states states"
 	fi
 }
 
