@@ -380,6 +380,7 @@ $1 ~ /^P[0-9]$/ {
 END {
 	if (err) exit 1
 	if (!found) die("no pattern " PAT)
+	if (exists == "") die(PAT ": no exists line")
 	for (t = 0; t < nthr; t++)
 		if (t in fail) I(fail[t] ":")
 	printf "%s %s\n", HARCH, ARCH "." PAT (MUT == "" ? "" : "." MUT)
