@@ -1,27 +1,19 @@
 # lint: each check of tools/lint.sh passing on a copy of this checkout
-# (lint_copy) and catching faults seeded into it; mplock(9)'s space
+# (lint_seeded) and catching faults seeded into it; mplock(9)'s space
 # table, mplock_debug(9)'s reports, every tool's answer to misuse.
 
-# lint_copy DIR PATH...: in DIR, lint.sh, common.sh, Makefile.backends
-# and each PATH (a file or a folder) of this checkout.
-lint_copy() {
-	_d=$1
-	shift
-	rm -rf "$_d" && mkdir -p "$_d" || return 1
-	(cd "$ROOT" && tar cf - tools/lint.sh tools/lib/common.sh \
-	    regress/sys/kern/mplock/Makefile.backends "$@") |
-	    (cd "$_d" && tar xf -)
-}
-
-# lint_seeded CHECK PATH...: "lint.sh CHECK" passes on a copy of PATHs
-# (lint_copy); seed_CHECK DIR then seeds a fault of each of its rules
-# into it and prints a pattern for each line the check must then print,
-# failing.
+# lint_seeded CHECK PATH...: "lint.sh CHECK" passes on a copy of
+# lint.sh, common.sh, Makefile.backends and PATHs (files or folders);
+# seed_CHECK DIR then seeds a fault of each of its rules into it and
+# prints a pattern for each line the check must then print, failing.
 lint_seeded() {
 	_c=$1
 	shift
 	_d=$OBJ/lint-selftest
-	lint_copy "$_d" "$@" || return 1
+	rm -rf "$_d" && mkdir -p "$_d" || return 1
+	(cd "$ROOT" && tar cf - tools/lint.sh tools/lib/common.sh \
+	    regress/sys/kern/mplock/Makefile.backends "$@") |
+	    (cd "$_d" && tar xf -)
 	_lint_copy || { echo "fails on a clean copy"; return 1; }
 	_want=$(seed_$_c "$_d") || { echo "$_want"; return 1; }
 	_out=$(_lint_copy)
@@ -144,7 +136,6 @@ seed_readme() {
 . "$ROOT/tools/lib/vendor.sh"
 . "$ROOT/tools/lib/realtree.sh"
 LINT_SRC=$(vendor_tree openbsd-src)
-_notices="tools/mplock-patch tools/lib sys share regress/sys/kern/mplock"
 while read -r _c _p; do
 	t_check "lint/$_c-selftest" lint_seeded "$_c" $_p
 done <<EOT
@@ -152,7 +143,7 @@ man share/man
 style sys
 backends sys share/man/man9/mplock.9
 litmus tools/lib/litmus.sh litmus sys tools/series/mlock.awk
-notices $_notices
+notices tools/mplock-patch tools/lib sys share regress/sys/kern/mplock
 figures README.md doc
 readme README.md Makefile doc/results
 EOT
