@@ -219,7 +219,7 @@ lint_usage() {
 		_n=${_t#"$ROOT"/tools/}
 		_p=$(basename "$_n" .sh)
 		case $_p in
-		diffsize | lint | verify | test | cross) _a=nosuch ;;
+		diffsize | lint | verify | test) _a=nosuch ;;
 		*)	_a=-Z ;;
 		esac
 		rm -rf "$_d/obj"
