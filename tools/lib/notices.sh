@@ -7,8 +7,9 @@
 #
 # notices_check TREE: notices_diff on "mplock-patch diff" for TREE (a
 #	stock src); fails, too, when that diff is empty or not made.
-# notices_diff TREE DIFF: DIFF applies to TREE (patch -p0); fails
-#	naming the file and line of each notice it breaks.
+# notices_diff TREE DIFF: DIFF (a file, - for stdin) applies to TREE
+#	(patch -p0); fails naming the file and line of each notice it
+#	breaks.
 
 # notices_header FILE: the last line number of FILE's header block, or
 # 0 when it has no notice.
@@ -32,17 +33,9 @@ notices_header() {
 }
 
 notices_check() {
-	_ncd=$(mktemp "${TMPDIR:-/tmp}/notices.XXXXXXXX") || return 1
-	if sh "${MPLOCK_PATCH:-$ROOT/tools/mplock-patch}" diff -q "$1" \
-	    >"$_ncd" && [ -s "$_ncd" ]; then
-		notices_diff "$1" "$_ncd"
-	else
-		echo "notices: no diff for $1"
-		false
-	fi
-	_nrc=$?
-	rm -f "$_ncd"
-	return $_nrc
+	_ncd=$(sh "$ROOT/tools/mplock-patch" diff -q "$1") && [ -n "$_ncd" ] ||
+	    { echo "notices: no diff for $1"; return 1; }
+	printf '%s\n' "$_ncd" | notices_diff "$1" -
 }
 
 notices_diff() {
