@@ -188,8 +188,8 @@ man_debug_samples() {
 	    /^\.Ed/ && on && raw ~ /(^|\n)mplock / {
 		n++
 		if (!index(t, b)) {
-			print "mplock_debug.9: a report no booted kernel printed:"
-			printf "%s", raw
+			printf "mplock_debug.9: a report no booted kernel" \
+			    " printed:\n%s", raw
 			bad = 1
 			exit
 		}
