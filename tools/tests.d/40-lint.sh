@@ -157,9 +157,8 @@ man_space() {
 	mkdir -p "$_d/inc/machine"
 	echo "#include \"$ROOT/sys/arch/amd64/include/mplock.h\"" \
 	    >"$_d/inc/machine/mplock.h"
-	_man=$ROOT/share/man/man9/mplock.9
 	sed -n 's/^\.It Sy \([a-z]*\) Ta \([0-9]*\) bytes Ta .*/\1 \2/p' \
-	    "$_man" >"$_d/table"
+	    "$ROOT/share/man/man9/mplock.9" >"$_d/table"
 	[ "$(wc -l <"$_d/table")" -eq "$(echo $BACKENDS | wc -w)" ] ||
 	    { echo "not a row for each backend:"; cat "$_d/table"; return 1; }
 	while read -r _be _sz; do
