@@ -60,8 +60,13 @@ function rcmp() { return (HARCH == "X86_64" ? "RDI" : reg(RB[4])) }
 function rstat(k) { return ((HARCH == "AArch64" ? "W" : RP) (RB[5] + k)) }
 function rstatc(k) { return (reg(RB[5] + k)) }
 
-# Emit instruction s for thread t; per-thread condition parts.
-function I(s) { code[t, ++ncode[t]] = s }
+# Emit instruction s for thread t (w: the widest, n: the most in a
+# thread); per-thread condition parts.
+function I(s) {
+	code[t, ++ncode[t]] = s
+	if (length(s) > w) w = length(s)
+	if (ncode[t] > n) n = ncode[t]
+}
 function fence(f) { if (f != "") I(f) }
 function okcond(s) { cond[t] = cond[t] " /\\ " t ":" s }
 function A(loc) {
@@ -124,15 +129,13 @@ function llsc(kind, r, loc, v, acq, rel, c,    k, l, m, ok) {
 	else if (HARCH == "ARM") I("LDREX " r "," m)
 	else if (HARCH == "MIPS") I("ll " r "," m)
 	else I("lwarx " r "," m)
-	if (kind == "cas") {
-		if (HARCH == "MIPS") I("li " rstat(k) ",0")
-		if (HARCH == "MIPS")
-			I("bne " r "," c "," l)
-		else {
-			I((HARCH == "PPC" ? "cmpw " : "CMP ") r "," c)
-			I((HARCH == "AArch64" ? "B.NE " : HARCH == "ARM" ? \
-			    "BNE " : "bne ") l)
-		}
+	if (kind == "cas" && HARCH == "MIPS") {
+		I("li " rstat(k) ",0")
+		I("bne " r "," c "," l)
+	} else if (kind == "cas") {
+		I((HARCH == "PPC" ? "cmpw " : "CMP ") r "," c)
+		I((HARCH == "AArch64" ? "B.NE " : HARCH == "ARM" ? "BNE " : \
+		    "bne ") l)
 	} else if (kind == "inc" && HARCH != "MIPS")
 		arith(v, r)
 	if (HARCH == "AArch64") I((rel ? "STLXR " : "STXR ") rstat(k) "," v "," m)
@@ -335,6 +338,7 @@ BEGIN {
 		ACQ = ACQW = REL = "lwsync"; EXIT = "sync"; ENTER = "isync"
 	}
 	found = 0
+	w = 2	# "Pn", a column's head
 }
 
 # pattern NAME: starts a block; the block ends at the next pattern.
@@ -376,18 +380,12 @@ $1 ~ /^P[0-9]$/ {
 END {
 	if (err) exit 1
 	if (!found) die("no pattern " PAT)
+	if (exists == "") die(PAT ": no exists line")
 	for (t = 0; t < nthr; t++)
 		if (t in fail) I(fail[t] ":")
 	printf "%s %s\n", HARCH, ARCH "." PAT (MUT == "" ? "" : "." MUT)
 	printf "\"%s\"\nCode=%s\nSequences=%s\n", doc, code_of, SRC
 	printf "{\n%s\n%s\n}\n", meminit, substr(init, 2)
-	w = 0
-	for (t = 0; t < nthr; t++) {
-		if (length("P" t) > w) w = length("P" t)
-		for (i = 1; i <= ncode[t]; i++)
-			if (length(code[t, i]) > w) w = length(code[t, i])
-		if (ncode[t] > n) n = ncode[t]
-	}
 	for (i = 0; i <= n; i++) {
 		line = ""
 		for (t = 0; t < nthr; t++)

@@ -150,7 +150,7 @@ FIGCHECK='
 					held[p[i]] = 1
 			}
 		}
-		function check(text, start,    fig, num, pre, lead) {
+		function check(text, start,    fig, num) {
 			gsub(/`[^`]*`/, " ", text)
 			gsub(/\]\([^)]*\)/, "]", text)
 			gsub(/(OpenBSD|Linux|Debian|gcc|clang|herdtools7)[ ]+[0-9][0-9.]*/, " ", text)
@@ -160,7 +160,6 @@ FIGCHECK='
 				text = substr(text, RSTART + RLENGTH - 1)
 				num = fig
 				sub(/[^0-9,.+-].*$/, "", num)
-				sub(/ +$/, "", num)
 				sub(/[.,]$/, "", num)
 				# Not a figure: a plain count or number, no unit.
 				if (num == fig || num "." == fig || num "," == fig)

@@ -7,8 +7,9 @@
 #
 # notices_check TREE: notices_diff on "mplock-patch diff" for TREE (a
 #	stock src); fails, too, when that diff is empty or not made.
-# notices_diff TREE DIFF: DIFF applies to TREE (patch -p0); fails
-#	naming the file and line of each notice it breaks.
+# notices_diff TREE DIFF: DIFF (a file, - for stdin) applies to TREE
+#	(patch -p0); fails naming the file and line of each notice it
+#	breaks.
 
 # notices_header FILE: the last line number of FILE's header block, or
 # 0 when it has no notice.
@@ -32,18 +33,9 @@ notices_header() {
 }
 
 notices_check() {
-	_nt=$1
-	_nd=$(mktemp -d "${TMPDIR:-/tmp}/notices.XXXXXXXX") || return 1
-	if ! sh "${MPLOCK_PATCH:-$ROOT/tools/mplock-patch}" diff -q "$_nt" \
-	    >"$_nd/diff" || [ ! -s "$_nd/diff" ]; then
-		echo "notices: no diff for $_nt"
-		rm -rf "$_nd"
-		return 1
-	fi
-	notices_diff "$_nt" "$_nd/diff"
-	_nrc=$?
-	rm -rf "$_nd"
-	return $_nrc
+	_ncd=$(sh "$ROOT/tools/mplock-patch" diff -q "$1") && [ -n "$_ncd" ] ||
+	    { echo "notices: no diff for $1"; return 1; }
+	printf '%s\n' "$_ncd" | notices_diff "$1" -
 }
 
 notices_diff() {
@@ -105,21 +97,16 @@ notices_diff() {
 		if sed -n "1,${_nh}p" "$_nt/$_np" |
 		    grep -qi 'public domain'; then
 			awk -F'\t' -v p="$_np" '$1 == p && ($2 ~ /Copyright/ ||
-			    $2 ~ /Permission to use/) { print $2 }' \
-			    "$_nd/added" | while read -r _nx; do
-				echo "$_np: licence line added to a public" \
-				    "domain file: $_nx"
-			done | grep . && _nrc=1
+			    $2 ~ /Permission to use/) { print p ": licence" \
+			    " line added to a public domain file: " $2 }' \
+			    "$_nd/added" | grep . && _nrc=1
 		fi
 		# Its functions that move to a new file take the notice.
-		for _nf in $(awk -v p="$_np" '$1 == "F" && $2 == p {
-		    print $3 }' "$_nd/fn" | sort -u); do
-			for _nw in $(awk -v f="$_nf" '$1 == "N" &&
-			    $3 == f { print $2 }' "$_nd/fn" | sort -u); do
-				echo "$_nw $_np"
-			done
-		done | sort -u | while read -r _nw _nfrom; do
-			_nbad=$(sed -n "1,${_nh}p" "$_nt/$_nfrom" |
+		awk -v p="$_np" '$1 == "F" && $2 == p { f[$3] }
+		    $1 == "N" { n[$3] = n[$3] " " $2 }
+		    END { for (x in f) if (x in n) print n[x] }' "$_nd/fn" |
+		    tr ' ' '\n' | sort -u | grep . | while read -r _nw; do
+			_nbad=$(sed -n "1,${_nh}p" "$_nt/$_np" |
 			    grep -v '\$OpenBSD' | grep -v '^[ \t]*$' |
 			    awk -F'\t' -v w="$_nw" -v add="$_nd/added" '
 			    BEGIN {
@@ -132,7 +119,7 @@ notices_diff() {
 			    }
 			    !($0 in have) { print; exit }')
 			[ -z "$_nbad" ] && continue
-			echo "$_nw: takes code from $_nfrom without its" \
+			echo "$_nw: takes code from $_np without its" \
 			    "notice; missing: $_nbad"
 		done | grep . && _nrc=1
 	done

@@ -18,31 +18,20 @@ VERIFY_JOBS=${VERIFY_JOBS:-$(_n=$(ncpu_online); [ "$_n" -gt 2 ] && _n=2
 
 # _v_bg NAME CMD: run CMD in the background, VERIFY_JOBS at a time;
 # once it has ended, record the lines it printed: "pass NAME NOTE",
-# "fail NAME LOG|- WHY".  A job ending writes its number to fd 9 (the
-# FIFO verify_run opens), so a long search holds up no other job.
-_v_q=
+# "fail NAME LOG|- WHY".  A job ending writes its number and NAME to
+# fd 9 (the FIFO verify_run opens), so a long search holds up no other.
+_v_running=0
 _v_bg() {
 	_v_n=$((${_v_n:-0} + 1))
-	(eval "$2" >"$VOBJ/job.$_v_n" 2>&1; echo "$_v_n" >&9) &
-	eval "_v_pid$_v_n=\$! _v_name$_v_n=\$1"
-	_v_q="$_v_q $_v_n"
-	# shellcheck disable=SC2086
-	set -- $_v_q
-	[ $# -lt "$VERIFY_JOBS" ] || _v_reap
+	(eval "$2" >"$VOBJ/job.$_v_n" 2>&1; echo "$_v_n $1" >&9) &
+	_v_running=$((_v_running + 1))
+	[ "$_v_running" -lt "$VERIFY_JOBS" ] || _v_reap
 }
 
 _v_reap() {
-	[ -n "$_v_q" ] || return 0
-	read -r _v_j <&9
-	eval "_v_p=\$_v_pid$_v_j _v_nm=\$_v_name$_v_j"
+	read -r _v_j _v_nm <&9
+	_v_running=$((_v_running - 1))
 	_v_f=$VOBJ/job.$_v_j
-	# shellcheck disable=SC2086
-	set -- $_v_q
-	_v_q=
-	for _v_x; do
-		[ "$_v_x" = "$_v_j" ] || _v_q="$_v_q $_v_x"
-	done
-	wait "$_v_p"
 	grep -qE '^(pass|fail) ' "$_v_f" ||
 	    t_fail "$_v_nm" "no results" "$_v_f"
 	while read -r _k _n _r; do
@@ -55,7 +44,7 @@ _v_reap() {
 }
 
 _v_drain() {
-	while [ -n "$_v_q" ]; do
+	while [ "$_v_running" -gt 0 ]; do
 		_v_reap
 	done
 }
@@ -253,30 +242,25 @@ _v_search() {
 	) >"$_log" 2>&1
 	_rc=$? _dt=$(($(date +%s) - _t0))
 	rm -f "$_d/pan" "$_d/pan.c" "$_d"/pan.[bhmpt]
-	_states=$(sed -n 's/^ *\([0-9][0-9]*\) states, stored.*/\1/p' \
-	    "$_log" | head -n 1)
+	_states=$(awk '/ states, stored/ { print $1; exit }' "$_log")
 	_states=${_states:-?}
 	_errs=$(sed -n 's/.*errors: \([0-9][0-9]*\).*/\1/p' "$_log" |
 	    head -n 1)
 	_what=$(grep -m1 -E '^pan:[0-9]+: ' "$_log" |
 	    sed 's/^pan:[0-9]*: //' | cut -c1-50)
-	if [ "$4" = ok ]; then
-		_verdict="${_errs:-?} errors"
-	elif [ "${_errs:-0}" -gt 0 ]; then
-		_verdict="caught: ${_what:-?}"
-	else
-		_verdict="NOT caught"
-	fi
 	if [ -z "$_errs" ]; then
 		echo "fail $1 $_log no result (exit $_rc), $_states states"
 	elif [ "$_errs" -eq 0 ] &&
 	    grep -qE 'max search depth too small|out of memory' "$_log"; then
 		echo "fail $1 $_log search incomplete, $_states states"
-	elif [ "$_errs" -gt 0 ] && [ "$4" = error ] ||
-	    { [ "$_errs" -eq 0 ] && [ "$4" = ok ]; }; then
-		echo "pass $1 $_states states, ${_dt}s, $_verdict"
+	elif [ "$4" = ok ] && [ "$_errs" -eq 0 ]; then
+		echo "pass $1 $_states states, ${_dt}s, 0 errors"
+	elif [ "$4" = ok ]; then
+		echo "fail $1 $_log $_errs errors, $_states states"
+	elif [ "$_errs" -gt 0 ]; then
+		echo "pass $1 $_states states, ${_dt}s, caught: ${_what:-?}"
 	else
-		echo "fail $1 $_log $_verdict, $_states states"
+		echo "fail $1 $_log NOT caught, $_states states"
 	fi
 }
 
@@ -291,13 +275,10 @@ verify_models() {
 	fi
 	for _be in $BACKENDS; do
 		_pml=$MODEL/$_be.pml
-		if [ ! -f "$_pml" ]; then
-			t_fail "verify/model/$_be" "no model $_pml for backend $_be"
-			continue
-		fi
-		sed -n 's/^ \*@ *//p' "$_pml" >"$VOBJ/specs.$_be"
+		sed -n 's/^ \*@ *//p' "$_pml" >"$VOBJ/specs.$_be" 2>/dev/null
 		grep -q '^model ' "$VOBJ/specs.$_be" || {
-			t_fail "verify/model/$_be" "no '*@ model' line in $_pml"
+			t_fail "verify/model/$_be" \
+			    "no model $_pml, or no '*@ model' line in it"
 			continue
 		}
 		grep -q '^mutant ' "$VOBJ/specs.$_be" ||
@@ -422,7 +403,6 @@ verify_tsan() {
 			# machine the threads may take turns through a path
 			# the bug is not on, so up to three runs.
 			_rlog=$(_t_log "$_mn")
-			_n=0
 			for _try in 1 2 3; do
 				TSAN_OPTIONS=$_V_TSAN_OPTIONS timeout 300 \
 				    "$_d/mplocktest" -w 60 -n20000 "$_mt" \

@@ -1,32 +1,19 @@
 # lint: each check of tools/lint.sh passing on a copy of this checkout
-# (lint_copy) and catching faults seeded into it; mplock(9)'s space
+# (lint_seeded) and catching faults seeded into it; mplock(9)'s space
 # table, mplock_debug(9)'s reports, every tool's answer to misuse.
 
-# lint_copy DIR PATH...: in DIR, lint.sh, common.sh, Makefile.backends
-# and each PATH (a file or a folder) of this checkout.
-lint_copy() {
-	_d=$1
-	shift
-	rm -rf "$_d"
-	for _p in tools/lint.sh tools/lib/common.sh \
-	    regress/sys/kern/mplock/Makefile.backends "$@"; do
-		if [ -d "$ROOT/$_p" ]; then
-			mkdir -p "$_d/$_p" && cp -R "$ROOT/$_p/." "$_d/$_p/"
-		else
-			mkdir -p "$(dirname "$_d/$_p")" && cp "$ROOT/$_p" "$_d/$_p"
-		fi || return 1
-	done
-}
-
-# lint_seeded CHECK PATH...: "lint.sh CHECK" passes on a copy of PATHs
-# (lint_copy); seed_CHECK DIR then seeds a fault of each of its rules
-# into it and prints a pattern for each line the check must then print,
-# failing.
+# lint_seeded CHECK PATH...: "lint.sh CHECK" passes on a copy of
+# lint.sh, common.sh, Makefile.backends and PATHs (files or folders);
+# seed_CHECK DIR then seeds a fault of each of its rules into it and
+# prints a pattern for each line the check must then print, failing.
 lint_seeded() {
 	_c=$1
 	shift
 	_d=$OBJ/lint-selftest
-	lint_copy "$_d" "$@" || return 1
+	rm -rf "$_d" && mkdir -p "$_d" || return 1
+	(cd "$ROOT" && tar cf - tools/lint.sh tools/lib/common.sh \
+	    regress/sys/kern/mplock/Makefile.backends "$@") |
+	    (cd "$_d" && tar xf -)
 	_lint_copy || { echo "fails on a clean copy"; return 1; }
 	_want=$(seed_$_c "$_d") || { echo "$_want"; return 1; }
 	_out=$(_lint_copy)
@@ -100,13 +87,9 @@ seed_notices() {
 	echo "^sys/sys/mplock.h:[0-9]*: stock notice"
 	echo "^sys/kern/kern_mplock.c: takes code from sys/kern/kern_lock.c"
 	_p=sys/arch/amd64/include/mplock.h
-	awk 'NR == FNR { isc = isc $0 "\n"; next } { print }
-	    /^\/\* public domain \*\/$/ { printf "\n%s", isc }' \
-	    "$ROOT/sys/kern/kern_mplock_mlock.h" "$ROOT/$_p" |
-	    awk '/^#ifndef/ { exit } { print }' >"$1/$_p.head"
-	sed '1,/^\/\* public domain \*\/$/d' "$ROOT/$_p" |
-	    cat "$1/$_p.head" - >"$1/$_p"
-	rm -f "$1/$_p.head"
+	sed -n '3,/^ \*\/$/p' "$ROOT/sys/kern/kern_mplock_mlock.h" >"$1/isc"
+	sed "/^\/\* public domain \*\/\$/r $1/isc" "$ROOT/$_p" >"$1/$_p"
+	rm -f "$1/isc"
 	cmp -s "$ROOT/$_p" "$1/$_p" && { echo "not seeded"; return 1; }
 	echo "^$_p: licence line added to a public domain"
 }
@@ -153,7 +136,6 @@ seed_readme() {
 . "$ROOT/tools/lib/vendor.sh"
 . "$ROOT/tools/lib/realtree.sh"
 LINT_SRC=$(vendor_tree openbsd-src)
-_notices="tools/mplock-patch tools/lib sys share regress/sys/kern/mplock"
 while read -r _c _p; do
 	t_check "lint/$_c-selftest" lint_seeded "$_c" $_p
 done <<EOT
@@ -161,7 +143,7 @@ man share/man
 style sys
 backends sys share/man/man9/mplock.9
 litmus tools/lib/litmus.sh litmus sys tools/series/mlock.awk
-notices $_notices
+notices tools/mplock-patch tools/lib sys share regress/sys/kern/mplock
 figures README.md doc
 readme README.md Makefile doc/results
 EOT
@@ -175,9 +157,8 @@ man_space() {
 	mkdir -p "$_d/inc/machine"
 	echo "#include \"$ROOT/sys/arch/amd64/include/mplock.h\"" \
 	    >"$_d/inc/machine/mplock.h"
-	_man=$ROOT/share/man/man9/mplock.9
 	sed -n 's/^\.It Sy \([a-z]*\) Ta \([0-9]*\) bytes Ta .*/\1 \2/p' \
-	    "$_man" >"$_d/table"
+	    "$ROOT/share/man/man9/mplock.9" >"$_d/table"
 	[ "$(wc -l <"$_d/table")" -eq "$(echo $BACKENDS | wc -w)" ] ||
 	    { echo "not a row for each backend:"; cat "$_d/table"; return 1; }
 	while read -r _be _sz; do
@@ -195,37 +176,31 @@ t_check "lint/mplock9-space" man_space
 # is in a results file of tools/kernel.sh (doc/results/kernel-*.txt),
 # line breaks aside (ddb wraps long lines at 80 columns).
 man_debug_samples() {
-	_d=$OBJ/man-debug-samples
-	rm -rf "$_d"
-	mkdir -p "$_d"
-	: >"$_d/kernel"
+	_k=$OBJ/man-debug-kernel
 	for _f in "$ROOT"/doc/results/kernel-*.txt; do
-		grep -q '^# command: .*tools/kernel.sh' "$_f" 2>/dev/null ||
-		    continue
-		tr -d '\r\n' <"$_f" >>"$_d/kernel"
-	done
-	[ -s "$_d/kernel" ] || { echo "no results file of tools/kernel.sh"
-	    return 1; }
-	awk -v d="$_d" '
-	    /^\.Bd -literal/ { n++; on = 1; next }
-	    /^\.Ed/ { on = 0; next }
-	    on { print > (d "/block." n) }' \
-	    "$ROOT/share/man/man9/mplock_debug.9"
-	_n=0
-	for _b in "$_d"/block.*; do
-		grep -q '^mplock ' "$_b" || continue
-		_n=$((_n + 1))
-		tr -d '\n' <"$_b" >"$_b.flat"
-		awk -v k="$_d/kernel" '
-		    BEGIN { getline t < k }
-		    { exit !index(t, $0) }' "$_b.flat" || {
-			echo "mplock_debug.9: a report no booted kernel printed:"
-			cat "$_b"
-			return 1
+		grep -q '^# command: .*tools/kernel.sh' "$_f" 2>/dev/null &&
+		    tr -d '\r\n' <"$_f"
+	done >"$_k"
+	[ -s "$_k" ] || { echo "no results file of tools/kernel.sh"; return 1; }
+	awk -v k="$_k" 'BEGIN { getline t < k }
+	    /^\.Bd -literal/ { on = 1; b = raw = ""; next }
+	    /^\.Ed/ && on && raw ~ /(^|\n)mplock / {
+		n++
+		if (!index(t, b)) {
+			printf "mplock_debug.9: a report no booted kernel" \
+			    " printed:\n%s", raw
+			bad = 1
+			exit
 		}
-	done
-	echo "$_n reports, each from a booted kernel"
-	[ "$_n" -gt 0 ]
+	    }
+	    /^\.Ed/ { on = 0 }
+	    on { b = b $0; raw = raw $0 "\n" }
+	    END {
+		if (!bad)
+			print n + 0 " reports, each from a booted kernel"
+		exit bad || !n
+	    }' \
+	    "$ROOT/share/man/man9/mplock_debug.9"
 }
 t_check "lint/mplock_debug-samples-from-kernel" man_debug_samples
 
@@ -243,7 +218,7 @@ lint_usage() {
 		_n=${_t#"$ROOT"/tools/}
 		_p=$(basename "$_n" .sh)
 		case $_p in
-		diffsize | lint | verify | test | cross) _a=nosuch ;;
+		diffsize | lint | verify | test) _a=nosuch ;;
 		*)	_a=-Z ;;
 		esac
 		rm -rf "$_d/obj"
