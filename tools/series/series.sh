@@ -59,22 +59,14 @@ inplace() {
 # ours has after __USE_MI_MPLOCK (the cache line) inserted after its own;
 # fails when either has no such line.
 ours_line() {
-	awk -v ours="$ROOT/sys/arch/$1/include/mplock.h" '
-	BEGIN {
-		while ((getline l < ours) > 0) {
-			if (on && l ~ /^#endif/)
-				break
-			if (on)
-				add = add l "\n"
-			if (l == "#define __USE_MI_MPLOCK")
-				on = 1
-		}
-		sub(/\n+$/, "\n", add)
-		if (add == "" || add == "\n")
-			exit 1
+	_add=$(sed -n '/^#define __USE_MI_MPLOCK$/,/^#endif/p' \
+	    "$ROOT/sys/arch/$1/include/mplock.h" | sed '1d;/^#endif/d')
+	[ -n "$_add" ] || return 1
+	ADD=$_add awk '{ print }
+	$0 == "#define __USE_MI_MPLOCK" && !done {
+		print ENVIRON["ADD"]
+		done = 1
 	}
-	{ print }
-	$0 == "#define __USE_MI_MPLOCK" && !done { printf "%s", add; done = 1 }
 	END { exit !done }'
 }
 
@@ -145,17 +137,13 @@ series_apply() {
 	rm -rf "$W/$1/.mplock-patch"
 }
 
-# sparse NAME: tree NAME holds only the files in its .files; t0 the rest.
-sparse() {
-	mkdir -p "$W/$1" && : >"$W/$1.sparse"
-}
-
-# tfile NAME PATH: the file PATH of tree NAME.
+# tfile NAME PATH: the file PATH of tree NAME, else t0's: a tech step's
+# tree holds only the files it changed, and no step removes a file.
 tfile() {
-	if [ -f "$W/$1.sparse" ] && [ ! -f "$W/$1/$2" ]; then
-		echo "$W/t0/$2"
-	else
+	if [ -f "$W/$1/$2" ]; then
 		echo "$W/$1/$2"
+	else
+		echo "$W/t0/$2"
 	fi
 }
 
@@ -351,7 +339,6 @@ Each diff applies on top of the ones before it, from /usr/src with
 EOT
 }
 
-
 # ---------------------------------------------------------------------
 
 step=
@@ -426,14 +413,13 @@ for w in $tsteps; do
 	a=${w#line:}
 	case $w in
 	line:*)	w=line _h=sys/arch/$a/include/mplock.h
-		cp -R "$W/$prev" "$W/t$i" && cp "$W/$prev.files" "$W/t$i.files" &&
-		    sparse "t$i" || die "internal: cannot copy $W/$prev"
+		cp -R "$W/$prev" "$W/t$i" && cp "$W/$prev.files" "$W/t$i.files" ||
+		    die "internal: cannot copy $W/$prev"
 		mkdir -p "$W/t$i/${_h%/*}" &&
 		    ours_line "$a" <"$(tfile "$prev" "$_h")" >"$W/t$i/$_h" ||
 		    die "$S: $_h: no __USE_MI_MPLOCK line, or ours sets nothing"
 		echo "$_h" >>"$W/t$i.files" ;;
 	*)	a=
-		sparse "t$i"
 		inplace "$W/t0" "$W/t$i" "$i"
 		printf '%s\n' sys/kern/kern_lock.c sys/sys/mplock.h \
 		    >"$W/t$i.files" ;;
