@@ -70,16 +70,6 @@ ours_line() {
 	END { exit !done }'
 }
 
-# line_archs: the archs of the tree whose <machine/mplock.h> here sets
-# __MPL_CACHELINE, their tech step's.
-line_archs() {
-	for _a in $(ls "$ROOT/sys/arch"); do
-		[ -f "$W/t0/sys/arch/$_a/include/mplock.h" ] &&
-		    grep -q '^#define __MPL_CACHELINE' \
-		    "$ROOT/sys/arch/$_a/include/mplock.h" && echo "$_a"
-	done
-}
-
 # series_root DIR STEP [ARCH...]: the files apply installs from this
 # checkout, in DIR, less what the steps after STEP add: their files left
 # out, their options unifdef(1)ed out.  ARCH...: the arch headers kept.
@@ -166,8 +156,7 @@ series_diff() {
 # u_ints per CPU, and two) and the M-lock's (two lines per CPU, and one),
 # for each arch with a MAXCPUS; ARCH: that one, with its line, not 64.
 memory() {
-	for _a in $(ls "$W/t0/sys/arch" 2>/dev/null); do
-		[ -z "${1:-}" ] || [ "$_a" = "$1" ] || continue
+	for _a in ${1:-$(ls "$W/t0/sys/arch" 2>/dev/null)}; do
 		_m=$(sed -n \
 		    's/^#define[[:space:]]*MAXCPUS[[:space:]]*\([0-9]*\).*/\1/p' \
 		    "$W/t0/sys/arch/$_a/include/cpu.h" 2>/dev/null |
@@ -400,7 +389,18 @@ awk '$1 == "add" || $1 == "change" { print $2 }' "$W/check" |
 mkdir -p "$W/out/tech" "$W/out/optional"
 series_tree t0
 : >"$W/t0.files"
-line_archs >"$W/lines"
+
+# The tree's ports ours has a header for: an optional step each; a tech
+# step too where the tree has the header and ours sets __MPL_CACHELINE.
+archs=
+: >"$W/lines"
+for a in $(ls "$ROOT/sys/arch"); do
+	_h=sys/arch/$a/include/mplock.h
+	[ -f "$ROOT/$_h" ] && [ -d "$W/t0/sys/arch/$a" ] || continue
+	archs="$archs arch:$a"
+	[ -f "$W/t0/$_h" ] && grep -q '^#define __MPL_CACHELINE' "$ROOT/$_h" &&
+	    echo "$a" >>"$W/lines"
+done
 
 # tech: the fix, the M-lock, its two changes, the ports' lines.
 tsteps="release-all mlock acquire-count not-held $(sed 's/^/line:/' \
@@ -432,12 +432,7 @@ tech=$prev
 
 # optional: apply of a cut-down checkout; the ports' lines of tech stay
 # until the port's own step.
-steps="backends debug torture"
-for a in $(ls "$ROOT/sys/arch"); do
-	[ -f "$ROOT/sys/arch/$a/include/mplock.h" ] &&
-	    [ -d "$W/t0/sys/arch/$a" ] && steps="$steps arch:$a"
-done
-steps="$steps guest"
+steps="backends debug torture$archs guest"
 if [ -d "$W/t0/share/man/man9" ]; then
 	steps="$steps man"
 else
