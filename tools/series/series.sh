@@ -413,7 +413,8 @@ for w in $tsteps; do
 	a=${w#line:}
 	case $w in
 	line:*)	w=line _h=sys/arch/$a/include/mplock.h
-		cp -R "$W/$prev" "$W/t$i" && cp "$W/$prev.files" "$W/t$i.files" ||
+		cp -R "$W/$prev" "$W/t$i" &&
+		    cp "$W/$prev.files" "$W/t$i.files" ||
 		    die "internal: cannot copy $W/$prev"
 		mkdir -p "$W/t$i/${_h%/*}" &&
 		    ours_line "$a" <"$(tfile "$prev" "$_h")" >"$W/t$i/$_h" ||
