@@ -13,13 +13,20 @@
 # ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
 # OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
 #
-# Step N (1 to 4) of the tech@ series (doc/series.md) in f=kern_lock
-# (sys/kern/kern_lock.c, the ticket block: lines LO-HI) or f=mplock
-# (sys/sys/mplock.h); a stock line occurring twice is the first; one not
-# found fails the edit, named in the file WHY.  The lock's comment below
-# is the one place that states its invariants and barrier pairs.
+# The first steps of the tech@ series (tools/series/series.sh): step N
+# of f=kern_lock (sys/kern/kern_lock.c) or f=mplock (sys/sys/mplock.h),
+# as edits of the tree's own file, so no OpenBSD code is stored here.
+# Each stock line replaced is found by its exact text (in kern_lock.c
+# inside the ticket block, lines LO-HI as tools/mplock-patch's parser
+# finds them; where it occurs twice, first); a line not found fails the
+# edit, the line named in the file WHY.
 #
 #	awk -v f=kern_lock -v step=N -v why=WHY -v lo=LO -v hi=HI -f mlock.awk
+#
+# Steps: 1 release-all, 2 mlock, 3 acquire-count, 4 not-held
+# (doc/series.md).  The lock's comment below is the one place that
+# states its invariants and barrier pairs; the litmus patterns kl-*
+# check those barriers per architecture.
 
 function rep(anchor, text) {
 	want[++na] = anchor
