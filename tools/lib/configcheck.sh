@@ -13,26 +13,20 @@
 CC_TOOL=$ROOT/tools/mplock-patch
 
 config_variants() {
-	_cv_opts=$(sed -n "/^MPLOCK_OPTIONS='/,/^'/p" "$CC_TOOL" |
-	    awk -v root="$ROOT" 'NF == 2 {
-		o = $1
-		if (o ~ /=$/)
-			o = o "64"
-		if ((getline l < (root "/" $2)) > 0)
-			print o
-		close(root "/" $2)
-	    }')
 	for _cv_b in $BACKENDS; do
 		for _cv_s in "" -w -l -d "-w -l" "-w -d" "-l -d" "-w -l -d"; do
 			echo "-b $_cv_b $_cv_s"
 		done
 	done
-	for _cv_o in $_cv_opts; do
-		case $_cv_o in
-		MPLOCK_DEBUG_*)	echo "-d -o $_cv_o" ;;
-		*)		echo "-o $_cv_o" ;;
-		esac
-	done
+	sed -n "/^MPLOCK_OPTIONS='/,/^'/p" "$CC_TOOL" |
+	    awk -v root="$ROOT" 'NF == 2 {
+		o = $1
+		if (o ~ /=$/)
+			o = o "64"
+		if ((getline l < (root "/" $2)) > 0)
+			print (o ~ /^MPLOCK_DEBUG_/ ? "-d " : "") "-o " o
+		close(root "/" $2)
+	    }'
 }
 
 config_check_all() {

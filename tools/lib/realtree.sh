@@ -86,12 +86,7 @@ realtree_arch() {
 
 # Every backend with and without MULTIPROCESSOR times every subset of
 # REALTREE_OPTS but MP_LOCKDEBUG or WITNESS without DDB (the tree's
-# #error); the slice: the default backend's with and without
-# MULTIPROCESSOR with none of the options, MPLOCK_DEBUG alone and all,
-# and with it WITNESS and MP_LOCKDEBUG each alone with DDB (every pair
-# of options in each of its states); of the others none and
-# MULTIPROCESSOR with all (each option in each state); pair: each
-# backend once, none and MULTIPROCESSOR with all in turn.
+# #error); the slice and pair: as doc/testing.md says (kcompile).
 realtree_combos() {
 	_k=${1:-slice}
 	[ "${MPLOCK_FULL:-0}" = 1 ] && [ $# -eq 0 ] && _k=all
@@ -249,10 +244,7 @@ realtree_run() {
 	_rd=$1 _rn=$2
 	D=$_rd/fail/$_rn
 	rm -rf "$D"
-	mkdir -p "$D" || return 1
-	: >"$D/list"
-	: >"$D/unpatched-too"
-	: >"$D/ok"
+	mkdir -p "$D" && touch "$D/list" "$D/unpatched-too" "$D/ok" || return 1
 	_t0=$(date +%s)
 	_n=$(tee "$D/jobs" | wc -l | tr -d ' ')
 	[ "$_n" -gt 0 ] || { echo "$_rn: no file to compile"; return 1; }
@@ -300,12 +292,9 @@ realtree_sample() {
 	    $(cat "$_ad/sample-from")) >"$_ad/sample"
 	echo "$2: $(wc -l <"$_ad/sample") sources use the names of" \
 	    "<sys/mplock.h> (${_names%|})"
-	_have=" $(cut -d/ -f1 "$_ad/sample" | sort -u | tr '\n' ' ')"
 	: >"$_ad/sample-tops"
 	for _top in $(cut -d/ -f1 "$_ad/sample-from" | sort -u); do
-		case $_have in
-		*" $_top "*)	continue ;;
-		esac
+		! grep -q "^$_top/" "$_ad/sample" || continue
 		for _f in $(grep "^$_top/" "$_ad/sample-from"); do
 			${CLANG:-clang} $(cat "$_ad/flags/src.$_c") -M \
 			    "$1/src/sys/$_f" 2>/dev/null |

@@ -59,33 +59,15 @@ inplace() {
 # ours has after __USE_MI_MPLOCK (the cache line) inserted after its own;
 # fails when either has no such line.
 ours_line() {
-	awk -v ours="$ROOT/sys/arch/$1/include/mplock.h" '
-	BEGIN {
-		while ((getline l < ours) > 0) {
-			if (on && l ~ /^#endif/)
-				break
-			if (on)
-				add = add l "\n"
-			if (l == "#define __USE_MI_MPLOCK")
-				on = 1
-		}
-		sub(/\n+$/, "\n", add)
-		if (add == "" || add == "\n")
-			exit 1
+	_add=$(sed -n '/^#define __USE_MI_MPLOCK$/,/^#endif/p' \
+	    "$ROOT/sys/arch/$1/include/mplock.h" | sed '1d;/^#endif/d')
+	[ -n "$_add" ] || return 1
+	ADD=$_add awk '{ print }
+	$0 == "#define __USE_MI_MPLOCK" && !done {
+		print ENVIRON["ADD"]
+		done = 1
 	}
-	{ print }
-	$0 == "#define __USE_MI_MPLOCK" && !done { printf "%s", add; done = 1 }
 	END { exit !done }'
-}
-
-# line_archs: the archs of the tree whose <machine/mplock.h> here sets
-# __MPL_CACHELINE, their tech step's.
-line_archs() {
-	for _a in $(ls "$ROOT/sys/arch"); do
-		[ -f "$W/t0/sys/arch/$_a/include/mplock.h" ] &&
-		    grep -q '^#define __MPL_CACHELINE' \
-		    "$ROOT/sys/arch/$_a/include/mplock.h" && echo "$_a"
-	done
 }
 
 # series_root DIR STEP [ARCH...]: the files apply installs from this
@@ -145,17 +127,13 @@ series_apply() {
 	rm -rf "$W/$1/.mplock-patch"
 }
 
-# sparse NAME: tree NAME holds only the files in its .files; t0 the rest.
-sparse() {
-	mkdir -p "$W/$1" && : >"$W/$1.sparse"
-}
-
-# tfile NAME PATH: the file PATH of tree NAME.
+# tfile NAME PATH: the file PATH of tree NAME, else t0's: a tech step's
+# tree holds only the files it changed, and no step removes a file.
 tfile() {
-	if [ -f "$W/$1.sparse" ] && [ ! -f "$W/$1/$2" ]; then
-		echo "$W/t0/$2"
-	else
+	if [ -f "$W/$1/$2" ]; then
 		echo "$W/$1/$2"
+	else
+		echo "$W/t0/$2"
 	fi
 }
 
@@ -178,8 +156,7 @@ series_diff() {
 # u_ints per CPU, and two) and the M-lock's (two lines per CPU, and one),
 # for each arch with a MAXCPUS; ARCH: that one, with its line, not 64.
 memory() {
-	for _a in $(ls "$W/t0/sys/arch" 2>/dev/null); do
-		[ -z "${1:-}" ] || [ "$_a" = "$1" ] || continue
+	for _a in ${1:-$(ls "$W/t0/sys/arch" 2>/dev/null)}; do
 		_m=$(sed -n \
 		    's/^#define[[:space:]]*MAXCPUS[[:space:]]*\([0-9]*\).*/\1/p' \
 		    "$W/t0/sys/arch/$_a/include/cpu.h" 2>/dev/null |
@@ -351,7 +328,6 @@ Each diff applies on top of the ones before it, from /usr/src with
 EOT
 }
 
-
 # ---------------------------------------------------------------------
 
 step=
@@ -413,7 +389,18 @@ awk '$1 == "add" || $1 == "change" { print $2 }' "$W/check" |
 mkdir -p "$W/out/tech" "$W/out/optional"
 series_tree t0
 : >"$W/t0.files"
-line_archs >"$W/lines"
+
+# The tree's ports ours has a header for: an optional step each; a tech
+# step too where the tree has the header and ours sets __MPL_CACHELINE.
+archs=
+: >"$W/lines"
+for a in $(ls "$ROOT/sys/arch"); do
+	_h=sys/arch/$a/include/mplock.h
+	[ -f "$ROOT/$_h" ] && [ -d "$W/t0/sys/arch/$a" ] || continue
+	archs="$archs arch:$a"
+	[ -f "$W/t0/$_h" ] && grep -q '^#define __MPL_CACHELINE' "$ROOT/$_h" &&
+	    echo "$a" >>"$W/lines"
+done
 
 # tech: the fix, the M-lock, its two changes, the ports' lines.
 tsteps="release-all mlock acquire-count not-held $(sed 's/^/line:/' \
@@ -426,14 +413,14 @@ for w in $tsteps; do
 	a=${w#line:}
 	case $w in
 	line:*)	w=line _h=sys/arch/$a/include/mplock.h
-		cp -R "$W/$prev" "$W/t$i" && cp "$W/$prev.files" "$W/t$i.files" &&
-		    sparse "t$i" || die "internal: cannot copy $W/$prev"
+		cp -R "$W/$prev" "$W/t$i" &&
+		    cp "$W/$prev.files" "$W/t$i.files" ||
+		    die "internal: cannot copy $W/$prev"
 		mkdir -p "$W/t$i/${_h%/*}" &&
 		    ours_line "$a" <"$(tfile "$prev" "$_h")" >"$W/t$i/$_h" ||
 		    die "$S: $_h: no __USE_MI_MPLOCK line, or ours sets nothing"
 		echo "$_h" >>"$W/t$i.files" ;;
 	*)	a=
-		sparse "t$i"
 		inplace "$W/t0" "$W/t$i" "$i"
 		printf '%s\n' sys/kern/kern_lock.c sys/sys/mplock.h \
 		    >"$W/t$i.files" ;;
@@ -446,12 +433,7 @@ tech=$prev
 
 # optional: apply of a cut-down checkout; the ports' lines of tech stay
 # until the port's own step.
-steps="backends debug torture"
-for a in $(ls "$ROOT/sys/arch"); do
-	[ -f "$ROOT/sys/arch/$a/include/mplock.h" ] &&
-	    [ -d "$W/t0/sys/arch/$a" ] && steps="$steps arch:$a"
-done
-steps="$steps guest"
+steps="backends debug torture$archs guest"
 if [ -d "$W/t0/share/man/man9" ]; then
 	steps="$steps man"
 else

@@ -2,12 +2,8 @@
 # for every backend, with the debug options off and on (clang's: suite
 # kcompile, in the real tree and for every machine).
 
-if ! command -v gcc >/dev/null 2>&1; then
-	t_skip "compile/gcc" "gcc not installed"
-else
-	for be in $BACKENDS; do
-		t_check "compile/gcc/$be" compile_kernel gcc $be
-		t_check "compile/gcc/$be/witness+lockdebug" compile_kernel gcc \
-		    $be $KERNEL_OPTIONS
-	done
-fi
+for be in $BACKENDS; do
+	t_need gcc "compile/gcc/$be" compile_kernel gcc $be
+	t_need gcc "compile/gcc/$be/witness+lockdebug" compile_kernel gcc \
+	    $be $KERNEL_OPTIONS
+done

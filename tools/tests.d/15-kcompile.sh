@@ -210,8 +210,8 @@ rt_calls_check() {
 rt_calls() {
 	_d=$RT/calls _sd=$RT/src/sys/kern/mplock-seed _cf=
 	_bh=kern_mplock_$DEFAULT_BACKEND.h _c=$DEFAULT_BACKEND,MULTIPROCESSOR
-	rm -rf "$_d" "$_sd"
-	mkdir -p "$_d" "$_sd" || return 1
+	rm -rf "$_d"
+	mkdir -p "$_d" || return 1
 	# The guest mode's kick, then MPLOCK_NOGUEST (no kick).
 	for _g in '' -DMPLOCK_NOGUEST; do
 		_k=__mp_lock_kick _o=$_d/kern_mplock$_g.o
@@ -222,9 +222,7 @@ rt_calls() {
 		echo "$DEFAULT_BACKEND $_g: no fence, no call but" \
 		    "__mp_lock's to its wait${_k:+; __mp_unlock jumps to $_k}"
 	done
-	# A directory of their own, where "" includes find them first.
-	cp "$RT"/src/sys/kern/kern_mplock.c "$RT"/src/sys/kern/kern_mplock*.h \
-	    "$_sd/" &&
+	rt_seed_dir &&
 	    rt_seeded_calls "out-of-line hand-off" 'calls out|jumps out' \
 	    "$RT/src/sys/kern/$_bh" '/^static inline void$/ { p = $0; next }
 		p != "" && /^mpl_be_handoff\(/ {
@@ -233,16 +231,30 @@ rt_calls() {
 	    kern_mplock.c __mp_lock_kick __mp_lock_spin
 }
 
-# rt_seeded_calls WHAT ERE ORIG AWK FILE [KICK [WAIT]]: $_sd/FILE, with
-# ORIG through AWK (WHAT, which must change it) beside it, compiled ($_c,
-# $_cf) must fail rt_calls_check with ERE.
-rt_seeded_calls() {
-	_w=$1 _e=$2
-	awk "$4" "$3" >"$_sd/${3##*/}" && ! cmp -s "$3" "$_sd/${3##*/}" || {
-		echo "seeded: $_w no longer applies to $3"
+# rt_seed_dir: $_sd afresh with kern_mplock.c and its headers, a
+# directory of their own, where "" includes find them first.
+rt_seed_dir() {
+	rm -rf "$_sd"
+	mkdir -p "$_sd" && cp "$RT"/src/sys/kern/kern_mplock.c \
+	    "$RT"/src/sys/kern/kern_mplock*.h "$_sd/"
+}
+
+# rt_seed WHAT ORIG AWK: ORIG through AWK (WHAT, which must change it)
+# into $_sd; $_sd goes if it does not.
+rt_seed() {
+	awk "$3" "$2" >"$_sd/${2##*/}" && ! cmp -s "$2" "$_sd/${2##*/}" || {
+		echo "seeded: $1 no longer applies to $2"
 		rm -rf "$_sd"
 		return 1
 	}
+}
+
+# rt_seeded_calls WHAT ERE ORIG AWK FILE [KICK [WAIT]]: $_sd/FILE, with
+# rt_seed WHAT ORIG AWK beside it, compiled ($_c, $_cf) must fail
+# rt_calls_check with ERE.
+rt_seeded_calls() {
+	_w=$1 _e=$2
+	rt_seed "$_w" "$3" "$4" || return 1
 	realtree_cc "$RT" amd64 "$_c" "kern/${_sd##*/}/$5" "$_d/seeded.o" $_cf
 	_rc=$?
 	rm -rf "$_sd"
@@ -300,23 +312,15 @@ rt_seeded_cc() {
 
 # A call to an undeclared function in the default backend's header.
 rt_seed_undeclared() {
-	_sd=$RT/src/sys/kern/seed-undeclared _bh=kern_mplock_$DEFAULT_BACKEND.h
-	rm -rf "$_sd"
-	mkdir -p "$_sd" &&
-	    cp "$RT"/src/sys/kern/kern_mplock.c "$RT"/src/sys/kern/kern_mplock*.h \
-	    "$_sd/" || return 1
-	sed '/^{$/a\
-	mpl_undeclared_function();' "$RT/src/sys/kern/$_bh" >"$_sd/$_bh"
-	if cmp -s "$RT/src/sys/kern/$_bh" "$_sd/$_bh"; then
-		echo "seeded: nothing to seed in $_bh"
-		_rc=1
-	else
-		rt_seeded_cc undeclared \
-		    "implicit declaration of function .mpl_undeclared_function." \
-		    kern/seed-undeclared/kern_mplock.c \
-		    "$DEFAULT_BACKEND,MULTIPROCESSOR"
-		_rc=$?
-	fi
+	_sd=$RT/src/sys/kern/seed-undeclared
+	rt_seed_dir && rt_seed "an undeclared call" \
+	    "$RT/src/sys/kern/kern_mplock_$DEFAULT_BACKEND.h" \
+	    '{ print } /^{$/ { print "\tmpl_undeclared_function();" }' ||
+	    return 1
+	rt_seeded_cc undeclared \
+	    "implicit declaration of function .mpl_undeclared_function." \
+	    kern/seed-undeclared/kern_mplock.c "$DEFAULT_BACKEND,MULTIPROCESSOR"
+	_rc=$?
 	rm -rf "$_sd"
 	return $_rc
 }
@@ -325,15 +329,13 @@ rt_seed_undeclared() {
 # the tree's subr_witness.c notices (another backend, WITNESS).
 rt_seed_member() {
 	_sc=$(echo $BACKENDS | tr ' ' '\n' | grep -vxFm1 "$DEFAULT_BACKEND")
-	_sd=$RT/seed-member
+	_sd=$RT/seed-member/sys
 	rm -rf "$_sd"
-	mkdir -p "$_sd/sys" || return 1
-	sed 's/mpl_lock_obj/mpl_witness_obj/g' "$RT/src/sys/sys/mplock.h" \
-	    >"$_sd/sys/mplock.h"
-	! cmp -s "$RT/src/sys/sys/mplock.h" "$_sd/sys/mplock.h" ||
-	    { echo "seeded: no mpl_lock_obj to rename"; return 1; }
+	mkdir -p "$_sd" && rt_seed "mpl_lock_obj renamed" \
+	    "$RT/src/sys/sys/mplock.h" \
+	    '{ gsub(/mpl_lock_obj/, "mpl_witness_obj"); print }' || return 1
 	rt_seeded_cc member "no member named 'mpl_lock_obj'" \
-	    kern/subr_witness.c "$_sc,MULTIPROCESSOR,WITNESS,DDB" -I"$_sd"
+	    kern/subr_witness.c "$_sc,MULTIPROCESSOR,WITNESS,DDB" -I"${_sd%/*}"
 }
 
 OBJDUMP=$(command -v llvm-objdump || command -v llvm-objdump-14)
@@ -349,15 +351,13 @@ else
 		t_fail "kcompile/real" "setup failed" \
 		    "$LOGS/kcompile_realtree.log"
 	else
+		NM=$(command -v llvm-nm || command -v llvm-nm-14 || echo nm)
+		: >"$RT/sizeof.txt"
 		for a in amd64 i386; do
 			t_check "kcompile/real/$a/setup" realtree_arch \
 			    "$RT" "$a"
 			t_check "kcompile/real/$a/patched" rt_patched "$a"
 			t_check "kcompile/real/$a/includers" rt_includers "$a"
-		done
-		NM=$(command -v llvm-nm || command -v llvm-nm-14 || echo nm)
-		: >"$RT/sizeof.txt"
-		for a in amd64 i386; do
 			t_check "kcompile/real/$a/sizeof" rt_sizeof "$a"
 		done
 		echo "   sizeof(struct __mp_lock):"

@@ -210,20 +210,15 @@ se_compile() {
 # se_sizeof ARCH: the memory line of 0002 for ARCH is what the compiler
 # finds, for the stock tree and after the step.
 se_sizeof() {
-	_a=$1
-	_d=$SE/sizeof-$_a
+	_a=$1 _c=$DEFAULT_BACKEND,MULTIPROCESSOR
+	_d=$SE/sizeof-$_a _fl=$SE/rt/$_a/flags
 	rm -rf "$_d"
 	mkdir -p "$_d"
-	printf '%s\n' '#include <sys/param.h>' '#include <sys/mplock.h>' \
-	    'struct __mp_lock mpl_sizeof;' >"$_d/sizeof.c"
-	_realtree_flags "$SE/rt" "$_a" "$DEFAULT_BACKEND,MULTIPROCESSOR" ||
-	    return 1
-	for _w in base src; do
-		${CLANG:-clang} $(cat "$SE/rt/$_a/flags/$_w.$DEFAULT_BACKEND,MULTIPROCESSOR") \
-		    -c "$_d/sizeof.c" -o "$_d/$_w.o" || return 1
-		eval "_$_w=\$(printf '%d' 0x\$($NM -S "$_d/$_w.o" |
-		    awk '\$4 == \"mpl_sizeof\" { print \$2 }'))"
-	done
+	_realtree_flags "$SE/rt" "$_a" "$_c" &&
+	    _base=$(realtree_sizeof "$_d/base" ${CLANG:-clang} \
+	    $(cat "$_fl/base.$_c")) &&
+	    _src=$(realtree_sizeof "$_d/src" ${CLANG:-clang} \
+	    $(cat "$_fl/src.$_c")) || return 1
 	_want=$(printf '%s: %s bytes (stock: %s)' "$_a" "$_src" "$_base" |
 	    sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\([ ,)]\)/\1,\2\3/' -e 'ta')
 	echo "compiler: $_want"
