@@ -266,8 +266,6 @@ bench_main(int argc, char *argv[], const char *src,
 	long v;
 	int ch, info = 0;
 
-	if (maxthreads > BENCH_MAXTHREADS)
-		maxthreads = BENCH_MAXTHREADS;
 	while ((ch = getopt(argc, argv, "d:it:")) != -1) {
 		switch (ch) {
 		case 'd':

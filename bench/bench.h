@@ -25,8 +25,6 @@
 
 #include <pthread.h>
 
-#define BENCH_MAXTHREADS	256
-
 struct bench_thread {
 	int		 bt_id;		/* 0 .. threads - 1 */
 	unsigned long	 bt_acq;	/* acquisitions in the run */

@@ -100,16 +100,13 @@ stepnote="$stepnote M-lock in kern_lock.c)"
 for be in $BACKENDS; do
 	build "$be" harness_build "$out/$be" "$be"
 done
-set -- $BACKENDS
-first=$1
-[ -n "$first" ] || die "no backends in $REGRESS/Makefile.backends"
 ng=$DEFAULT_BACKEND-noguest
 build "$ng" harness_build "$out/$ng" "$DEFAULT_BACKEND" -DMPLOCK_NOGUEST \
     -DMPL_BENCH_NAME="\"$ng\""
 ngnote="$ng: $DEFAULT_BACKEND built with option MPLOCK_NOGUEST (no guest"
 ngnote="$ngnote mode)"
 
-max=$("$out/$first/mplockbench" -i | sed -n 's/^maxthreads=//p')
+max=$("$out/$DEFAULT_BACKEND/mplockbench" -i | sed -n 's/^maxthreads=//p')
 
 if [ -z "$threads" ]; then
 	# 1, 2, 4, ... below N, N itself, and 2N oversubscribed.
@@ -166,7 +163,7 @@ while [ "$r" -le "$reps" ]; do
 		run_one "$l" uncontended
 	done
 	# The floor: mplockbench's, whichever lock it has.
-	[ "$pingpong" -eq 1 ] && run_one "$first" pingpong
+	[ "$pingpong" -eq 1 ] && run_one "$DEFAULT_BACKEND" pingpong
 	for t in $threads; do
 		for l in $order; do
 			run_one "$l" -t "$t" contended
@@ -185,7 +182,7 @@ bases=
 for b in $stock ticket; do
 	case " $rows " in *" $b "*) bases="$bases $b" ;; esac
 done
-[ -n "$bases" ] || bases=$first
+[ -n "$bases" ] || bases=$DEFAULT_BACKEND
 bases=${bases# }
 # Pinned or not: every run says (pin=yes, or pin=no-WHY).
 pinnote=$(sed -n 's/.* pin=\([^ ]*\).*/\1/p' "$raw" | sort -u |

@@ -22,15 +22,11 @@ echo "# vendored: openbsd-src.tar.xz" \
     "$(sha256sum <"$VENDOR/openbsd-src.tar.xz" | cut -c1-12)"
 echo "# columns: diff, lines of the diff file, diffstat summary"
 
-# row NAME DIFF STAT: a line of the table.
-row() {
-	printf '%s\t%s\t%s\n' "$1" "$(wc -l <"$2" | tr -d ' ')" \
-	    "$(grep -E -m 1 '^ [0-9]+ files? changed' "$3" | sed 's/^ //')"
-}
-
 for opts in "" "-k" "-r"; do
 	# shellcheck disable=SC2086
 	sh "$ROOT/tools/mplock-patch" diff $opts "$tree" >"$tmp/d" \
 	    2>"$tmp/stat" || die "mplock-patch diff $opts failed"
-	row "${opts:-(all)}" "$tmp/d" "$tmp/stat"
+	lines=$(wc -l <"$tmp/d" | tr -d ' ')
+	stat=$(grep -E -m 1 '^ [0-9]+ files? changed' "$tmp/stat")
+	printf '%s\t%s\t%s\n' "${opts:-(all)}" "$lines" "${stat# }"
 done
