@@ -191,13 +191,12 @@ cs_reset(void)
 static long mutex_iters;
 
 static void
-mutex_cpu(void *arg, int me)
+mutex_cpu(int me)
 {
 	struct cpu_info *ci = curcpu();
 	unsigned int seed = me * 7919 + 1;
 	long i;
 
-	(void)arg;
 	for (i = 0; i < mutex_iters; i++) {
 		__mp_lock(&L);
 		cs_enter(me);
@@ -234,7 +233,8 @@ t_mutex(void)
 	expect = total + (unsigned long)ncpus * ((mutex_iters + 63) / 64);
 	cs_reset();
 	t0 = shim_now();
-	shim_run_cpus(ncpus, mutex_cpu, NULL);
+	shim_start_cpus(ncpus, mutex_cpu);
+	shim_join_cpus();
 	t = shim_now() - t0;
 	if (cs_count != expect)
 		VIOLATION("lost updates to the shared counter");
@@ -299,13 +299,12 @@ op_lock_record(int arg)
 }
 
 static void
-srv_cpu(void *arg, int me)
+srv_cpu(int me)
 {
 	struct srv *s = &srv[me];
 	int seen = 0;
 	op_t fn;
 
-	(void)arg;
 	do {
 		while (__atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) == seen)
 			sched_yield();
@@ -375,7 +374,7 @@ static void
 srv_start(int n)
 {
 	memset(srv, 0, sizeof(srv));
-	shim_start_cpus(n, srv_cpu, NULL);
+	shim_start_cpus(n, srv_cpu);
 }
 
 /* Stop the CPU server; the lock it served must be left idle. */
@@ -677,7 +676,7 @@ intr_raise_other(int me, unsigned int *seed)
  * handler, so it runs with interrupts disabled; the lock calls do not.
  */
 static void
-intr_cpu(void *arg, int me)
+intr_cpu(int me)
 {
 	unsigned int seed = me * 31 + 7;
 	unsigned long s;
@@ -685,7 +684,6 @@ intr_cpu(void *arg, int me)
 	long i;
 	int raised;
 
-	(void)arg;
 	for (i = 0; !intr_stop; i++) {
 		__mp_lock(&L);
 		s = intr_disable();
@@ -725,7 +723,7 @@ t_intr(void)
 		shim_cpus[i].ci_intr_count = shim_cpus[i].ci_intr_waiting = 0;
 	shim_intr_init(intr_handler);
 	t0 = shim_now();
-	shim_start_cpus(ncpus, intr_cpu, NULL);
+	shim_start_cpus(ncpus, intr_cpu);
 	/*
 	 * Until enough handlers nested, a tenth of them on a waiting CPU
 	 * (a hundredth with the waiters halting, where one seldom is);
@@ -766,14 +764,13 @@ static volatile unsigned long ml_count[NLOCKS];
 static long multi_iters;
 
 static void
-multi_cpu(void *arg, int me)
+multi_cpu(int me)
 {
 	struct cpu_info *ci = curcpu();
 	unsigned int seed = me * 131 + 3, mask;
 	long i;
 	int k;
 
-	(void)arg;
 	for (i = 0; i < multi_iters; i++) {
 		mask = shim_rand(&seed) % (1 << NLOCKS);
 		for (k = 0; k < NLOCKS; k++) {
@@ -820,7 +817,8 @@ t_multi(void)
 		ml_owner[k] = -1;
 		ml_count[k] = 0;
 	}
-	shim_run_cpus(ncpus, multi_cpu, NULL);
+	shim_start_cpus(ncpus, multi_cpu);
+	shim_join_cpus();
 	for (k = 0; k < NLOCKS; k++)
 		check_idle(&ML[k]);
 	return (report("multi", "%d instances, %d cpus x %ld rounds, "
@@ -1226,11 +1224,10 @@ sw_others(int me)
 }
 
 static void
-swap_cpu(void *arg, int me)
+swap_cpu(int me)
 {
 	unsigned long i, tok, o, before;
 
-	(void)arg;
 	/* Tokens: the CPU in the top byte, never 0 (the word's start). */
 	for (i = 1; !sw_stop; i++) {
 		tok = ((unsigned long)(me + 1) << (SW_BITS - 8)) |
@@ -1259,7 +1256,7 @@ t_swap(void)
 	for (i = 0; i < ncpus; i++)
 		sw_count[i] = sw_overlap[i] = sw_sum[i] = sw_xor[i] = 0;
 	t0 = shim_now();
-	shim_start_cpus(ncpus, swap_cpu, NULL);
+	shim_start_cpus(ncpus, swap_cpu);
 	do {
 		usleep(10000);
 		least = ~0UL;
@@ -1409,11 +1406,10 @@ halt_cpu0(void)
 }
 
 static void
-halt_cpu(void *arg, int me)
+halt_cpu(int me)
 {
 	unsigned long s = 0;
 
-	(void)arg;
 	if (me == 0) {
 		halt_cpu0();
 		return;
@@ -1468,7 +1464,7 @@ t_halt(void)
 		shim_halt_hold = h_case == H_WINDOW ? 1 : -1;
 		h = cb->mcb_halts;
 		k = cb->mcb_kicks;
-		shim_start_cpus(2, halt_cpu, NULL);
+		shim_start_cpus(2, halt_cpu);
 		shim_join_cpus();
 		if (h_case <= H_NESTED && cb->mcb_halts != h + 1)
 			VIOLATION("a halt the lock did not count");
@@ -1947,13 +1943,12 @@ st_intr(void)
 }
 
 static void
-st_cpu(void *arg, int me)
+st_cpu(int me)
 {
 	unsigned int seed = me * 17 + 5;
 	unsigned long i;
 	int other;
 
-	(void)arg;
 	for (i = 0; i < st_iters; i++) {
 		__mp_lock(&L);
 		st_acq[me]++;
@@ -2091,7 +2086,8 @@ t_stats(void)
 	mplock_stats_reset(&L);
 	shim_intr_init(st_intr);
 	t0 = nsecuptime();
-	shim_run_cpus(ncpus, st_cpu, NULL);
+	shim_start_cpus(ncpus, st_cpu);
+	shim_join_cpus();
 	t1 = nsecuptime();
 	shim_intr_init(NULL);
 	for (i = 0; i < ncpus; i++) {

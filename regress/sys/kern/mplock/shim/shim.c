@@ -232,8 +232,7 @@ shim_busy_cycle(void)
 }
 
 /* CPU threads, started together once every thread id is known. */
-static void (*cpu_fn)(void *, int);
-static void *cpu_arg;
+static void (*cpu_fn)(int);
 static pthread_t cpu_threads[MAXCPUS];
 static int cpu_nthreads;
 static volatile int cpu_go;
@@ -246,18 +245,17 @@ cpu_main(void *v)
 	shim_cpu_attach(id);
 	while (!__atomic_load_n(&cpu_go, __ATOMIC_ACQUIRE))
 		sched_yield();
-	cpu_fn(cpu_arg, id);
+	cpu_fn(id);
 	return (NULL);
 }
 
 void
-shim_start_cpus(int n, void (*fn)(void *, int), void *arg)
+shim_start_cpus(int n, void (*fn)(int))
 {
 	int i;
 
 	cpu_nthreads = n;
 	cpu_fn = fn;
-	cpu_arg = arg;
 	cpu_go = 0;
 	for (i = 0; i < n; i++) {
 		shim_cpus[i].ci_cpuid = i;
@@ -274,13 +272,6 @@ shim_join_cpus(void)
 	for (i = 0; i < cpu_nthreads; i++)
 		pthread_join(cpu_threads[i], NULL);
 	cpu_nthreads = 0;
-}
-
-void
-shim_run_cpus(int n, void (*fn)(void *, int), void *arg)
-{
-	shim_start_cpus(n, fn, arg);
-	shim_join_cpus();
 }
 
 pthread_t

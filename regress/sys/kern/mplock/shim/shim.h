@@ -37,9 +37,8 @@ extern volatile unsigned long shim_progress;
 int	shim_ncpu_online(void);
 void	shim_cpu_attach(int);
 
-/* Run fn(arg, cpu) on CPUs 0..n-1 (one thread each) and wait for all. */
-void	shim_run_cpus(int, void (*)(void *, int), void *);
-void	shim_start_cpus(int, void (*)(void *, int), void *);
+/* Start fn(cpu) on CPUs 0..n-1, one thread each; join waits. */
+void	shim_start_cpus(int, void (*)(int));
 void	shim_join_cpus(void);
 
 /* Interrupts: a signal whose handler runs the current interrupt body. */
