@@ -827,6 +827,34 @@ t_multi(void)
 }
 
 /* spinout */
+#if defined(MP_LOCKDEBUG) || defined(MPLT_DEBUG)
+/*
+ * A refused call reported line (the debug layer's, after "mplock L: ";
+ * without it, MP_LOCKDEBUG's for an unlock), ddb entered n times so far.
+ */
+static void
+reported(const char *line, unsigned long n)
+{
+	const char *out = shim_db_output(), *p;
+	char want[160];
+
+#ifdef MPLOCK_DEBUG
+	snprintf(want, sizeof(want), "mplock L: %s", line);
+#else
+	snprintf(want, sizeof(want), "__mp_unlock(%p): not held lock\n",
+	    (void *)&L);
+#endif
+	if ((p = strstr(out, want)) == NULL || strchr(p, '\n') == NULL) {
+		printf("no line \"%s\" in:\n%s", want, out);
+		VIOLATION("a refused call not reported, or in other words");
+	} else if (shim_db_enters() != n) {
+		printf("%s: ddb entered %lu times, not %lu\n", want,
+		    shim_db_enters(), n);
+		VIOLATION("a refused call did not enter ddb exactly once");
+	}
+}
+#endif
+
 #ifdef MP_LOCKDEBUG
 /*
  * With -g a waiter that halts counts the time of each halt for the
@@ -892,21 +920,6 @@ spins_out(int cpu, const char *fmt, char *want, size_t len)
 	snprintf(want, len, fmt, (void *)&L);
 	if (strstr(shim_db_output(), want) == NULL)
 		VIOLATION("spin-out report missing or malformed");
-}
-
-/* Was a refused unlock reported, once?  The debug layer says dbg first. */
-static int
-unlock_reported(const char *dbg)
-{
-	char want[128];
-	const char *w = want;
-
-	snprintf(want, sizeof(want), "__mp_unlock(%p): not held lock\n",
-	    (void *)&L);
-#ifdef MPLOCK_DEBUG
-	w = dbg;
-#endif
-	return (strstr(shim_db_output(), w) != NULL && shim_db_enters() == 1);
 }
 
 #ifdef MPLOCK_MCS
@@ -992,9 +1005,8 @@ t_spinout(void)
 	/* Unlock of a lock this CPU does not hold. */
 	shim_db_reset();
 	srv_call(2, op_unlock, 0);
-	if (!unlock_reported("mplock L: __mp_unlock of a lock not held: "
-	    "cpu 2 depth 0 owner none at op_unlock+"))
-		VIOLATION("unlock of a lock not held not reported");
+	reported("__mp_unlock of a lock not held: cpu 2 depth 0 owner none "
+	    "at op_unlock+", 1);
 	if (depth(2) != 0)
 		VIOLATION("unlock of a lock not held changed the depth");
 	srv_call(2, op_lock, 0);
@@ -1022,10 +1034,8 @@ t_intrunlock(void)
 	iw_begin();
 	if (!iw_raise(op_unlock))
 		VIOLATION("the interrupt handler did not run");
-	if (!unlock_reported("mplock L: __mp_unlock on a CPU that is not "
-	    "the owner: cpu 1 depth 1 owner cpu 0 at "))
-		VIOLATION("unlock from an interrupt on a waiting CPU not "
-		    "reported");
+	reported("__mp_unlock on a CPU that is not the owner: cpu 1 depth 1 "
+	    "owner cpu 0 at ", 1);
 	if (depth(1) != 1 || held(1) || srv_isdone(1) || !held(0))
 		VIOLATION("unlock from an interrupt on a waiting CPU changed "
 		    "the lock");
@@ -1693,30 +1703,6 @@ static const struct {
 	    "the owner: cpu 1 depth 1 owner cpu 0 at op_release_all+" },
 };
 #define MIS_NDIRECT	(nitems(mis_script) - 2)
-static unsigned long mis_seen;	/* ddb entries so far */
-
-static int
-mis_expect(const char *line)
-{
-	const char *out = shim_db_output(), *p;
-	unsigned long enters = shim_db_enters();
-	char want[160];
-
-	snprintf(want, sizeof(want), "mplock L: %s", line);
-	if ((p = strstr(out, want)) == NULL || strchr(p, '\n') == NULL) {
-		printf("misuse: no line \"%s\" in:\n%s", want, out);
-		VIOLATION("misuse not reported, or in other words");
-		return (0);
-	}
-	if (enters != mis_seen + 1) {
-		printf("misuse: %s: ddb entered %lu times\n", line,
-		    enters - mis_seen);
-		VIOLATION("misuse did not enter ddb exactly once");
-	}
-	mis_seen = enters;
-	return (1);
-}
-
 /* Every CPU's held() and depth, which a refused call must not change. */
 static long
 mis_state(void)
@@ -1741,7 +1727,6 @@ t_misuse(void)
 
 	__mp_lock_init(&L);
 	shim_db_reset();
-	mis_seen = 0;
 	srv_start(n);
 	for (i = 0; i < (int)MIS_NDIRECT; i++) {
 		before = mis_state();
@@ -1749,7 +1734,7 @@ t_misuse(void)
 		    mis_script[i].arg);
 		if (mis_script[i].line == NULL)
 			continue;
-		reports += mis_expect(mis_script[i].line);
+		reported(mis_script[i].line, ++reports);
 		if (rv != 0 || mis_state() != before)
 			VIOLATION("a refused call changed the lock");
 	}
@@ -1762,7 +1747,7 @@ t_misuse(void)
 	snprintf(line, sizeof(line), "recursion deeper than %d: cpu 2 depth "
 	    "%d owner cpu 2 at op_lock+", MPLOCK_DEBUG_MAXDEPTH,
 	    MPLOCK_DEBUG_MAXDEPTH);
-	reports += mis_expect(line);
+	reported(line, ++reports);
 	srv_call(2, op_lock, 0);
 	if (srv_call(2, op_release_all, 0) != MPLOCK_DEBUG_MAXDEPTH + 2)
 		VIOLATION("release_all after deep recursion");
@@ -1776,7 +1761,7 @@ t_misuse(void)
 		if (srv_isdone(1) || mis_state() != before)
 			VIOLATION("a release from an interrupt on a waiting "
 			    "CPU changed the lock");
-		reports += mis_expect(mis_script[i].line);
+		reported(mis_script[i].line, ++reports);
 	}
 	iw_end();
 
