@@ -726,10 +726,8 @@ t_intr(void)
 	shim_start_cpus(ncpus, intr_cpu);
 	/*
 	 * Until enough handlers nested, a tenth of them on a waiting CPU
-	 * (a hundredth with the waiters halting, where one seldom is);
-	 * a slow host only makes the run longer, up to a minute.  How many
-	 * landed on a waiting CPU is up to the host's scheduler (and the
-	 * guest mode's halts): none at all is a test that did not test.
+	 * (a hundredth with the waiters halting, where one seldom is), or
+	 * for up to a minute on a slow host.
 	 */
 	for (;;) {
 		usleep(10000);
@@ -1120,10 +1118,7 @@ torture_waits(const char *line, unsigned long *turns)
 	return (strncmp(p, "ms ", 3) == 0);
 }
 
-/*
- * One run of the kernel's test; *waiting gets how many timeout calls
- * found their CPU waiting.  Returns the run's time in seconds.
- */
+/* One run: its time in s; *waiting: the timeout calls on a waiting CPU. */
 static double
 torture_run(int n, unsigned long *waiting)
 {
@@ -1143,7 +1138,7 @@ torture_run(int n, unsigned long *waiting)
 	}
 	__mp_lock_init(&kernel_lock);
 	shim_witness_reset();
-	shim_clock_start(1000);
+	shim_clock_start();
 	if (pthread_create(&up, NULL, torture_cpus_up, &n) != 0)
 		err(2, "pthread_create");
 
@@ -1345,10 +1340,7 @@ halt_intr(void)
 	h_body_done = 1;
 }
 
-/*
- * Wait up to s seconds for *p to become nonzero or, with p NULL, for
- * CPU 1 to have halted n times in all.
- */
+/* Up to s seconds for *p nonzero or, p NULL, for CPU 1's n-th halt. */
 static int
 halt_until(volatile int *p, unsigned long n, double s)
 {

@@ -1119,7 +1119,6 @@ static struct timeout *volatile tmo_running;
 static volatile unsigned long tmo_calls;
 static volatile int shim_ticks;
 static volatile int clk_run;
-static unsigned int clk_hz;
 static pthread_t clk_thread;
 static int clk_id = -1;
 
@@ -1218,7 +1217,7 @@ shim_softclock(void)
 static void *
 clk_main(void *v)
 {
-	struct timespec ts = { 0, 1000000000L / clk_hz };
+	struct timespec ts = { 0, 1000000 };	/* 1000 Hz */
 	unsigned long s;
 	int i, due;
 
@@ -1245,13 +1244,12 @@ clk_main(void *v)
 }
 
 void
-shim_clock_start(unsigned int hz)
+shim_clock_start(void)
 {
-	if (hz < 1 || hz > 10000 || (clk_id = kt_slot_get()) == -1) {
-		fprintf(stderr, "shim: cannot start a clock at %u Hz\n", hz);
+	if ((clk_id = kt_slot_get()) == -1) {
+		fprintf(stderr, "shim: no spare CPU for the clock\n");
 		exit(2);
 	}
-	clk_hz = hz;
 	tmo_calls = 0;
 	shim_intr_init(shim_softclock);
 	__atomic_store_n(&clk_run, 1, __ATOMIC_RELEASE);

@@ -98,10 +98,10 @@ void	shim_watchdog_start(unsigned int);
 
 /*
  * The kernel services of the torture test (kern_mplock_torture.c):
- * kernel threads, sleep, a clock at hz and timeouts.  CPU_INFO_FOREACH
+ * kernel threads, sleep, a clock at 1000 Hz and timeouts.  CPU_INFO_FOREACH
  * sees CPUs 0..shim_ncpus-1 (set by the test).
  */
-void	shim_clock_start(unsigned int);
+void	shim_clock_start(void);
 void	shim_clock_stop(void);
 unsigned long shim_timeouts_run(void);	/* timeout functions called */
 unsigned long shim_kthreads_created(void);
