@@ -139,6 +139,14 @@ shim_ncpu_online(void)
 	return (n < 1 ? 1 : n > MAXCPUS ? MAXCPUS : (int)n);
 }
 
+/* A kick (SIGUSR2, shim_kick()) to a CPU with interrupts on is a no-op. */
+static void
+kick_signal(int sig)
+{
+	if (shim_intr_off)
+		shim_kick_pending = 1;
+}
+
 void
 shim_cpu_attach(int id)
 {
@@ -146,6 +154,7 @@ shim_cpu_attach(int id)
 	shim_curcpu = &shim_cpus[id];
 	shim_intr_off = 0;
 	shim_intr_pending = 0;
+	sig_handle(SIGUSR2, kick_signal);
 }
 
 /*
@@ -342,7 +351,6 @@ volatile unsigned long shim_halts[MAXCPUS];
 volatile int shim_halt_hold = -1;
 volatile int shim_halt_holding[MAXCPUS];
 static pthread_t halt_thread[MAXCPUS];
-static pthread_once_t kick_once = PTHREAD_ONCE_INIT;
 
 /* Not nsecuptime() itself, which only the debug layer may call. */
 unsigned long long
@@ -351,25 +359,11 @@ shim_cycles(void)
 	return (nsecuptime());
 }
 
-static void
-kick_signal(int sig)
-{
-	if (shim_intr_off)
-		shim_kick_pending = 1;
-}
-
-static void
-kick_init(void)
-{
-	sig_handle(SIGUSR2, kick_signal);
-}
-
 int
 shim_halt_begin(void)
 {
 	if (shim_intr_off)
 		return (0);
-	pthread_once(&kick_once, kick_init);
 	shim_intr_off = 1;
 	barrier();
 	halt_thread[shim_curcpu->ci_cpuid] = pthread_self();
