@@ -62,8 +62,6 @@
 #define nitems(a)	(sizeof((a)) / sizeof((a)[0]))
 #endif
 
-static const char mpl_be_name[] = SHIM_BE_NAME;
-
 static struct __mp_lock L;		/* the lock under test */
 static int ncpus;			/* the host's, at least 2 */
 static long count;			/* -n, 0: the test's default */
@@ -100,17 +98,17 @@ report(const char *test, const char *fmt, ...)
 	va_list ap;
 
 	witness_balanced();
-	printf("%s/%s: ", mpl_be_name, test);
+	printf("%s/%s: ", SHIM_BE_NAME, test);
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
 	printf("\n");
 	if (violations) {
 		printf("%s/%s: FAIL: %lu violations, first: %s\n",
-		    mpl_be_name, test, violations, first_violation);
+		    SHIM_BE_NAME, test, violations, first_violation);
 		return (1);
 	}
-	printf("%s/%s: PASS\n", mpl_be_name, test);
+	printf("%s/%s: PASS\n", SHIM_BE_NAME, test);
 	return (0);
 }
 
@@ -1080,7 +1078,7 @@ torture_parse(const char *line, int n, unsigned long *acq,
 	if (sscanf(line, "mplock_torture: %31s %d cpus %u.%us acq %n", name,
 	    &cpus, &sec, &ms, &off) != 4 || off == 0)
 		return (0);
-	if (strcmp(name, mpl_be_name) != 0 || cpus != n)
+	if (strcmp(name, SHIM_BE_NAME) != 0 || cpus != n)
 		return (0);
 	p = line + off;
 	for (i = 0; i < n; i++) {
@@ -1472,7 +1470,7 @@ t_halt(void)
 			VIOLATION("a halt the lock did not count");
 		if (cb->mcb_halts - h != cb->mcb_kicks - k)
 			VIOLATION("halts and kicks differ");
-		printf("%s/halt: %s: %u halt(s), %u kick(s)%s\n", mpl_be_name,
+		printf("%s/halt: %s: %u halt(s), %u kick(s)%s\n", SHIM_BE_NAME,
 		    h_names[h_case], cb->mcb_halts - h, cb->mcb_kicks - k,
 		    h_rescue ? ", woken by the test" : "");
 		if (violations)

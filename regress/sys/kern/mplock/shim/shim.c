@@ -988,8 +988,6 @@ kthread_create(void (*fn)(void *), void *arg, struct proc **pp,
 	unsigned long s;
 	int id, rv = EAGAIN;
 
-	if (pp != NULL)
-		*pp = NULL;
 	if ((id = kt_slot_get()) == -1)
 		return (EAGAIN);
 	kt_start[id].fn = fn;
@@ -1114,7 +1112,7 @@ static volatile unsigned long tmo_calls;
 static volatile int shim_ticks;
 static volatile int clk_run;
 static pthread_t clk_thread;
-static int clk_id = -1;
+static int clk_id;
 
 void
 timeout_set(struct timeout *to, void (*fn)(void *), void *arg)
@@ -1257,7 +1255,6 @@ shim_clock_stop(void)
 	pthread_join(clk_thread, NULL);
 	shim_intr_init(NULL);
 	kt_slot_put(clk_id);
-	clk_id = -1;
 	tmo_n = 0;
 }
 
