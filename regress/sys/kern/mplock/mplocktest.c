@@ -62,8 +62,6 @@
 #define nitems(a)	(sizeof((a)) / sizeof((a)[0]))
 #endif
 
-static const char mpl_be_name[] = SHIM_BE_NAME;
-
 static struct __mp_lock L;		/* the lock under test */
 static int ncpus;			/* the host's, at least 2 */
 static long count;			/* -n, 0: the test's default */
@@ -100,17 +98,17 @@ report(const char *test, const char *fmt, ...)
 	va_list ap;
 
 	witness_balanced();
-	printf("%s/%s: ", mpl_be_name, test);
+	printf("%s/%s: ", SHIM_BE_NAME, test);
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
 	printf("\n");
 	if (violations) {
 		printf("%s/%s: FAIL: %lu violations, first: %s\n",
-		    mpl_be_name, test, violations, first_violation);
+		    SHIM_BE_NAME, test, violations, first_violation);
 		return (1);
 	}
-	printf("%s/%s: PASS\n", mpl_be_name, test);
+	printf("%s/%s: PASS\n", SHIM_BE_NAME, test);
 	return (0);
 }
 
@@ -191,13 +189,12 @@ cs_reset(void)
 static long mutex_iters;
 
 static void
-mutex_cpu(void *arg, int me)
+mutex_cpu(int me)
 {
 	struct cpu_info *ci = curcpu();
 	unsigned int seed = me * 7919 + 1;
 	long i;
 
-	(void)arg;
 	for (i = 0; i < mutex_iters; i++) {
 		__mp_lock(&L);
 		cs_enter(me);
@@ -234,7 +231,8 @@ t_mutex(void)
 	expect = total + (unsigned long)ncpus * ((mutex_iters + 63) / 64);
 	cs_reset();
 	t0 = shim_now();
-	shim_run_cpus(ncpus, mutex_cpu, NULL);
+	shim_start_cpus(ncpus, mutex_cpu);
+	shim_join_cpus();
 	t = shim_now() - t0;
 	if (cs_count != expect)
 		VIOLATION("lost updates to the shared counter");
@@ -299,13 +297,12 @@ op_lock_record(int arg)
 }
 
 static void
-srv_cpu(void *arg, int me)
+srv_cpu(int me)
 {
 	struct srv *s = &srv[me];
 	int seen = 0;
 	op_t fn;
 
-	(void)arg;
 	do {
 		while (__atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) == seen)
 			sched_yield();
@@ -375,7 +372,7 @@ static void
 srv_start(int n)
 {
 	memset(srv, 0, sizeof(srv));
-	shim_start_cpus(n, srv_cpu, NULL);
+	shim_start_cpus(n, srv_cpu);
 }
 
 /* Stop the CPU server; the lock it served must be left idle. */
@@ -677,7 +674,7 @@ intr_raise_other(int me, unsigned int *seed)
  * handler, so it runs with interrupts disabled; the lock calls do not.
  */
 static void
-intr_cpu(void *arg, int me)
+intr_cpu(int me)
 {
 	unsigned int seed = me * 31 + 7;
 	unsigned long s;
@@ -685,7 +682,6 @@ intr_cpu(void *arg, int me)
 	long i;
 	int raised;
 
-	(void)arg;
 	for (i = 0; !intr_stop; i++) {
 		__mp_lock(&L);
 		s = intr_disable();
@@ -725,13 +721,11 @@ t_intr(void)
 		shim_cpus[i].ci_intr_count = shim_cpus[i].ci_intr_waiting = 0;
 	shim_intr_init(intr_handler);
 	t0 = shim_now();
-	shim_start_cpus(ncpus, intr_cpu, NULL);
+	shim_start_cpus(ncpus, intr_cpu);
 	/*
 	 * Until enough handlers nested, a tenth of them on a waiting CPU
-	 * (a hundredth with the waiters halting, where one seldom is);
-	 * a slow host only makes the run longer, up to a minute.  How many
-	 * landed on a waiting CPU is up to the host's scheduler (and the
-	 * guest mode's halts): none at all is a test that did not test.
+	 * (a hundredth with the waiters halting, where one seldom is), or
+	 * for up to a minute on a slow host.
 	 */
 	for (;;) {
 		usleep(10000);
@@ -766,14 +760,13 @@ static volatile unsigned long ml_count[NLOCKS];
 static long multi_iters;
 
 static void
-multi_cpu(void *arg, int me)
+multi_cpu(int me)
 {
 	struct cpu_info *ci = curcpu();
 	unsigned int seed = me * 131 + 3, mask;
 	long i;
 	int k;
 
-	(void)arg;
 	for (i = 0; i < multi_iters; i++) {
 		mask = shim_rand(&seed) % (1 << NLOCKS);
 		for (k = 0; k < NLOCKS; k++) {
@@ -820,7 +813,8 @@ t_multi(void)
 		ml_owner[k] = -1;
 		ml_count[k] = 0;
 	}
-	shim_run_cpus(ncpus, multi_cpu, NULL);
+	shim_start_cpus(ncpus, multi_cpu);
+	shim_join_cpus();
 	for (k = 0; k < NLOCKS; k++)
 		check_idle(&ML[k]);
 	return (report("multi", "%d instances, %d cpus x %ld rounds, "
@@ -829,6 +823,34 @@ t_multi(void)
 }
 
 /* spinout */
+#if defined(MP_LOCKDEBUG) || defined(MPLT_DEBUG)
+/*
+ * A refused call reported line (the debug layer's, after "mplock L: ";
+ * without it, MP_LOCKDEBUG's for an unlock), ddb entered n times so far.
+ */
+static void
+reported(const char *line, unsigned long n)
+{
+	const char *out = shim_db_output(), *p;
+	char want[160];
+
+#ifdef MPLOCK_DEBUG
+	snprintf(want, sizeof(want), "mplock L: %s", line);
+#else
+	snprintf(want, sizeof(want), "__mp_unlock(%p): not held lock\n",
+	    (void *)&L);
+#endif
+	if ((p = strstr(out, want)) == NULL || strchr(p, '\n') == NULL) {
+		printf("no line \"%s\" in:\n%s", want, out);
+		VIOLATION("a refused call not reported, or in other words");
+	} else if (shim_db_enters() != n) {
+		printf("%s: ddb entered %lu times, not %lu\n", want,
+		    shim_db_enters(), n);
+		VIOLATION("a refused call did not enter ddb exactly once");
+	}
+}
+#endif
+
 #ifdef MP_LOCKDEBUG
 /*
  * With -g a waiter that halts counts the time of each halt for the
@@ -894,21 +916,6 @@ spins_out(int cpu, const char *fmt, char *want, size_t len)
 	snprintf(want, len, fmt, (void *)&L);
 	if (strstr(shim_db_output(), want) == NULL)
 		VIOLATION("spin-out report missing or malformed");
-}
-
-/* Was a refused unlock reported, once?  The debug layer says dbg first. */
-static int
-unlock_reported(const char *dbg)
-{
-	char want[128];
-	const char *w = want;
-
-	snprintf(want, sizeof(want), "__mp_unlock(%p): not held lock\n",
-	    (void *)&L);
-#ifdef MPLOCK_DEBUG
-	w = dbg;
-#endif
-	return (strstr(shim_db_output(), w) != NULL && shim_db_enters() == 1);
 }
 
 #ifdef MPLOCK_MCS
@@ -994,9 +1001,8 @@ t_spinout(void)
 	/* Unlock of a lock this CPU does not hold. */
 	shim_db_reset();
 	srv_call(2, op_unlock, 0);
-	if (!unlock_reported("mplock L: __mp_unlock of a lock not held: "
-	    "cpu 2 depth 0 owner none at op_unlock+"))
-		VIOLATION("unlock of a lock not held not reported");
+	reported("__mp_unlock of a lock not held: cpu 2 depth 0 owner none "
+	    "at op_unlock+", 1);
 	if (depth(2) != 0)
 		VIOLATION("unlock of a lock not held changed the depth");
 	srv_call(2, op_lock, 0);
@@ -1024,10 +1030,8 @@ t_intrunlock(void)
 	iw_begin();
 	if (!iw_raise(op_unlock))
 		VIOLATION("the interrupt handler did not run");
-	if (!unlock_reported("mplock L: __mp_unlock on a CPU that is not "
-	    "the owner: cpu 1 depth 1 owner cpu 0 at "))
-		VIOLATION("unlock from an interrupt on a waiting CPU not "
-		    "reported");
+	reported("__mp_unlock on a CPU that is not the owner: cpu 1 depth 1 "
+	    "owner cpu 0 at ", 1);
 	if (depth(1) != 1 || held(1) || srv_isdone(1) || !held(0))
 		VIOLATION("unlock from an interrupt on a waiting CPU changed "
 		    "the lock");
@@ -1074,7 +1078,7 @@ torture_parse(const char *line, int n, unsigned long *acq,
 	if (sscanf(line, "mplock_torture: %31s %d cpus %u.%us acq %n", name,
 	    &cpus, &sec, &ms, &off) != 4 || off == 0)
 		return (0);
-	if (strcmp(name, mpl_be_name) != 0 || cpus != n)
+	if (strcmp(name, SHIM_BE_NAME) != 0 || cpus != n)
 		return (0);
 	p = line + off;
 	for (i = 0; i < n; i++) {
@@ -1112,10 +1116,7 @@ torture_waits(const char *line, unsigned long *turns)
 	return (strncmp(p, "ms ", 3) == 0);
 }
 
-/*
- * One run of the kernel's test; *waiting gets how many timeout calls
- * found their CPU waiting.  Returns the run's time in seconds.
- */
+/* One run: its time in s; *waiting: the timeout calls on a waiting CPU. */
 static double
 torture_run(int n, unsigned long *waiting)
 {
@@ -1135,7 +1136,7 @@ torture_run(int n, unsigned long *waiting)
 	}
 	__mp_lock_init(&kernel_lock);
 	shim_witness_reset();
-	shim_clock_start(1000);
+	shim_clock_start();
 	if (pthread_create(&up, NULL, torture_cpus_up, &n) != 0)
 		err(2, "pthread_create");
 
@@ -1226,11 +1227,10 @@ sw_others(int me)
 }
 
 static void
-swap_cpu(void *arg, int me)
+swap_cpu(int me)
 {
 	unsigned long i, tok, o, before;
 
-	(void)arg;
 	/* Tokens: the CPU in the top byte, never 0 (the word's start). */
 	for (i = 1; !sw_stop; i++) {
 		tok = ((unsigned long)(me + 1) << (SW_BITS - 8)) |
@@ -1259,7 +1259,7 @@ t_swap(void)
 	for (i = 0; i < ncpus; i++)
 		sw_count[i] = sw_overlap[i] = sw_sum[i] = sw_xor[i] = 0;
 	t0 = shim_now();
-	shim_start_cpus(ncpus, swap_cpu, NULL);
+	shim_start_cpus(ncpus, swap_cpu);
 	do {
 		usleep(10000);
 		least = ~0UL;
@@ -1338,10 +1338,7 @@ halt_intr(void)
 	h_body_done = 1;
 }
 
-/*
- * Wait up to s seconds for *p to become nonzero or, with p NULL, for
- * CPU 1 to have halted n times in all.
- */
+/* Up to s seconds for *p nonzero or, p NULL, for CPU 1's n-th halt. */
 static int
 halt_until(volatile int *p, unsigned long n, double s)
 {
@@ -1409,11 +1406,10 @@ halt_cpu0(void)
 }
 
 static void
-halt_cpu(void *arg, int me)
+halt_cpu(int me)
 {
 	unsigned long s = 0;
 
-	(void)arg;
 	if (me == 0) {
 		halt_cpu0();
 		return;
@@ -1468,13 +1464,13 @@ t_halt(void)
 		shim_halt_hold = h_case == H_WINDOW ? 1 : -1;
 		h = cb->mcb_halts;
 		k = cb->mcb_kicks;
-		shim_start_cpus(2, halt_cpu, NULL);
+		shim_start_cpus(2, halt_cpu);
 		shim_join_cpus();
 		if (h_case <= H_NESTED && cb->mcb_halts != h + 1)
 			VIOLATION("a halt the lock did not count");
 		if (cb->mcb_halts - h != cb->mcb_kicks - k)
 			VIOLATION("halts and kicks differ");
-		printf("%s/halt: %s: %u halt(s), %u kick(s)%s\n", mpl_be_name,
+		printf("%s/halt: %s: %u halt(s), %u kick(s)%s\n", SHIM_BE_NAME,
 		    h_names[h_case], cb->mcb_halts - h, cb->mcb_kicks - k,
 		    h_rescue ? ", woken by the test" : "");
 		if (violations)
@@ -1697,30 +1693,6 @@ static const struct {
 	    "the owner: cpu 1 depth 1 owner cpu 0 at op_release_all+" },
 };
 #define MIS_NDIRECT	(nitems(mis_script) - 2)
-static unsigned long mis_seen;	/* ddb entries so far */
-
-static int
-mis_expect(const char *line)
-{
-	const char *out = shim_db_output(), *p;
-	unsigned long enters = shim_db_enters();
-	char want[160];
-
-	snprintf(want, sizeof(want), "mplock L: %s", line);
-	if ((p = strstr(out, want)) == NULL || strchr(p, '\n') == NULL) {
-		printf("misuse: no line \"%s\" in:\n%s", want, out);
-		VIOLATION("misuse not reported, or in other words");
-		return (0);
-	}
-	if (enters != mis_seen + 1) {
-		printf("misuse: %s: ddb entered %lu times\n", line,
-		    enters - mis_seen);
-		VIOLATION("misuse did not enter ddb exactly once");
-	}
-	mis_seen = enters;
-	return (1);
-}
-
 /* Every CPU's held() and depth, which a refused call must not change. */
 static long
 mis_state(void)
@@ -1745,7 +1717,6 @@ t_misuse(void)
 
 	__mp_lock_init(&L);
 	shim_db_reset();
-	mis_seen = 0;
 	srv_start(n);
 	for (i = 0; i < (int)MIS_NDIRECT; i++) {
 		before = mis_state();
@@ -1753,20 +1724,17 @@ t_misuse(void)
 		    mis_script[i].arg);
 		if (mis_script[i].line == NULL)
 			continue;
-		reports += mis_expect(mis_script[i].line);
+		reported(mis_script[i].line, ++reports);
 		if (rv != 0 || mis_state() != before)
 			VIOLATION("a refused call changed the lock");
 	}
 
 	/* Recursion: reported when it crosses the limit, once. */
-	srv_calls(2, op_lock, MPLOCK_DEBUG_MAXDEPTH);
-	if (shim_db_enters() != (unsigned long)reports)
-		VIOLATION("recursion reported below the limit");
-	srv_call(2, op_lock, 0);
+	srv_calls(2, op_lock, MPLOCK_DEBUG_MAXDEPTH + 1);
 	snprintf(line, sizeof(line), "recursion deeper than %d: cpu 2 depth "
 	    "%d owner cpu 2 at op_lock+", MPLOCK_DEBUG_MAXDEPTH,
 	    MPLOCK_DEBUG_MAXDEPTH);
-	reports += mis_expect(line);
+	reported(line, ++reports);
 	srv_call(2, op_lock, 0);
 	if (srv_call(2, op_release_all, 0) != MPLOCK_DEBUG_MAXDEPTH + 2)
 		VIOLATION("release_all after deep recursion");
@@ -1780,7 +1748,7 @@ t_misuse(void)
 		if (srv_isdone(1) || mis_state() != before)
 			VIOLATION("a release from an interrupt on a waiting "
 			    "CPU changed the lock");
-		reports += mis_expect(mis_script[i].line);
+		reported(mis_script[i].line, ++reports);
 	}
 	iw_end();
 
@@ -1947,13 +1915,12 @@ st_intr(void)
 }
 
 static void
-st_cpu(void *arg, int me)
+st_cpu(int me)
 {
 	unsigned int seed = me * 17 + 5;
 	unsigned long i;
 	int other;
 
-	(void)arg;
 	for (i = 0; i < st_iters; i++) {
 		__mp_lock(&L);
 		st_acq[me]++;
@@ -2091,7 +2058,8 @@ t_stats(void)
 	mplock_stats_reset(&L);
 	shim_intr_init(st_intr);
 	t0 = nsecuptime();
-	shim_run_cpus(ncpus, st_cpu, NULL);
+	shim_start_cpus(ncpus, st_cpu);
+	shim_join_cpus();
 	t1 = nsecuptime();
 	shim_intr_init(NULL);
 	for (i = 0; i < ncpus; i++) {

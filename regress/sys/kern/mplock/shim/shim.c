@@ -139,6 +139,14 @@ shim_ncpu_online(void)
 	return (n < 1 ? 1 : n > MAXCPUS ? MAXCPUS : (int)n);
 }
 
+/* A kick (SIGUSR2, shim_kick()) to a CPU with interrupts on is a no-op. */
+static void
+kick_signal(int sig)
+{
+	if (shim_intr_off)
+		shim_kick_pending = 1;
+}
+
 void
 shim_cpu_attach(int id)
 {
@@ -146,6 +154,7 @@ shim_cpu_attach(int id)
 	shim_curcpu = &shim_cpus[id];
 	shim_intr_off = 0;
 	shim_intr_pending = 0;
+	sig_handle(SIGUSR2, kick_signal);
 }
 
 /*
@@ -232,8 +241,7 @@ shim_busy_cycle(void)
 }
 
 /* CPU threads, started together once every thread id is known. */
-static void (*cpu_fn)(void *, int);
-static void *cpu_arg;
+static void (*cpu_fn)(int);
 static pthread_t cpu_threads[MAXCPUS];
 static int cpu_nthreads;
 static volatile int cpu_go;
@@ -246,18 +254,17 @@ cpu_main(void *v)
 	shim_cpu_attach(id);
 	while (!__atomic_load_n(&cpu_go, __ATOMIC_ACQUIRE))
 		sched_yield();
-	cpu_fn(cpu_arg, id);
+	cpu_fn(id);
 	return (NULL);
 }
 
 void
-shim_start_cpus(int n, void (*fn)(void *, int), void *arg)
+shim_start_cpus(int n, void (*fn)(int))
 {
 	int i;
 
 	cpu_nthreads = n;
 	cpu_fn = fn;
-	cpu_arg = arg;
 	cpu_go = 0;
 	for (i = 0; i < n; i++) {
 		shim_cpus[i].ci_cpuid = i;
@@ -274,13 +281,6 @@ shim_join_cpus(void)
 	for (i = 0; i < cpu_nthreads; i++)
 		pthread_join(cpu_threads[i], NULL);
 	cpu_nthreads = 0;
-}
-
-void
-shim_run_cpus(int n, void (*fn)(void *, int), void *arg)
-{
-	shim_start_cpus(n, fn, arg);
-	shim_join_cpus();
 }
 
 pthread_t
@@ -351,7 +351,6 @@ volatile unsigned long shim_halts[MAXCPUS];
 volatile int shim_halt_hold = -1;
 volatile int shim_halt_holding[MAXCPUS];
 static pthread_t halt_thread[MAXCPUS];
-static pthread_once_t kick_once = PTHREAD_ONCE_INIT;
 
 /* Not nsecuptime() itself, which only the debug layer may call. */
 unsigned long long
@@ -360,25 +359,11 @@ shim_cycles(void)
 	return (nsecuptime());
 }
 
-static void
-kick_signal(int sig)
-{
-	if (shim_intr_off)
-		shim_kick_pending = 1;
-}
-
-static void
-kick_init(void)
-{
-	sig_handle(SIGUSR2, kick_signal);
-}
-
 int
 shim_halt_begin(void)
 {
 	if (shim_intr_off)
 		return (0);
-	pthread_once(&kick_once, kick_init);
 	shim_intr_off = 1;
 	barrier();
 	halt_thread[shim_curcpu->ci_cpuid] = pthread_self();
@@ -1003,8 +988,6 @@ kthread_create(void (*fn)(void *), void *arg, struct proc **pp,
 	unsigned long s;
 	int id, rv = EAGAIN;
 
-	if (pp != NULL)
-		*pp = NULL;
 	if ((id = kt_slot_get()) == -1)
 		return (EAGAIN);
 	kt_start[id].fn = fn;
@@ -1128,9 +1111,8 @@ static struct timeout *volatile tmo_running;
 static volatile unsigned long tmo_calls;
 static volatile int shim_ticks;
 static volatile int clk_run;
-static unsigned int clk_hz;
 static pthread_t clk_thread;
-static int clk_id = -1;
+static int clk_id;
 
 void
 timeout_set(struct timeout *to, void (*fn)(void *), void *arg)
@@ -1227,7 +1209,7 @@ shim_softclock(void)
 static void *
 clk_main(void *v)
 {
-	struct timespec ts = { 0, 1000000000L / clk_hz };
+	struct timespec ts = { 0, 1000000 };	/* 1000 Hz */
 	unsigned long s;
 	int i, due;
 
@@ -1254,13 +1236,12 @@ clk_main(void *v)
 }
 
 void
-shim_clock_start(unsigned int hz)
+shim_clock_start(void)
 {
-	if (hz < 1 || hz > 10000 || (clk_id = kt_slot_get()) == -1) {
-		fprintf(stderr, "shim: cannot start a clock at %u Hz\n", hz);
+	if ((clk_id = kt_slot_get()) == -1) {
+		fprintf(stderr, "shim: no spare CPU for the clock\n");
 		exit(2);
 	}
-	clk_hz = hz;
 	tmo_calls = 0;
 	shim_intr_init(shim_softclock);
 	__atomic_store_n(&clk_run, 1, __ATOMIC_RELEASE);
@@ -1274,7 +1255,6 @@ shim_clock_stop(void)
 	pthread_join(clk_thread, NULL);
 	shim_intr_init(NULL);
 	kt_slot_put(clk_id);
-	clk_id = -1;
 	tmo_n = 0;
 }
 

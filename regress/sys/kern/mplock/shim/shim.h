@@ -37,9 +37,8 @@ extern volatile unsigned long shim_progress;
 int	shim_ncpu_online(void);
 void	shim_cpu_attach(int);
 
-/* Run fn(arg, cpu) on CPUs 0..n-1 (one thread each) and wait for all. */
-void	shim_run_cpus(int, void (*)(void *, int), void *);
-void	shim_start_cpus(int, void (*)(void *, int), void *);
+/* Start fn(cpu) on CPUs 0..n-1, one thread each; join waits. */
+void	shim_start_cpus(int, void (*)(int));
 void	shim_join_cpus(void);
 
 /* Interrupts: a signal whose handler runs the current interrupt body. */
@@ -99,10 +98,10 @@ void	shim_watchdog_start(unsigned int);
 
 /*
  * The kernel services of the torture test (kern_mplock_torture.c):
- * kernel threads, sleep, a clock at hz and timeouts.  CPU_INFO_FOREACH
+ * kernel threads, sleep, a clock at 1000 Hz and timeouts.  CPU_INFO_FOREACH
  * sees CPUs 0..shim_ncpus-1 (set by the test).
  */
-void	shim_clock_start(unsigned int);
+void	shim_clock_start(void);
 void	shim_clock_stop(void);
 unsigned long shim_timeouts_run(void);	/* timeout functions called */
 unsigned long shim_kthreads_created(void);
