@@ -22,7 +22,8 @@ kb_log() {
 		    "11/12 intr 465 (278 waiting) violations=0 maxwait" \
 		    "${6}us ${5}ns/acq PASS"
 		echo "mplock_init: started"
-		echo "mplock_load: $4 procs x 300 open/close: errors 0 276 ms PASS"
+		echo "mplock_load: $4 procs x 300 open/close: errors 0" \
+		    "276 ms PASS"
 		[ "$7" = - ] || echo "mplock_build: $4 jobs x 48 execs of" \
 		    "mplock_worker (8 files each): ok 48 errors 0 $7 ms PASS"
 		[ -z "${KB_EXTRA:-}" ] || printf '%s\n' "$KB_EXTRA"
@@ -56,6 +57,11 @@ kb_want() {
 	_exp=$(printf '%s\n' "$@" | sort -n | tr '\n' ' ')
 	[ "$_got" = "$_exp" ] || { echo "$_f: holds [$_got], not [$_exp]"
 		return 1; }
+}
+
+# kb_edit LOG SED: the sed script applied to the log, in place.
+kb_edit() {
+	sed "$2" "$1" >"$1.new" && mv "$1.new" "$1"
 }
 
 # kb_seed DIR WHAT CHECK...: DIR read again (its log changed by a seeded
@@ -114,9 +120,7 @@ kb_figures() {
 	kb_row "$_d" mlock 2 maxwait ' 1\.000 +ticket +no difference proven$' ||
 	    return 1
 	# The checker of the figures sees a wrong one.
-	_l=$_d/logs/r2-ticket-smp2.log
-	sed 's/ 20200ns\/acq / 20250ns\/acq /' "$_l" >"$_l.new" &&
-	    mv "$_l.new" "$_l"
+	kb_edit "$_d/logs/r2-ticket-smp2.log" 's/ 20200ns\/acq / 20250ns\/acq /'
 	kb_seed "$_d" "the wrong figure (20250 for 20200)" \
 	    kb_check_figures "$_d"
 }
@@ -193,8 +197,7 @@ kb_failed() {
 	kb_log "$_d" 4 mlock 2 99999 99999 99999 FAIL
 	kb_log "$_d" 4 ticket 2 99999 99999 99999 none
 	kb_log "$_d" 4 mlock 4 1001 77 7001 PASS
-	_l=$_d/logs/r4-mlock-smp4.log
-	sed 's/ maxwait 77us 1001ns\/acq / /' "$_l" >"$_l.new" && mv "$_l.new" "$_l"
+	kb_edit "$_d/logs/r4-mlock-smp4.log" 's/ maxwait 77us 1001ns\/acq / /'
 	kb_log "$_d" 4 ticket 4 1001 77 - PASS
 	sh "$KB" -l "$_d" >"$KBD/failed.out" 2>&1
 	_rc=$?
